@@ -1,0 +1,52 @@
+# Two commands do all set-up on a fresh machine: `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+HOST ?= 127.0.0.1
+PORT ?= 8000
+CHROMIUM := /usr/bin/chromium
+PYTEST_ARGS ?=
+
+.PHONY: run test venv chromium axe migrate lint bench serve clean
+
+$(VENV)/.installed: requirements.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.txt
+	touch $@
+
+venv: $(VENV)/.installed
+
+migrate: venv
+	$(PY) manage.py migrate --noinput
+
+run: migrate
+	$(PY) manage.py runserver $(HOST):$(PORT)
+
+# Browser tests drive Debian's Chromium; Playwright cannot download its own browser here.
+chromium:
+	@test -x $(CHROMIUM) || { \
+	  echo "Installing Chromium with apt-get"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
+
+# axe-core (npm) is injected into pages by the accessibility tests.
+node_modules/axe-core/axe.min.js: package.json
+	@command -v npm >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm; }
+	npm install --no-audit --no-fund --silent
+	touch $@
+
+axe: node_modules/axe-core/axe.min.js
+
+test: venv chromium axe
+	$(PY) -m ruff check .
+	timeout 3000 $(PY) -m pytest $(PYTEST_ARGS)
+
+lint: venv
+	$(PY) -m ruff check .
+
+bench: venv
+	$(PY) -m bench.engine
+	$(PY) -m bench.ai --games 400
+
+clean:
+	rm -rf $(VENV) node_modules staticfiles db.sqlite3 test_db.sqlite3

@@ -1,0 +1,59 @@
+"""Shared fixtures: a live daphne (HTTP + websockets) for browser tests, Debian's Chromium."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from functools import partial
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+
+# Playwright's sync API runs an event loop in the test thread; the ORM in test bodies must still work.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+# Computer players answer at once in tests; the pause is a nicety for people.
+os.environ.setdefault("COMPUTER_DELAY_SECONDS", "0")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # With fork, a live daphne started after an async consumer test resets handshakes (TESTING.md).
+    multiprocessing.set_start_method("spawn", force=True)
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
+
+
+@pytest.fixture(scope="session")
+def live_daphne(django_db_setup, django_db_blocker):
+    """A daphne process serving the project (static files included) against the test database."""
+    from channels.testing.live import make_application, set_database_connection
+    from daphne.testing import DaphneProcess
+    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+
+    process = DaphneProcess(
+        "localhost",
+        partial(make_application, static_wrapper=ASGIStaticFilesHandler),
+        setup=set_database_connection,
+    )
+    process.start()
+    if not process.ready.wait(timeout=60):
+        process.terminate()
+        raise RuntimeError("live daphne did not start")
+    url = f"http://localhost:{process.port.value}"
+    try:
+        yield url
+    finally:
+        process.terminate()
+        process.join(timeout=10)
