@@ -28,7 +28,9 @@ if not SECRET_KEY:
         raise RuntimeError("SECRET_KEY must be set when DEBUG is off")
     SECRET_KEY = "dev-only-insecure-key-do-not-use-in-production"
 
-ALLOWED_HOSTS = [h.strip() for h in os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost").split(",") if h.strip()]
+ALLOWED_HOSTS = [
+    h.strip() for h in os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost").split(",") if h.strip()
+]
 CSRF_TRUSTED_ORIGINS = [
     o.strip() for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()
 ]
@@ -47,6 +49,8 @@ INSTALLED_APPS = [
     "template_partials",
     "channels",
     "games",
+    "games.history",
+    "games.tournaments",
 ]
 
 MIDDLEWARE = [
@@ -89,8 +93,10 @@ DATABASES = {
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A live daphne in the browser tests runs in another process: it needs a file, not :memory:.
-    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test_db.sqlite3")}
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / os.environ.get("TEST_DB_NAME", "test_db.sqlite3"))}
+    # BEGIN IMMEDIATE takes the write lock when a transaction starts, so concurrent moves queue up
+    # (for up to `timeout` seconds) instead of failing with "database is locked" on upgrade.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(timeout=20, transaction_mode="IMMEDIATE")
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
@@ -108,6 +114,23 @@ if REDIS_URL:
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+if REDIS_URL:
+    # Shared by every process: rate limits and throttles must hold across them.
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": os.environ.get("CHANNEL_PREFIX", "asgi") + "-cache",
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# Seconds a player may be away on their own turn before the other may claim the win.
+ABSENCE_CLAIM_SECONDS = int(os.environ.get("ABSENCE_CLAIM_SECONDS", "180"))
+# Turn-timer expiries that forfeit a game.
+TIMEOUTS_TO_FORFEIT = 3
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

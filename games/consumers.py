@@ -1,10 +1,19 @@
-"""Websocket consumers. They never write to the database: moves are POSTs to the service layer."""
+"""Websocket consumers. They never write to the database: moves are POSTs to the service layer.
+
+A game socket renders the board for *its own user* whenever the game changes, so nothing hidden
+from that user can be in what it sends.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 
+from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+
+from games import broadcast
 
 
 class HealthConsumer(AsyncWebsocketConsumer):
@@ -17,3 +26,118 @@ class HealthConsumer(AsyncWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if text_data and "ping" in text_data:
             await self.send(text_data=json.dumps({"type": "pong"}))
+
+
+class LobbyConsumer(AsyncWebsocketConsumer):
+    """Sends a lobby page its lists, rendered for its own user, whenever seeks change."""
+
+    async def connect(self) -> None:
+        if not self.scope["user"].is_authenticated:
+            await self.close(code=4401)
+            return
+        await self.channel_layer.group_add(broadcast.LOBBY_GROUP, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code: int) -> None:
+        await self.channel_layer.group_discard(broadcast.LOBBY_GROUP, self.channel_name)
+
+    async def lobby_changed(self, event: dict) -> None:
+        if self.scope["user"].pk in event.get("players", ()) and event.get("started"):
+            # Your seek was taken: the board opens by itself (see site.js, [data-follow]).
+            url = f"/games/{int(event['started'])}/"
+            await self.send(text_data=f'<a id="lobby-follow" hx-swap-oob="true" data-follow href="{url}">'
+                                      "Your game is starting: open the board</a>")
+        await self.send(text_data=await self._render())
+
+    @database_sync_to_async
+    def _render(self) -> str:
+        from games.views_lobby import render_lobby_lists
+
+        return render_lobby_lists(self.scope["user"])
+
+
+class GameConsumer(AsyncWebsocketConsumer):
+    """One per open board: joins the game's group if the user holds a seat, refuses anyone else."""
+
+    async def connect(self) -> None:
+        user = self.scope["user"]
+        self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        if not user.is_authenticated or not await self._is_player(user):
+            await self.close(code=4403)
+            return
+        self.group = broadcast.game_group(self.game_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        # A fresh board on every (re)connect heals whatever was missed while the socket was down.
+        await self._send_board()
+        await self._presence("connected")
+        self.heartbeat = asyncio.ensure_future(self._beat())
+
+    async def disconnect(self, code: int) -> None:
+        if hasattr(self, "group"):
+            self.heartbeat.cancel()
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self._presence("disconnected")
+
+    async def _beat(self) -> None:
+        from games import presence
+
+        with contextlib.suppress(asyncio.CancelledError):
+            while True:
+                await asyncio.sleep(presence.HEARTBEAT_SECONDS)
+                await database_sync_to_async(presence.heartbeat)(channel_name=self.channel_name)
+
+    @database_sync_to_async
+    def _presence(self, what: str) -> None:
+        from games import presence
+
+        if what == "connected":
+            presence.connected(game_id=self.game_id, user=self.scope["user"], channel_name=self.channel_name)
+        else:
+            presence.disconnected(game_id=self.game_id, channel_name=self.channel_name)
+
+    async def game_presence(self, event: dict) -> None:
+        html = await self._render_presence()
+        if html:
+            await self.send(text_data=html)
+
+    async def game_chat(self, event: dict) -> None:
+        html = await self._render_chat(event["seat"], event["message"])
+        if html:
+            await self.send(text_data=html)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """Moves never come this way; a client may only ask for a fresh board."""
+        await self._send_board()
+
+    async def game_changed(self, event: dict) -> None:
+        await self._send_board()
+
+    async def _send_board(self) -> None:
+        html = await self._render()
+        if html is not None:
+            await self.send(text_data=html)
+
+    @database_sync_to_async
+    def _is_player(self, user) -> bool:
+        from games.models import Seat
+
+        return Seat.objects.filter(game_id=self.game_id, user=user).exists()
+
+    @database_sync_to_async
+    def _render(self) -> str | None:
+        from games.board import render_board_oob
+
+        return render_board_oob(self.game_id, self.scope["user"])
+
+    @database_sync_to_async
+    def _render_presence(self) -> str | None:
+        from games.board import render_presence
+
+        return render_presence(self.game_id, self.scope["user"], oob=True)
+
+    @database_sync_to_async
+    def _render_chat(self, seat: int, message: str) -> str | None:
+        from games.board import render_chat
+
+        return render_chat(self.game_id, self.scope["user"], seat, message)

@@ -4,4 +4,6 @@ from games import consumers
 
 websocket_urlpatterns = [
     path("ws/health/", consumers.HealthConsumer.as_asgi()),
+    path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
+    path("ws/game/<int:game_id>/", consumers.GameConsumer.as_asgi()),
 ]

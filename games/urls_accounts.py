@@ -5,15 +5,15 @@ from games import views_accounts
 
 urlpatterns = [
     path("signup/", views_accounts.signup, name="signup"),
-    path("login/", auth_views.LoginView.as_view(), name="login"),
+    path("login/", views_accounts.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("password/change/", auth_views.PasswordChangeView.as_view(), name="password_change"),
+    path("password/change/", views_accounts.PasswordChangeView.as_view(), name="password_change"),
     path("password/change/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
-    path("password/reset/", auth_views.PasswordResetView.as_view(), name="password_reset"),
+    path("password/reset/", views_accounts.PasswordResetView.as_view(), name="password_reset"),
     path("password/reset/done/", auth_views.PasswordResetDoneView.as_view(), name="password_reset_done"),
     path(
         "password/reset/<uidb64>/<token>/",
-        auth_views.PasswordResetConfirmView.as_view(),
+        views_accounts.PasswordResetConfirmView.as_view(),
         name="password_reset_confirm",
     ),
     path(

@@ -1,14 +1,23 @@
-"""Sign-up and profiles; log in, log out and passwords are Django's own views."""
+"""Sign-up and profiles; log in, log out and passwords are Django's own views.
+
+Every account form answers an invalid submission with status 400 (the page re-rendered with its
+errors), so tests and tools can tell "try again" from success without parsing HTML.
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 
 from games.forms_accounts import SignupForm
+
+INVALID_FORM_STATUS = 400
 
 
 def signup(request: HttpRequest) -> HttpResponse:
@@ -20,9 +29,37 @@ def signup(request: HttpRequest) -> HttpResponse:
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome, {user.username}! Start a game below.")
         return redirect("lobby")
-    return render(request, "registration/signup.html", {"form": form}, status=400 if form.errors else 200)
+    status = INVALID_FORM_STATUS if form.errors else 200
+    return render(request, "registration/signup.html", {"form": form}, status=status)
 
 
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     player = get_object_or_404(User, username=username, is_active=True)
-    return render(request, "registration/profile.html", {"player": player})
+    return render(
+        request, "registration/profile.html", {"player": player, "is_self": request.user == player}
+    )
+
+
+class InvalidFormStatus:
+    """Mixin for Django's form views: an invalid form re-renders with status 400."""
+
+    def form_invalid(self, form: Any) -> HttpResponse:
+        response = super().form_invalid(form)  # type: ignore[misc]
+        response.status_code = INVALID_FORM_STATUS
+        return response
+
+
+class LoginView(InvalidFormStatus, auth_views.LoginView):
+    redirect_authenticated_user = True
+
+
+class PasswordChangeView(InvalidFormStatus, auth_views.PasswordChangeView):
+    pass
+
+
+class PasswordResetView(InvalidFormStatus, auth_views.PasswordResetView):
+    pass
+
+
+class PasswordResetConfirmView(InvalidFormStatus, auth_views.PasswordResetConfirmView):
+    pass

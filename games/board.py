@@ -1,0 +1,303 @@
+"""The board as one viewer sees it: a template context built only from the engine's ``view``.
+
+Views and the websocket consumer both render ``games/board.html#board`` from here, so a pushed
+board and a reloaded one are the same HTML.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.conf import settings
+from django.template.loader import render_to_string
+from django.urls import NoReverseMatch, reverse
+from django.utils import timezone
+
+from games.chat import MESSAGES
+from games.engine.actions import CutForDeal, NextDeal
+from games.engine.cards import Card
+from games.engine.events import Event
+from games.engine.view import SeatView, view
+from games.models import Game, Move
+
+SEAT_RE = re.compile(r"\b[Ss]eat (\d)\b(?: (\w+))?")
+# Engine texts are in the third person ("seat 0 deals"); "You" takes the plain verb.
+SECOND_PERSON = {"deals": "deal", "wins": "win", "lays": "lay", "resigns": "resign", "lost": "lost",
+                 "cuts": "cut", "says": "say", "counts": "count", "calls": "call", "has": "have",
+                 "is": "are", "takes": "take", "scores": "score", "plays": "play"}
+TRACK_COLORS = ("red", "blue", "green")
+PHASE_TITLES = {
+    "cut": "Cut for deal",
+    "discard": "Lay away to the crib",
+    "play": "The play",
+    "show": "The show",
+    "game_over": "Game over",
+    "match_over": "Game over",
+}
+
+
+@dataclass(frozen=True)
+class LogLine:
+    who: str
+    text: str
+    points: int
+    kind: str
+    cards: tuple[Card, ...]
+    mine: bool
+
+
+def seat_names(game: Game, viewer_seat: int | None) -> list[str]:
+    seats = sorted(game.seats.all(), key=lambda s: s.index)
+    return ["You" if s.index == viewer_seat else s.display_name for s in seats]
+
+
+def personalise(text: str, names: list[str]) -> str:
+    """Engine texts say "seat 1"; a viewer reads "You" or the player's name."""
+
+    def name(match: re.Match) -> str:
+        i = int(match.group(1))
+        if i >= len(names):
+            return match.group(0)
+        word = match.group(2)
+        if word is None:
+            return names[i]
+        who = names[i]
+        if who == "You":
+            word = SECOND_PERSON.get(word, word)
+            who = "You" if match.start() == 0 else "you"
+        return f"{who} {word}"
+
+    return SEAT_RE.sub(name, text)
+
+
+def log_lines(events, names: list[str], me: int | None) -> list[LogLine]:
+    lines = []
+    for e in events:
+        ev = e if isinstance(e, Event) else Event.from_dict(e)
+        named = SEAT_RE.search(ev.text) is not None  # the text already says who
+        who = names[ev.seat] if ev.seat is not None and ev.seat < len(names) and not named else ""
+        lines.append(LogLine(who, personalise(ev.text, names), ev.points, ev.kind, ev.cards, ev.seat == me))
+    return lines
+
+
+def _latest_events(game: Game) -> list:
+    last = Move.objects.filter(game=game).order_by("-seq").only("events").first()
+    return last.events if last else []
+
+
+def board_context(game: Game, user, *, error: str = "") -> dict:
+    seat = game.seat_of(user)
+    assert seat is not None, "only players get a board"
+    state_view: SeatView = view(_state(game), seat)
+    names = seat_names(game, seat)
+    n = state_view.players
+    opponents = [i for i in range(n) if i != seat]
+    tracks = [
+        {
+            "label": names[i],
+            "front": state_view.scores[i],
+            "back": state_view.back_pegs[i],
+            "color": TRACK_COLORS[k % len(TRACK_COLORS)],
+        }
+        for k, i in enumerate([seat, *opponents])
+    ]
+    cut_taken = {p: names[s] for s, p in enumerate(state_view.cut_positions) if p is not None}
+    cut_legal = {a.position for a in state_view.legal_actions if isinstance(a, CutForDeal)}
+    from games.services import computer_to_act
+
+    return {
+        "game": game,
+        "v": state_view,
+        "me": seat,
+        "names": names,
+        "opponents": [
+            {
+                "seat": i,
+                "name": names[i],
+                "score": state_view.scores[i],
+                "count": state_view.hand_sizes[i],
+                "cards": range(state_view.hand_sizes[i]),
+                "shown": next((h.cards for h in state_view.show if h.seat == i and h.kind == "hand"), ()),
+            }
+            for i in opponents
+        ],
+        "my_score": state_view.scores[seat],
+        "crib_backs": range(state_view.crib_size),
+        "hints": _hints(game, state_view),
+        "record_url": _record_url(game),
+        "tracks": tracks,
+        "phase_title": PHASE_TITLES.get(state_view.phase, ""),
+        "cut_deck": [
+            {"position": p, "taken_by": cut_taken.get(p), "legal": p in cut_legal} for p in range(52)
+        ],
+        "cut_cards": [
+            {"name": names[s], "card": c} for s, c in enumerate(state_view.cut_cards) if c is not None
+        ],
+        "log": log_lines(state_view.log, names, seat),
+        "latest": log_lines(_latest_events(game), names, seat),
+        "show": [
+            {"entry": h, "owner": names[h.seat], "mine": h.seat == seat} for h in state_view.show
+        ],
+        "series": [{"name": names[s], "card": c, "mine": s == seat} for s, c in state_view.series],
+        "previous_plays": [
+            {"name": names[s], "card": c, "mine": s == seat}
+            for s, c in state_view.plays[: len(state_view.plays) - len(state_view.series)]
+        ],
+        "crib_owner_name": names[state_view.crib_owner] if state_view.crib_owner is not None else "",
+        "dealer_name": names[state_view.dealer] if state_view.dealer is not None else "",
+        "turn_name": names[state_view.turn] if isinstance(state_view.turn, int) else "",
+        "computer_pending": game.vs_computer and computer_to_act(game),
+        "computer_delay_ms": int(settings.COMPUTER_DELAY_SECONDS * 1000),
+        "act_url": reverse("act", args=[game.pk]),
+        "computer_url": reverse("computer_step", args=[game.pk]),
+        "result": _result(state_view, names, seat),
+        "can_next_deal": any(isinstance(a, NextDeal) for a in state_view.legal_actions),
+        "online": not game.vs_computer,
+        "can_abort": game.status == Game.Status.ACTIVE and not state_view.plays and state_view.deal_no == 0
+        and state_view.game_no == 0,
+        "clock": _clock(game, state_view, names),
+        "quick_messages": list(MESSAGES.items()),
+        "say_url": reverse("say", args=[game.pk]),
+        "abort_url": reverse("abort", args=[game.pk]),
+        "presence": presence_context(game, user) if not game.vs_computer else None,
+        "error": error,
+    }
+
+
+def _clock(game: Game, v: SeatView, names: list[str]) -> dict | None:
+    """The turn timer: who is on the clock and how long they have left."""
+    if not game.turn_timer or game.status != Game.Status.ACTIVE or v.phase in ("game_over", "match_over"):
+        return None
+    due = (v.turn,) if isinstance(v.turn, int) else tuple(v.turn or ())
+    humans = [s.index for s in game.seats.all() if not s.is_computer and s.index in due]
+    if not humans or game.turn_started_at is None:
+        return None
+    deadline = game.turn_started_at + timedelta(seconds=game.turn_timer)
+    remaining = max(0.0, (deadline - timezone.now()).total_seconds())
+    return {
+        "who": " and ".join(names[i] for i in humans),
+        "mine": v.seat in humans,
+        "deadline": deadline.isoformat(),
+        "remaining_s": int(remaining),
+        "remaining_ms": int(remaining * 1000) + 250,  # ask a moment after the deadline, not before
+        "url": reverse("timeout", args=[game.pk]),
+        "timeouts": {s.index: s.timeouts for s in game.seats.all()},
+    }
+
+
+def _hints(game: Game, v: SeatView):
+    """The discard table, where the house rules allow hints and this seat has still to lay away."""
+    if not game.hints or v.phase != "discard" or v.discarded[v.seat] or game.rated:
+        return None
+    from games.engine.players import discard_table
+
+    return discard_table(v.hand, is_dealer=v.dealer == v.seat)
+
+
+def _record_url(game: Game) -> str:
+    if game.status != Game.Status.FINISHED:
+        return ""
+    try:
+        return reverse("game_record", args=[game.pk])
+    except NoReverseMatch:
+        return ""
+
+
+def _state(game: Game):
+    from games.services import load_state
+
+    return load_state(game)
+
+
+def _result(v: SeatView, names: list[str], me: int) -> dict | None:
+    if v.result is None:
+        return None
+    r = v.result
+    winner = names[r.winner]
+    verb = "win" if r.winner == me else "wins"
+    return {
+        "winner": winner,
+        "i_won": r.winner == me,
+        "headline": f"{winner} {verb}" + (f" with a {r.skunk_name}" if r.skunk else "") + (
+            " by resignation" if r.reason == "resign" else ""),
+        "scores": " – ".join(f"{names[i]} {s}" for i, s in enumerate(r.scores)),
+        "skunk": r.skunk_name,
+        "match_over": v.phase == "match_over",
+        "match": v.rules.match_games > 1,
+        "match_scores": " – ".join(f"{names[i]} {s}" for i, s in enumerate(v.match_scores)),
+        "match_winner": names[v.match_winner] if v.match_winner is not None else "",
+    }
+
+
+def render_board(game: Game, user, *, error: str = "", oob: bool = False) -> str:
+    context = board_context(game, user, error=error)
+    context["oob"] = oob
+    return render_to_string("games/board.html#board", context)
+
+
+def render_board_oob(game_id: int, user) -> str | None:
+    """The board for a websocket push (``hx-swap-oob``), or None if the user no longer has a seat."""
+    game = Game.objects.filter(pk=game_id).prefetch_related("seats__user").first()
+    if game is None or game.seat_of(user) is None or game.state is None:
+        return None
+    return render_board(game, user, oob=True)
+
+
+def game_row(game: Game, user) -> dict:
+    """One line of a "my games" list: opponent, score, and whose turn or the result."""
+    seat = game.seat_of(user)
+    names = seat_names(game, seat)
+    opponent = ", ".join(n for i, n in enumerate(names) if i != seat) or "—"
+    if game.state is None:
+        return {"game": game, "opponent": opponent, "score": "", "status": game.get_status_display()}
+    v = view(_state(game), seat)
+    score = f"{v.scores[seat]}–" + "–".join(str(s) for i, s in enumerate(v.scores) if i != seat)
+    if game.status == Game.Status.FINISHED:
+        status = "Won" if v.match_winner == seat else "Lost"
+    elif game.status == Game.Status.ABORTED:
+        status = "Aborted"
+    elif v.my_turn:
+        status = "Your turn"
+    else:
+        status = "Waiting for " + ", ".join(n for i, n in enumerate(names) if i != seat)
+    return {"game": game, "opponent": opponent, "score": score, "status": status}
+
+
+def presence_context(game: Game, user) -> dict:
+    from games import presence
+    from games.services import load_state
+
+    seat = game.seat_of(user)
+    state = load_state(game) if game.state else None
+    due = state.to_act if state is not None and state.phase not in ("game_over", "match_over") else ()
+    others = presence.table(game, seat, due) if game.status == Game.Status.ACTIVE else []
+    wait = min((p.claim_in for p in others if p.claim_in), default=0)
+    return {
+        "game": game,
+        "others": others,
+        "claim_url": reverse("claim_win", args=[game.pk]),
+        "presence_url": reverse("presence", args=[game.pk]),
+        "recheck_ms": wait * 1000,
+        "absence_minutes": max(1, presence.absence_limit() // 60),
+    }
+
+
+def render_presence(game_id: int, user, *, oob: bool = False) -> str | None:
+    game = Game.objects.filter(pk=game_id).prefetch_related("seats__user").first()
+    if game is None or game.seat_of(user) is None:
+        return None
+    return render_to_string("games/_presence.html", {**presence_context(game, user), "oob": oob})
+
+
+def render_chat(game_id: int, user, seat: int, message: str) -> str | None:
+    from games.chat import MESSAGES
+
+    game = Game.objects.filter(pk=game_id).prefetch_related("seats__user").first()
+    if game is None or game.seat_of(user) is None or message not in MESSAGES:
+        return None
+    names = seat_names(game, game.seat_of(user))
+    return render_to_string(
+        "games/_chat_line.html", {"who": names[seat] if seat < len(names) else "", "text": MESSAGES[message]}
+    )

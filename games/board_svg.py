@@ -1,0 +1,262 @@
+"""The cribbage board as inline SVG, laid out server-side.
+
+Each track snakes through three "streets" (rows of holes) like a classic continuous board: street 0
+runs left to right, street 1 comes back, street 2 runs left to right again and ends at the shared
+game hole. 121 boards have 40 holes a street, 61 boards 20, so every skunk line (60|61, 90|91,
+30|31) falls in a gap between groups of five rather than on a turn.
+
+Tracks are nested at the turns (their order flips on the return street), so each track's lane is
+one unbroken path with concentric bends. Holes are drawn with ``<use>`` of one group of five, so a
+two-track 121 board stays around 6 kB.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from django.utils.html import escape, format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
+
+STREETS = 3
+STEP = 10  # hole pitch along a street
+GROUP_GAP = 6  # extra space between groups of five holes
+ROW = 10  # pitch between the track rows of one street
+STREET_GAP = 20  # vertical gap between streets: room for the skunk labels
+PAD_TOP = 13
+PAD_BOTTOM = 18
+HOLE_R = 2.1
+PEG_R = 3.7
+COLORS = ("red", "blue", "green")
+
+
+@dataclass(frozen=True, slots=True)
+class Track:
+    label: str
+    front: int
+    back: int
+    color: str
+
+
+def _as_track(raw: Mapping | Track, index: int) -> Track:
+    if isinstance(raw, Track):
+        return raw
+    color = str(raw.get("color") or COLORS[index % len(COLORS)])
+    if color not in COLORS:
+        color = COLORS[index % len(COLORS)]
+    front = max(0, int(raw.get("front") or 0))
+    back = max(0, int(raw.get("back") or 0))
+    return Track(label=str(raw.get("label") or f"Player {index + 1}"), front=front, back=back, color=color)
+
+
+def skunk_lines(target: int) -> list[tuple[int, str]]:
+    """Lines drawn on the board as (last hole before the line, label): 121 has two, 61 one."""
+    if target == 61:
+        return [(30, "skunk")]
+    return [(60, "double skunk"), (90, "skunk")]
+
+
+class Layout:
+    """Where every hole of a board with ``n`` tracks and this ``target`` sits, in SVG user units."""
+
+    def __init__(self, n: int, target: int) -> None:
+        if target not in (61, 121):
+            raise ValueError(f"target must be 61 or 121, not {target!r}")
+        self.n = n
+        self.target = target
+        self.per = (target - 1) // STREETS
+        # The outermost bend has radius (street pitch + (n - 1) rows) / 2; the margins must hold it.
+        self.bend = (self.street_pitch + (n - 1) * ROW) / 2
+        self.x0 = max(2 * STEP + GROUP_GAP + 10, self.bend + 8)
+        self.row_end = self.col_x(self.per - 1)
+        self.turn_x_right = self.row_end + STEP / 2
+        self.turn_x_left = self.x0 - STEP / 2
+        self.game_x = self.row_end + STEP + GROUP_GAP + 2
+        self.width = max(self.turn_x_right + self.bend, self.game_x + 4) + 8
+        self.height = PAD_TOP + STREETS * n * ROW + (STREETS - 1) * STREET_GAP + PAD_BOTTOM
+
+    @property
+    def street_pitch(self) -> float:
+        return self.n * ROW + STREET_GAP
+
+    def street_top(self, street: int) -> float:
+        return PAD_TOP + street * self.street_pitch
+
+    def col_x(self, col: int) -> float:
+        return self.x0 + col * STEP + (col // 5) * GROUP_GAP
+
+    def row_y(self, street: int, track: int) -> float:
+        # Odd (returning) streets list the tracks in reverse, which nests the bends.
+        row = track if street % 2 == 0 else self.n - 1 - track
+        return self.street_top(street) + ROW / 2 + row * ROW
+
+    def col_of(self, hole: int) -> tuple[int, int]:
+        street, k = divmod(hole - 1, self.per)
+        return street, (k if street % 2 == 0 else self.per - 1 - k)
+
+    def game_hole(self) -> tuple[float, float]:
+        last = STREETS - 1
+        return self.game_x, self.street_top(last) + self.n * ROW / 2
+
+    def start_hole(self, track: int, slot: int) -> tuple[float, float]:
+        """Slot 0 is the back peg's start hole (further out), 1 the front peg's."""
+        return self.x0 - GROUP_GAP - (2 - slot) * STEP, self.row_y(0, track)
+
+    def hole(self, track: int, hole: int) -> tuple[float, float]:
+        """Centre of ``hole`` (1..target-1) on ``track``; target or more is the game hole."""
+        if hole >= self.target:
+            return self.game_hole()
+        street, col = self.col_of(hole)
+        return self.col_x(col), self.row_y(street, track)
+
+    def peg(self, track: int, score: int, *, front: bool) -> tuple[float, float]:
+        if score <= 0:
+            return self.start_hole(track, 1 if front else 0)
+        return self.hole(track, score)
+
+    def line_x(self, last_hole: int) -> tuple[int, float]:
+        """Street and x of a line drawn between ``last_hole`` and the next hole."""
+        street, col = self.col_of(last_hole)
+        _, next_col = self.col_of(last_hole + 1)
+        return street, (self.col_x(col) + self.col_x(next_col)) / 2
+
+    def lane_path(self, track: int) -> str:
+        """One continuous path through a track's rows: start holes, three streets, the game hole."""
+        sx, sy = self.start_hole(track, 0)
+        parts = [f"M{sx:g} {sy:g}"]
+        for street in range(STREETS):
+            y = self.row_y(street, track)
+            going_right = street % 2 == 0
+            end_x = self.turn_x_right if going_right else self.turn_x_left
+            parts.append(f"H{end_x:g}")
+            if street < STREETS - 1:
+                ny = self.row_y(street + 1, track)
+                r = (ny - y) / 2
+                parts.append(f"A{r:g} {r:g} 0 0 {1 if going_right else 0} {end_x:g} {ny:g}")
+        gx, gy = self.game_hole()
+        parts.append(f"L{gx:g} {gy:g}")
+        return "".join(parts)
+
+
+def summary(tracks: Iterable[Track], target: int) -> str:
+    """The accessible name: ``You 45, Computer 38, game to 121``."""
+    return ", ".join([*(f"{t.label} {t.front}" for t in tracks), f"game to {target}"])
+
+
+def _details(tracks: list[Track], target: int) -> str:
+    lines = [f"{t.label}: front peg {t.front}, back peg {t.back}." for t in tracks]
+    marks = " and ".join(f"{label} line after {hole}" for hole, label in skunk_lines(target))
+    return " ".join([*lines, f"{marks.capitalize()}."])
+
+
+def render_board(
+    raw_tracks: Iterable[Mapping | Track], target: int = 121, id_prefix: str = "pegboard"
+) -> SafeString:
+    """The board figure: inline SVG plus a visible score legend.
+
+    Pegs keep stable ids (``<prefix>-peg-<track>-front|back``) and are placed with a CSS
+    ``transform``, so when htmx swaps in a new board it settles the ``style`` attribute and the
+    CSS transition slides each peg to its new hole.
+    """
+    tracks = [_as_track(t, i) for i, t in enumerate(raw_tracks)]
+    if not tracks:
+        raise ValueError("a board needs at least one track")
+    target = int(target)
+    lay = Layout(len(tracks), target)
+    p = escape(id_prefix)
+    name = summary(tracks, target)
+    head = format_html(
+        '<svg class="board-svg" viewBox="0 0 {w} {h}" role="img" aria-label="{name}" '
+        'xmlns="http://www.w3.org/2000/svg"><title>{name}</title><desc>{desc}</desc>',
+        w=f"{lay.width:g}",
+        h=f"{lay.height:g}",
+        name=name,
+        desc=_details(tracks, target),
+    )
+    lanes = "".join(
+        f'<path class="lane lane--{t.color}" d="{lay.lane_path(i)}"/>' for i, t in enumerate(tracks)
+    )
+    svg = "".join([head, _wood(lay, p), lanes, _holes(lay, p), _marks(lay), _pegs(lay, tracks, p), "</svg>"])
+    return format_html(
+        '<figure class="cribbage-board" id="{}" data-target="{}">{}{}</figure>',
+        id_prefix,
+        target,
+        mark_safe(svg),  # built from numbers, fixed strings and the escaped prefix
+        _caption(tracks, target),
+    )
+
+
+def _wood(lay: Layout, p: str) -> str:
+    # One group of five holes, reused everywhere by <use>.
+    five = "".join(f'<circle cx="{i * STEP}" r="{HOLE_R}"/>' for i in range(5))
+    return (
+        f'<defs><linearGradient id="{p}-wood" x1="0" y1="0" x2="0" y2="1">'
+        '<stop offset="0" stop-color="#d9a86c"/><stop offset="1" stop-color="#b7804a"/></linearGradient>'
+        f'<g id="{p}-five" class="holes">{five}</g></defs>'
+        f'<rect class="board-wood" x="1" y="1" width="{lay.width - 2:g}" height="{lay.height - 2:g}" '
+        f'rx="10" fill="url(#{p}-wood)"/>'
+    )
+
+
+def _holes(lay: Layout, p: str) -> str:
+    out = ['<g class="holes">']
+    for street in range(STREETS):
+        for i in range(lay.n):
+            y = lay.row_y(street, i)
+            out.extend(
+                f'<use href="#{p}-five" x="{lay.col_x(g * 5):g}" y="{y:g}"/>' for g in range(lay.per // 5)
+            )
+    for i in range(lay.n):
+        for slot in (0, 1):
+            x, y = lay.start_hole(i, slot)
+            out.append(f'<circle class="start-hole" cx="{x:g}" cy="{y:g}" r="{HOLE_R}"/>')
+    gx, gy = lay.game_hole()
+    out.append(f'<circle class="game-hole" cx="{gx:g}" cy="{gy:g}" r="{HOLE_R + 1.2:g}"/></g>')
+    return "".join(out)
+
+
+def _marks(lay: Layout) -> str:
+    """Labels for the start and game holes, and the skunk lines."""
+    gx, gy = lay.game_hole()
+    sx, _ = lay.start_hole(0, 0)
+    mark = '<text class="board-mark" x="{:g}" y="{:g}" text-anchor="middle">{}</text>'
+    out = [mark.format(gx, gy + ROW + 3, lay.target), mark.format(sx + STEP / 2, PAD_TOP - 4, "start")]
+    for last, label in skunk_lines(lay.target):
+        street, x = lay.line_x(last)
+        top = lay.street_top(street) - 3
+        bottom = lay.street_top(street) + lay.n * ROW + 3
+        out.append(
+            f'<g class="skunk-line" data-after="{last}">'
+            f'<line x1="{x:g}" y1="{top:g}" x2="{x:g}" y2="{bottom:g}"/>'
+            f'<text x="{x:g}" y="{bottom + 9:g}" text-anchor="middle">{label} {last}</text></g>'
+        )
+    return "".join(out)
+
+
+def _pegs(lay: Layout, tracks: list[Track], p: str) -> str:
+    out = []
+    for i, t in enumerate(tracks):
+        for kind, score in (("back", t.back), ("front", t.front)):
+            x, y = lay.peg(i, score, front=kind == "front")
+            out.append(
+                f'<g id="{p}-peg-{i}-{kind}" class="peg peg--{t.color} peg--{kind}" data-hole="{score}" '
+                f'style="transform:translate({x:g}px,{y:g}px)"><circle r="{PEG_R}"/>'
+                f'<circle class="peg-shine" cx="-1.1" cy="-1.2" r="1.1"/></g>'
+            )
+    return "".join(out)
+
+
+def _caption(tracks: list[Track], target: int) -> SafeString:
+    """The visible scores: large, readable text even where the board itself is small."""
+    items = format_html_join(
+        "",
+        '<li class="board-score board-score--{}"><span class="board-score__swatch" aria-hidden="true"></span>'
+        '<span class="board-score__label">{}</span> <strong class="board-score__points">{}</strong></li>',
+        ((t.color, t.label, t.front) for t in tracks),
+    )
+    return format_html(
+        '<figcaption class="board-scores"><ul>{}</ul><span class="board-target">Game to {}</span>'
+        "</figcaption>",
+        items,
+        target,
+    )

@@ -1,0 +1,46 @@
+"""The only place that talks to the channel layer. Messages carry ids and versions, never cards,
+so no routing mistake can leak a hidden card: each socket renders its own user's view."""
+
+from __future__ import annotations
+
+import logging
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+log = logging.getLogger(__name__)
+
+
+def game_group(game_id: int) -> str:
+    return f"game-{game_id}"
+
+
+LOBBY_GROUP = "lobby"
+
+
+def _send(group: str, message: dict) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(group, message)
+    except Exception:  # noqa: BLE001 - a push is best effort: the move is committed, pages resync
+        log.warning("push to %s failed", group, exc_info=True)
+
+
+def game_changed(game_id: int, version: int) -> None:
+    _send(game_group(game_id), {"type": "game.changed", "game": game_id, "version": version})
+
+
+def presence_changed(game_id: int) -> None:
+    _send(game_group(game_id), {"type": "game.presence", "game": game_id})
+
+
+def game_chat(game_id: int, seat: int, message: str) -> None:
+    """A quick message: ``message`` is a key of ``games.chat.MESSAGES``, never free text."""
+    _send(game_group(game_id), {"type": "game.chat", "game": game_id, "seat": seat, "message": message})
+
+
+def lobby_changed(started: int | None = None, players: tuple[int, ...] = ()) -> None:
+    """Seeks changed. ``started``: a game that just began, whose ``players`` should be sent to it."""
+    _send(LOBBY_GROUP, {"type": "lobby.changed", "started": started, "players": list(players)})

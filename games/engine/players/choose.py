@@ -1,0 +1,175 @@
+"""The one entry point for computer players: :func:`choose_action` picks an action from a SeatView.
+
+A computer player gets exactly what a human at that seat would see (``view(state, seat)``) and
+answers with one of ``view.legal_actions``, so it cannot cheat by construction. Randomness comes
+only from the ``random.Random`` passed in, so a seeded game replays identically.
+
+Levels:
+
+* ``easy``: random legal discards and plays (it still plays whenever it can: Go is only legal
+  when nothing fits).
+* ``standard``: keeps the four with the best average hand over the 46 starters (crib ignored);
+  pegs greedily (``pegging.greedy_play``).
+* ``expert``: lays away by exact expected hand plus or minus expected crib (``discard_table``),
+  switching to win chances near the end (``endgame``); pegs by lookahead over the opponent's
+  possible hands (``pegging.search_play``).
+
+Every level counts its own hand truly (manual counting), calls muggins exactly when the
+opponent under-counted, acknowledges the show and starts the next game; it never resigns.
+"""
+
+from __future__ import annotations
+
+import random
+
+from games.engine.actions import (
+    AcceptCount,
+    Action,
+    CallMuggins,
+    Count,
+    CutForDeal,
+    Discard,
+    Go,
+    NextDeal,
+    NextGame,
+    Play,
+)
+from games.engine.cards import DECK, Card
+from games.engine.scoring import hand_total
+from games.engine.view import SeatView
+
+from .discard import discard_table, hand_table
+from .endgame import endgame_choice
+from .pegging import PegSituation, greedy_play, search_play
+
+LEVELS = ("easy", "standard", "expert")
+
+
+def choose_action(view: SeatView, level: str, rng: random.Random) -> Action:
+    """The action the computer at ``view.seat`` takes now; always one of ``view.legal_actions``.
+
+    Raises ``ValueError`` for an unknown level or when the seat has nothing to do.
+    """
+    if level not in LEVELS:
+        raise ValueError(f"unknown level {level!r}: choose one of {', '.join(LEVELS)}")
+    legal = view.legal_actions
+    if not legal:
+        raise ValueError("this seat has nothing to do now")
+    first = legal[0]
+    if isinstance(first, CutForDeal):
+        return rng.choice(legal)
+    if isinstance(first, Discard):
+        return _discard(view, level, rng)
+    if isinstance(first, Play | Go):
+        return _play(view, level, rng)
+    if isinstance(first, Count):
+        return _true_count(view)
+    if isinstance(first, CallMuggins | AcceptCount):
+        return _muggins(view)
+    if isinstance(first, NextDeal | NextGame):
+        return first
+    raise ValueError(f"no rule for {first!r}")  # pragma: no cover - every listed action is handled
+
+
+# --- discard ----------------------------------------------------------------------------------
+
+
+def _discard(view: SeatView, level: str, rng: random.Random) -> Action:
+    legal = view.legal_actions
+    if level == "easy" or view.players != 2:
+        return rng.choice(legal)
+    hand6 = view.hand
+    is_dealer = view.dealer == view.seat
+    if level == "standard":
+        laid = hand_table(hand6)[0].laid_away
+    else:
+        table = discard_table(hand6, is_dealer)
+        opp = 1 - view.seat
+        laid = endgame_choice(
+            table, hand6, is_dealer=is_dealer, my_score=view.scores[view.seat],
+            opp_score=view.scores[opp], target=view.target, peg_out_zone=view.rules.peg_out_zone,
+        ).laid_away
+    wanted = frozenset(laid)
+    return next(a for a in legal if frozenset(a.cards) == wanted)
+
+
+# --- the play ---------------------------------------------------------------------------------
+
+
+def _play(view: SeatView, level: str, rng: random.Random) -> Action:
+    plays = [a for a in view.legal_actions if isinstance(a, Play)]
+    if not plays:
+        return view.legal_actions[0]  # Go: nothing fits
+    if len(plays) == 1:
+        return plays[0]
+    if level == "easy":
+        return rng.choice(plays)
+    sit = peg_situation(view)
+    card = greedy_play(sit) if level == "standard" or view.players != 2 else search_play(sit, rng)
+    return next(a for a in plays if a.card == card)
+
+
+def peg_situation(view: SeatView) -> PegSituation:
+    """What ``view.seat`` knows about the play, in the form the pegging code wants."""
+    seat = view.seat
+    opp = (seat + 1) % view.players
+    starter = view.starter
+    seen: set[Card] = set(view.kept) | set(view.discards) | set(view.hand)
+    seen.update(c for _, c in view.plays)
+    if starter is not None:
+        seen.add(starter)
+    unseen = tuple(c for c in DECK if c not in seen)
+    kept = view.kept
+    return PegSituation(
+        hand=view.hand,
+        opp_cards=view.hand_sizes[opp],
+        series=tuple(c for _, c in view.series),
+        count=view.count,
+        opp_gone=view.gone[opp],
+        unseen=unseen,
+        opp_min_value=_opp_min_value(view, opp),
+        my_score=view.scores[seat],
+        opp_score=view.scores[opp],
+        target=view.target,
+        i_am_dealer=view.dealer == seat,
+        my_show=hand_total(kept, starter) if starter is not None and len(kept) == 4 else None,
+        opp_played=tuple(c for s, c in view.plays if s == opp),
+        starter=starter,
+        peg_out_zone=view.rules.peg_out_zone,
+    )
+
+
+def _opp_min_value(view: SeatView, opp: int) -> int:
+    """The least a card still in the opponent's hand can be worth, from the deal's log.
+
+    When the opponent says go, or a go is scored (nobody could play), every card the opponent
+    held was worth more than 31 minus the count; those cards are still all they hold.
+    """
+    count = 0
+    least = 1
+    for event in view.log:
+        if event.kind == "play":
+            count += event.cards[0].value
+        elif event.kind == "reset":
+            count = 0
+        elif (event.kind == "say_go" and event.seat == opp) or event.kind == "go":
+            least = max(least, 32 - count)
+    return least
+
+
+# --- the show ---------------------------------------------------------------------------------
+
+
+def _true_count(view: SeatView) -> Action:
+    entry = view.show[-1]
+    points = hand_total(entry.cards, entry.starter, crib=entry.kind == "crib")
+    counts = [a for a in view.legal_actions if isinstance(a, Count)]
+    return next((a for a in counts if a.points == points), counts[-1])
+
+
+def _muggins(view: SeatView) -> Action:
+    entry = view.show[-1]
+    points = hand_total(entry.cards, entry.starter, crib=entry.kind == "crib")
+    if entry.claimed is not None and entry.claimed < points:
+        return CallMuggins(view.seat)
+    return AcceptCount(view.seat)

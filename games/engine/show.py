@@ -1,0 +1,105 @@
+"""The show: counting hands and crib (automatic or manual), muggins, the peg-out zone.
+
+Internal to the state machine; see ``game.py`` for the flow in words.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from games.engine.actions import AcceptCount, CallMuggins, Count
+from games.engine.draft import Draft, left_of, peg, set_at
+from games.engine.errors import IllegalAction, NotYourTurn, WrongPhase
+from games.engine.events import Event
+from games.engine.scoring import score_hand
+from games.engine.state import DONE, DUE, MUGGINS, SKIPPED, ShowEntry
+
+
+def _show_steps(d) -> list[tuple[int, str]]:
+    """Pone's hand first, round to the dealer's hand, then the dealer's crib."""
+    n = len(d.scores)
+    steps = [((d.dealer + i) % n, "hand") for i in range(1, n + 1)]
+    steps.append((d.dealer, "crib"))
+    return steps
+
+
+def begin_show(d: Draft) -> None:
+    d.phase = "show"
+    d.turn = None
+    zone, target = d.rules.peg_out_zone, d.rules.target
+    d.show_zoned = tuple(zone > 0 and target - s <= zone for s in d.scores)
+    _continue_show(d)
+
+
+def _continue_show(d: Draft) -> None:
+    """Count the next hands in order until one waits for a manual count or the show is done."""
+    steps = _show_steps(d)
+    manual = d.rules.manual_counting
+    starter = d.starter
+    while len(d.show) < len(steps):
+        seat, kind = steps[len(d.show)]
+        cards = d.kept[seat] if kind == "hand" else d.crib
+        if d.show_zoned[seat]:
+            d.show = d.show + (ShowEntry(seat, kind, cards, starter, SKIPPED),)
+            zone = d.rules.peg_out_zone
+            where = "in the stink hole" if zone == 1 else f"within {zone} of {d.rules.target}"
+            d.emit(Event(seat, "peg_out_zone", 0,
+                         f"Seat {seat} was {where} when the show began: the {kind} scores nothing",
+                         cards + (starter,)))
+            continue
+        score = score_hand(cards, starter, crib=kind == "crib")
+        if manual:
+            d.show = d.show + (ShowEntry(seat, kind, cards, starter, DUE, score=score),)
+            d.turn = seat
+            return
+        d.show = d.show + (ShowEntry(seat, kind, cards, starter, DONE, None, score.total, 0, score),)
+        peg(d, seat, score.total, kind, f"{kind.capitalize()}: {score.total}", cards + (starter,))
+    d.turn = None  # everything counted: waiting for NextDeal from every seat
+
+
+def _current_entry(d: Draft, status: str, seat: int, wrong_seat: str) -> ShowEntry:
+    if d.phase != "show" or not d.show or d.show[-1].status != status or d.turn is None:
+        raise WrongPhase("There is no count waiting for that now")
+    if d.turn != seat:
+        raise NotYourTurn(wrong_seat)
+    return d.show[-1]
+
+
+def count_hand(d: Draft, action: Count) -> None:
+    seat, points = action.seat, action.points
+    if d.phase == "show" and not d.rules.manual_counting:
+        raise WrongPhase("Hands are counted automatically in this game")
+    entry = _current_entry(d, DUE, seat, "It is not your turn to count")
+    if not isinstance(points, int) or isinstance(points, bool) or points < 0:
+        raise IllegalAction("Count a whole number of points, 0 or more")
+    if points > entry.score.total:
+        raise IllegalAction(f"You claimed more than the {entry.kind} is worth")
+    wins = d.scores[seat] + points >= d.rules.target
+    status = MUGGINS if d.rules.muggins and not wins else DONE
+    d.show = set_at(d.show, len(d.show) - 1, replace(entry, status=status, claimed=points, awarded=points))
+    text = f"{entry.kind.capitalize()}: {points}"
+    peg(d, seat, points, entry.kind, text, entry.cards + (entry.starter,))
+    if status == MUGGINS:
+        d.turn = left_of(d, seat)  # the opponent (two players); it must call muggins or accept
+    else:
+        _continue_show(d)
+
+
+def call_muggins(d: Draft, action: CallMuggins) -> None:
+    seat = action.seat
+    entry = _current_entry(d, MUGGINS, seat, "Only the opponent can call muggins")
+    missed = entry.score.total - entry.claimed
+    d.show = set_at(d.show, len(d.show) - 1, replace(entry, status=DONE, muggins=missed))
+    if missed:
+        peg(d, seat, missed, "muggins", f"Muggins! {missed}")
+    else:
+        d.emit(Event(seat, "muggins", 0, "Muggins called: nothing was missed"))
+    _continue_show(d)
+
+
+def accept_count(d: Draft, action: AcceptCount) -> None:
+    seat = action.seat
+    entry = _current_entry(d, MUGGINS, seat, "Only the opponent can accept the count")
+    d.show = set_at(d.show, len(d.show) - 1, replace(entry, status=DONE))
+    d.emit(Event(seat, "accept", 0, "Count accepted"))
+    _continue_show(d)

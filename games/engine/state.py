@@ -1,0 +1,323 @@
+"""The full, private state of a game (or match) of cribbage, and its JSON-safe serialization.
+
+A :class:`GameState` holds everything, including the deck and the secret, so only the server ever
+sees one; seats get :func:`games.engine.view.view`. States are frozen: ``apply`` builds a new one.
+
+Numbering: seats are ``0..n-1`` (clockwise = increasing, wrapping); ``game_no`` and ``deal_no``
+count from 0, as the seeds in ``deck.py`` do (the UI adds 1).
+
+>>> from games.engine.game import new_game
+>>> from games.engine.rules import HouseRules
+>>> state = new_game(HouseRules(), b"secret")
+>>> state.phase, state.scores, state.to_act
+('cut', (0, 0), (0, 1))
+>>> GameState.from_dict(state.to_dict()) == state
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from games.engine.cards import Card, parse_card
+from games.engine.events import Event
+from games.engine.rules import HouseRules
+from games.engine.scoring import ShowScore, score_hand
+
+PHASES = ("cut", "discard", "play", "show", "game_over", "match_over")
+SKUNK_NAMES = ("", "skunk", "double skunk", "triple skunk")
+
+# ShowEntry.status values.
+DUE = "due"            # manual counting: waiting for Count from the seat
+MUGGINS = "muggins"    # counted; waiting for the opponent's CallMuggins or AcceptCount
+DONE = "done"          # settled
+SKIPPED = "skipped"    # the seat was in the peg-out zone when the show began: scores nothing
+
+
+def hand_size(players: int) -> int:
+    """Cards dealt to each seat: six with two players, five with three or four."""
+    return 6 if players == 2 else 5
+
+
+def discard_size(players: int) -> int:
+    """Cards each seat lays away: two with two players, one with three or four."""
+    return 2 if players == 2 else 1
+
+
+def dealt_count(players: int) -> int:
+    """How many cards come off the top of the deck before the starter.
+
+    Two players: 12 (six each, one at a time, pone first), so the starter is ``deck[12]``.
+    Three players: 15 dealt plus one straight to the crib, so the starter is ``deck[16]``.
+    """
+    return players * hand_size(players) + (1 if players == 3 else 0)
+
+
+@dataclass(frozen=True, slots=True)
+class ShowEntry:
+    """One hand or crib in the show. ``score`` is the true score (``None`` when skipped);
+    ``claimed`` the manual count (``None`` with automatic counting); ``awarded`` what the owner
+    got; ``muggins`` what the opponent took by calling muggins."""
+
+    seat: int
+    kind: str  # "hand" or "crib"
+    cards: tuple[Card, ...]
+    starter: Card
+    status: str
+    claimed: int | None = None
+    awarded: int = 0
+    muggins: int = 0
+    score: ShowScore | None = None
+
+    def to_dict(self) -> dict:
+        return {
+            "seat": self.seat, "kind": self.kind, "cards": [str(c) for c in self.cards],
+            "starter": str(self.starter), "status": self.status, "claimed": self.claimed,
+            "awarded": self.awarded, "muggins": self.muggins,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> ShowEntry:
+        cards = tuple(parse_card(c) for c in data["cards"])
+        starter = parse_card(data["starter"])
+        # The score is a pure function of the cards, so it is recomputed rather than stored.
+        score = None if data["status"] == SKIPPED else score_hand(cards, starter, crib=data["kind"] == "crib")
+        return cls(
+            data["seat"], data["kind"], cards, starter, data["status"], data["claimed"],
+            data["awarded"], data["muggins"], score,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """How a game ended. ``skunk``: 0 none, 1 skunk, 2 double, 3 triple (always 0 with skunks off
+    or after a resignation); ``value``: match points the winner earned (1, 2, 4 or 8)."""
+
+    game_no: int
+    winner: int
+    scores: tuple[int, ...]
+    loser_score: int
+    skunk: int
+    value: int
+    reason: str  # "target" or "resign"
+
+    @property
+    def skunk_name(self) -> str:
+        """``""``, ``"skunk"``, ``"double skunk"`` or ``"triple skunk"``."""
+        return SKUNK_NAMES[self.skunk]
+
+    def to_dict(self) -> dict:
+        return {
+            "game_no": self.game_no, "winner": self.winner, "scores": list(self.scores),
+            "loser_score": self.loser_score, "skunk": self.skunk, "value": self.value, "reason": self.reason,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> GameResult:
+        return cls(
+            data["game_no"], data["winner"], tuple(data["scores"]), data["loser_score"],
+            data["skunk"], data["value"], data["reason"],
+        )
+
+
+def _seats(n: int, value):
+    return (value,) * n
+
+
+@dataclass(frozen=True)
+class GameState:
+    """Everything about a match in progress. Private to the server: it holds the deck and secret.
+
+    Card locations during a deal (all 52 accounted for): ``hands`` (cards still held), ``plays``
+    (cards laid in the play), ``crib``, ``starter`` (once turned) and :attr:`deck_remainder`.
+    ``kept`` is each seat's four after the discard (for the show) and ``discards`` what each laid
+    away, so :attr:`hands_dealt` rebuilds the deal for replays.
+    """
+
+    rules: HouseRules
+    secret: bytes
+    phase: str = "cut"
+    game_no: int = 0
+    deal_no: int = 0
+    dealer: int | None = None
+    scores: tuple[int, ...] = (0, 0)
+    back_pegs: tuple[int, ...] = (0, 0)  # each seat's score before its latest scoring (the back peg)
+    match_scores: tuple[int, ...] = (0, 0)
+    results: tuple[GameResult, ...] = ()  # finished games of this match, in order
+    match_winner: int | None = None
+    # Cut for deal (first game only). cut_cards: the last revealed attempt (a tie stays on show).
+    cut_attempt: int = 0
+    cut_positions: tuple[int | None, ...] = (None, None)
+    cut_cards: tuple[Card | None, ...] = (None, None)
+    # The current deal.
+    deck: tuple[Card, ...] = ()
+    hands: tuple[tuple[Card, ...], ...] = ((), ())
+    kept: tuple[tuple[Card, ...], ...] = ((), ())
+    discards: tuple[tuple[Card, ...], ...] = ((), ())
+    crib: tuple[Card, ...] = ()
+    starter: Card | None = None
+    # turn: the one seat to act in the play and the manual show (None when several or none may act).
+    turn: int | None = None
+    count: int = 0
+    series: tuple[tuple[int, Card], ...] = ()  # cards laid since the count was last reset
+    plays: tuple[tuple[int, Card], ...] = ()  # every card laid this deal
+    last_player: int | None = None  # who laid the last card of the current series
+    gone: tuple[bool, ...] = (False, False)  # who has said go in the current series
+    show: tuple[ShowEntry, ...] = ()
+    show_zoned: tuple[bool, ...] = (False, False)  # in the peg-out zone when the show began
+    acks: tuple[bool, ...] = (False, False)  # NextDeal received, per seat
+    log: tuple[Event, ...] = field(default=(), repr=False)  # this deal's events
+
+    # --- construction ---------------------------------------------------------------------------
+
+    @classmethod
+    def initial(cls, rules: HouseRules, secret: bytes) -> GameState:
+        """A new match waiting for the cut for deal (use :func:`games.engine.game.new_game`)."""
+        n = rules.players
+        empty: tuple[tuple[Card, ...], ...] = _seats(n, ())
+        return cls(
+            rules=rules, secret=bytes(secret), scores=_seats(n, 0), back_pegs=_seats(n, 0),
+            match_scores=_seats(n, 0), cut_positions=_seats(n, None), cut_cards=_seats(n, None),
+            hands=empty, kept=empty, discards=empty, gone=_seats(n, False),
+            show_zoned=_seats(n, False), acks=_seats(n, False),
+        )
+
+    # --- derived --------------------------------------------------------------------------------
+
+    @property
+    def players(self) -> int:
+        return len(self.scores)
+
+    @property
+    def pone(self) -> int | None:
+        """The seat left of the dealer (with two players, the dealer's opponent)."""
+        return None if self.dealer is None else (self.dealer + 1) % len(self.scores)
+
+    @property
+    def finished(self) -> bool:
+        """True once the match is over (nothing more can happen)."""
+        return self.phase == "match_over"
+
+    @property
+    def to_act(self) -> tuple[int, ...]:
+        """Seats that may act now (each must, except in ``game_over`` where any one will do)."""
+        n = len(self.scores)
+        phase = self.phase
+        if phase == "cut":
+            return tuple(s for s in range(n) if self.cut_positions[s] is None)
+        if phase == "discard":
+            return tuple(s for s in range(n) if not self.discards[s])
+        if phase in ("play", "show") and self.turn is not None:
+            return (self.turn,)
+        if phase == "show":
+            return tuple(s for s in range(n) if not self.acks[s])
+        if phase == "game_over":
+            return tuple(range(n))
+        return ()
+
+    @property
+    def starter_index(self) -> int:
+        return dealt_count(len(self.scores))
+
+    @property
+    def deck_remainder(self) -> tuple[Card, ...]:
+        """The undealt cards of this deal's deck (without the starter once it is turned)."""
+        if not self.deck:
+            return ()
+        rest = self.deck[self.starter_index:]
+        return rest[1:] if self.starter is not None else rest
+
+    @property
+    def hands_dealt(self) -> tuple[tuple[Card, ...], ...]:
+        """The cards dealt to each seat this deal, whatever has happened since (for replays)."""
+        return tuple(
+            tuple(sorted(self.kept[s] + self.discards[s])) if self.discards[s] else self.hands[s]
+            for s in range(len(self.scores))
+        )
+
+    # --- serialization --------------------------------------------------------------------------
+
+    def to_dict(self) -> dict:
+        """JSON-safe dict (cards as ``"5H"``, the secret in hex); :meth:`from_dict` inverts it."""
+
+        def cards(seq):
+            return [str(c) for c in seq]
+
+        def opt(card):
+            return None if card is None else str(card)
+
+        return {
+            "rules": self.rules.to_dict(),
+            "secret": self.secret.hex(),
+            "phase": self.phase,
+            "game_no": self.game_no,
+            "deal_no": self.deal_no,
+            "dealer": self.dealer,
+            "scores": list(self.scores),
+            "back_pegs": list(self.back_pegs),
+            "match_scores": list(self.match_scores),
+            "results": [r.to_dict() for r in self.results],
+            "match_winner": self.match_winner,
+            "cut_attempt": self.cut_attempt,
+            "cut_positions": list(self.cut_positions),
+            "cut_cards": [opt(c) for c in self.cut_cards],
+            "deck": cards(self.deck),
+            "hands": [cards(h) for h in self.hands],
+            "kept": [cards(h) for h in self.kept],
+            "discards": [cards(h) for h in self.discards],
+            "crib": cards(self.crib),
+            "starter": opt(self.starter),
+            "turn": self.turn,
+            "count": self.count,
+            "series": [[s, str(c)] for s, c in self.series],
+            "plays": [[s, str(c)] for s, c in self.plays],
+            "last_player": self.last_player,
+            "gone": list(self.gone),
+            "show": [e.to_dict() for e in self.show],
+            "show_zoned": list(self.show_zoned),
+            "acks": list(self.acks),
+            "log": [e.to_dict() for e in self.log],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> GameState:
+        """Rebuild a state from :meth:`to_dict` output: ``GameState.from_dict(s.to_dict()) == s``."""
+
+        def cards(seq):
+            return tuple(parse_card(c) for c in seq)
+
+        def opt(card):
+            return None if card is None else parse_card(card)
+
+        return cls(
+            rules=HouseRules.from_dict(data["rules"]),
+            secret=bytes.fromhex(data["secret"]),
+            phase=data["phase"],
+            game_no=data["game_no"],
+            deal_no=data["deal_no"],
+            dealer=data["dealer"],
+            scores=tuple(data["scores"]),
+            back_pegs=tuple(data["back_pegs"]),
+            match_scores=tuple(data["match_scores"]),
+            results=tuple(GameResult.from_dict(r) for r in data["results"]),
+            match_winner=data["match_winner"],
+            cut_attempt=data["cut_attempt"],
+            cut_positions=tuple(data["cut_positions"]),
+            cut_cards=tuple(opt(c) for c in data["cut_cards"]),
+            deck=cards(data["deck"]),
+            hands=tuple(cards(h) for h in data["hands"]),
+            kept=tuple(cards(h) for h in data["kept"]),
+            discards=tuple(cards(h) for h in data["discards"]),
+            crib=cards(data["crib"]),
+            starter=opt(data["starter"]),
+            turn=data["turn"],
+            count=data["count"],
+            series=tuple((s, parse_card(c)) for s, c in data["series"]),
+            plays=tuple((s, parse_card(c)) for s, c in data["plays"]),
+            last_player=data["last_player"],
+            gone=tuple(data["gone"]),
+            show=tuple(ShowEntry.from_dict(e) for e in data["show"]),
+            show_zoned=tuple(data["show_zoned"]),
+            acks=tuple(data["acks"]),
+            log=tuple(Event.from_dict(e) for e in data["log"]),
+        )

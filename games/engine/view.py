@@ -1,0 +1,230 @@
+"""What one seat may know: :func:`view` turns the private :class:`GameState` into a :class:`SeatView`.
+
+Templates and computer players only ever get a SeatView, so neither can see the deck, the secret,
+another seat's unplayed cards or the crib before it is counted. Visible cards are: the seat's own
+hand, kept four and discards; the cut cards once revealed; the starter once turned; every card
+laid in the play; each hand or crib of the show once its count begins (it is laid face up).
+
+>>> from games.engine.game import new_game, apply, CutForDeal
+>>> from games.engine.rules import HouseRules
+>>> state = new_game(HouseRules(), b"view doc")
+>>> for seat, pos in ((0, 3), (1, 30)):
+...     state, _ = apply(state, CutForDeal(seat, pos))
+>>> v = view(state, 0)
+>>> v.phase, len(v.hand), v.hand_sizes, v.turn, v.starter
+('discard', 6, (6, 6), (0, 1), None)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from games.engine.actions import Action, Go, Play, action_to_dict
+from games.engine.cards import Card
+from games.engine.events import Event
+from games.engine.game import legal_actions
+from games.engine.rules import HouseRules
+from games.engine.scoring import ScoreGroup
+from games.engine.state import DONE, GameResult, GameState
+
+
+@dataclass(frozen=True, slots=True)
+class ShownHand:
+    """A hand or crib in the show, as every seat sees it.
+
+    ``status``: ``"due"`` (waiting for the owner's manual count), ``"muggins"`` (counted, waiting
+    for the opponent to call muggins or accept), ``"done"``, ``"skipped"`` (peg-out zone).
+    ``total`` and ``groups`` (the breakdown: which cards make each fifteen, pair, run, flush, nobs)
+    are given only once the count is settled (``"done"``), so they never help a manual count.
+    """
+
+    seat: int
+    kind: str  # "hand" or "crib"
+    cards: tuple[Card, ...]
+    starter: Card
+    status: str
+    claimed: int | None
+    awarded: int
+    muggins: int
+    total: int | None
+    groups: tuple[ScoreGroup, ...]
+
+    def to_dict(self) -> dict:
+        return {
+            "seat": self.seat, "kind": self.kind, "cards": [str(c) for c in self.cards],
+            "starter": str(self.starter), "status": self.status, "claimed": self.claimed,
+            "awarded": self.awarded, "muggins": self.muggins, "total": self.total,
+            "groups": [
+                {"kind": g.kind, "cards": [str(c) for c in g.cards], "points": g.points, "text": g.text}
+                for g in self.groups
+            ],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """Everything a board needs for one seat, and nothing that seat may not know.
+
+    ``turn`` is the one seat to act (play, manual count, muggins), a tuple of the seats still to
+    act (cut, discard, the NextDeal acknowledgements, ``game_over``), or None (``match_over``).
+    """
+
+    phase: str
+    seat: int
+    players: int
+    rules: HouseRules
+    target: int
+    game_no: int  # from 0
+    deal_no: int  # from 0 within the game
+    dealer: int | None
+    pone: int | None
+    turn: int | tuple[int, ...] | None
+    scores: tuple[int, ...]
+    back_pegs: tuple[int, ...]  # each seat's score before its latest points (the back peg)
+    # this seat's own cards
+    hand: tuple[Card, ...]  # cards still held
+    kept: tuple[Card, ...]  # the four kept after the discard ((): before)
+    discards: tuple[Card, ...]  # the cards this seat laid away
+    # the table
+    hand_sizes: tuple[int, ...]  # cards each seat holds
+    discarded: tuple[bool, ...]  # which seats have laid away
+    crib_owner: int | None
+    crib_size: int
+    crib: tuple[Card, ...]  # () until the crib's count begins
+    starter: Card | None
+    count: int
+    series: tuple[tuple[int, Card], ...]  # (seat, card) since the count was last reset
+    plays: tuple[tuple[int, Card], ...]  # (seat, card) every card laid this deal
+    gone: tuple[bool, ...]  # who has said go in this series
+    cut_attempt: int
+    cut_positions: tuple[int | None, ...]
+    cut_cards: tuple[Card | None, ...]  # the last revealed cut (None: not revealed)
+    show: tuple[ShownHand, ...]
+    acks: tuple[bool, ...]  # who has asked for the next deal
+    legal_actions: tuple[Action, ...]
+    can_go: bool
+    playable: tuple[Card, ...]  # own cards that fit under 31 when it is this seat's turn to play
+    log: tuple[Event, ...]  # this deal's events
+    result: GameResult | None  # the current game's result once it is over
+    results: tuple[GameResult, ...]  # every finished game of the match
+    match_scores: tuple[int, ...]
+    match_winner: int | None
+
+    @property
+    def my_turn(self) -> bool:
+        turn = self.turn
+        return turn == self.seat if isinstance(turn, int) else bool(turn) and self.seat in turn
+
+    @property
+    def skunk_line(self) -> int:
+        return self.rules.skunk_line
+
+    @property
+    def double_skunk_line(self) -> int | None:
+        return self.rules.double_skunk_line
+
+    def to_dict(self) -> dict:
+        """JSON-safe form (cards as ``"5H"``), e.g. for a computer player in another process."""
+
+        def cards(seq):
+            return [str(c) for c in seq]
+
+        def opt(card):
+            return None if card is None else str(card)
+
+        return {
+            "phase": self.phase, "seat": self.seat, "players": self.players, "rules": self.rules.to_dict(),
+            "target": self.target, "game_no": self.game_no, "deal_no": self.deal_no,
+            "dealer": self.dealer, "pone": self.pone,
+            "turn": list(self.turn) if isinstance(self.turn, tuple) else self.turn,
+            "scores": list(self.scores), "back_pegs": list(self.back_pegs),
+            "hand": cards(self.hand), "kept": cards(self.kept), "discards": cards(self.discards),
+            "hand_sizes": list(self.hand_sizes), "discarded": list(self.discarded),
+            "crib_owner": self.crib_owner, "crib_size": self.crib_size, "crib": cards(self.crib),
+            "starter": opt(self.starter), "count": self.count,
+            "series": [[s, str(c)] for s, c in self.series],
+            "plays": [[s, str(c)] for s, c in self.plays],
+            "gone": list(self.gone), "cut_attempt": self.cut_attempt,
+            "cut_positions": list(self.cut_positions), "cut_cards": [opt(c) for c in self.cut_cards],
+            "show": [h.to_dict() for h in self.show], "acks": list(self.acks),
+            "legal_actions": [action_to_dict(a) for a in self.legal_actions],
+            "can_go": self.can_go, "playable": cards(self.playable),
+            "log": [e.to_dict() for e in self.log],
+            "result": None if self.result is None else self.result.to_dict(),
+            "results": [r.to_dict() for r in self.results],
+            "match_scores": list(self.match_scores), "match_winner": self.match_winner,
+        }
+
+
+def _turn(state: GameState) -> int | tuple[int, ...] | None:
+    if state.phase in ("play", "show") and state.turn is not None:
+        return state.turn
+    if state.phase == "match_over":
+        return None
+    return state.to_act
+
+
+def view(state: GameState, seat: int) -> SeatView:
+    """What ``seat`` may know of ``state``; see the module docstring for which cards are visible."""
+    n = len(state.scores)
+    if not isinstance(seat, int) or not 0 <= seat < n:
+        raise ValueError(f"there is no seat {seat!r} at this table")
+    shown = tuple(
+        ShownHand(
+            e.seat, e.kind, e.cards, e.starter, e.status, e.claimed, e.awarded, e.muggins,
+            e.score.total if e.status == DONE else None,
+            e.score.groups if e.status == DONE else (),
+        )
+        for e in state.show
+    )
+    crib = next((e.cards for e in state.show if e.kind == "crib"), ())
+    legal = legal_actions(state, seat)
+    my_play_turn = state.phase == "play" and state.turn == seat
+    playable = tuple(a.card for a in legal if isinstance(a, Play)) if my_play_turn else ()
+    result = None
+    over = state.phase in ("game_over", "match_over")
+    if over and state.results and state.results[-1].game_no == state.game_no:
+        result = state.results[-1]
+    return SeatView(
+        phase=state.phase,
+        seat=seat,
+        players=n,
+        rules=state.rules,
+        target=state.rules.target,
+        game_no=state.game_no,
+        deal_no=state.deal_no,
+        dealer=state.dealer,
+        pone=state.pone,
+        turn=_turn(state),
+        scores=state.scores,
+        back_pegs=state.back_pegs,
+        hand=state.hands[seat],
+        kept=state.kept[seat],
+        discards=state.discards[seat],
+        hand_sizes=tuple(len(h) for h in state.hands),
+        discarded=tuple(bool(d) for d in state.discards),
+        crib_owner=state.dealer if state.deck else None,
+        crib_size=len(state.crib),
+        crib=crib,
+        starter=state.starter,
+        count=state.count,
+        series=state.series,
+        plays=state.plays,
+        gone=state.gone,
+        cut_attempt=state.cut_attempt,
+        cut_positions=state.cut_positions,
+        cut_cards=state.cut_cards,
+        show=shown,
+        acks=state.acks,
+        legal_actions=legal,
+        can_go=my_play_turn and any(isinstance(a, Go) for a in legal),
+        playable=playable,
+        log=state.log,
+        result=result,
+        results=state.results,
+        match_scores=state.match_scores,
+        match_winner=state.match_winner,
+    )
+
+
+__all__ = ["SeatView", "ShownHand", "view"]

@@ -1,0 +1,100 @@
+"""Lobby forms: house rules, a game against the computer, a seek or an invitation."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth.models import User
+
+from games.engine.rules import HouseRules
+from games.models import ComputerLevel
+
+
+class HouseRulesForm(forms.Form):
+    target = forms.TypedChoiceField(
+        label="Game length", coerce=int, initial=121,
+        choices=[(121, "121 points (standard)"), (61, "61 points (short game)")],
+        help_text="First to this score wins. A 61 game has its skunk line at 31 and no double skunk.",
+    )
+    skunks = forms.BooleanField(
+        required=False, initial=True, label="Skunks count",
+        help_text="A loser under 91 (31 in a 61 game) is skunked; under 61, double-skunked.",
+    )
+    triple_skunk = forms.BooleanField(
+        required=False, label="Triple skunk", help_text="A loser with 30 or less is triple-skunked.",
+    )
+    peg_out_zone = forms.TypedChoiceField(
+        label="Peg-out zone", coerce=int, initial=0,
+        choices=[(0, "Off"), (1, "Stink hole (last hole)"), (5, "Last five holes")],
+        help_text="A player this close to the end when the show begins counts nothing: they must peg out.",
+    )
+    manual_counting = forms.BooleanField(
+        required=False, label="Count my own hands",
+        help_text="You type what your hand is worth; an undercount loses the missing points.",
+    )
+    muggins = forms.BooleanField(
+        required=False, label="Muggins",
+        help_text="With manual counting: the opponent may take the points you missed.",
+    )
+    match_games = forms.TypedChoiceField(
+        label="Match", coerce=int, initial=1,
+        choices=[(1, "Single game"), (3, "Best of 3"), (5, "Best of 5"), (7, "Best of 7")],
+        help_text="A win counts 1 game, a skunk 2, a double skunk 4; the loser deals the next game.",
+    )
+
+    def clean(self) -> dict:
+        data = super().clean()
+        if data.get("muggins") and not data.get("manual_counting"):
+            self.add_error("muggins", "Muggins needs manual counting.")
+        if data.get("triple_skunk") and not data.get("skunks"):
+            self.add_error("triple_skunk", "A triple skunk needs skunks on.")
+        if data.get("triple_skunk") and data.get("target") == 61:
+            self.add_error("triple_skunk", "There is no triple skunk in a 61-point game.")
+        return data
+
+    def house_rules(self) -> HouseRules:
+        d = self.cleaned_data
+        return HouseRules(
+            target=d["target"], skunks=d["skunks"], triple_skunk=d["triple_skunk"],
+            peg_out_zone=d["peg_out_zone"], manual_counting=d["manual_counting"],
+            muggins=d["muggins"], match_games=d["match_games"],
+        )
+
+
+class ComputerGameForm(HouseRulesForm):
+    level = forms.ChoiceField(
+        label="Computer strength", choices=ComputerLevel.choices, initial=ComputerLevel.STANDARD,
+        help_text="Easy plays at random; standard keeps its best hand; expert weighs the crib and pegging.",
+    )
+    hints = forms.BooleanField(
+        required=False, label="Discard hints", help_text="Show what the expert would lay away.",
+    )
+
+
+class SeekForm(HouseRulesForm):
+    rated = forms.BooleanField(
+        required=False, label="Rated", help_text="Counts for ratings; automatic counting, no hints.",
+    )
+    turn_timer = forms.TypedChoiceField(
+        label="Turn timer", coerce=int, initial=0, required=False, empty_value=0,
+        choices=[(0, "Off"), (30, "30 seconds"), (60, "60 seconds"), (180, "3 minutes")],
+        help_text="Per decision. When it runs out the site moves for you; three times forfeits the game.",
+    )
+    opponent = forms.CharField(
+        required=False, max_length=150, label="Invite a player (optional)",
+        help_text="Leave empty to post an open seek anyone can accept.",
+    )
+
+    def clean_opponent(self) -> User | None:
+        name = self.cleaned_data.get("opponent", "").strip()
+        if not name:
+            return None
+        try:
+            return User.objects.get(username__iexact=name, is_active=True)
+        except User.DoesNotExist:
+            raise forms.ValidationError(f"There is no player called {name!r}.") from None
+
+    def clean(self) -> dict:
+        data = super().clean()
+        if data.get("rated") and data.get("manual_counting"):
+            self.add_error("rated", "Rated games use automatic counting.")
+        return data

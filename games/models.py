@@ -1,0 +1,244 @@
+"""Games, seats, deals and the append-only move log.
+
+The ``Move`` log is the truth: replaying it through the engine from ``Game.secret`` rebuilds any
+state. ``Game.state`` is a snapshot of the latest state for speed; only ``games.services`` writes it.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+from games.engine.rules import HouseRules
+
+
+def new_secret() -> str:
+    return secrets.token_hex(32)
+
+
+def new_invite_token() -> str:
+    return secrets.token_urlsafe(12)
+
+
+class ComputerLevel(models.TextChoices):
+    EASY = "easy", "Easy"
+    STANDARD = "standard", "Standard"
+    EXPERT = "expert", "Expert"
+
+
+class GameQuerySet(models.QuerySet):
+    def for_user(self, user) -> GameQuerySet:
+        return self.filter(seats__user=user).distinct()
+
+    def in_progress(self) -> GameQuerySet:
+        return self.filter(status=Game.Status.ACTIVE)
+
+    def finished(self) -> GameQuerySet:
+        return self.filter(status=Game.Status.FINISHED)
+
+    def open_seeks(self) -> GameQuerySet:
+        return self.filter(status=Game.Status.WAITING, invited__isnull=True, vs_computer=False)
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        WAITING = "waiting", "Waiting for an opponent"
+        ACTIVE = "active", "In progress"
+        FINISHED = "finished", "Finished"
+        ABORTED = "aborted", "Aborted"
+
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="games_created"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING, db_index=True)
+    vs_computer = models.BooleanField(default=False)
+    computer_level = models.CharField(max_length=10, choices=ComputerLevel.choices, blank=True)
+    rated = models.BooleanField(default=False)
+    invited = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="invitations",
+        help_text="Only this player may accept (an invitation); empty for an open seek.",
+    )
+    invite_token = models.CharField(max_length=32, default=new_invite_token, unique=True, editable=False)
+
+    # House rules, one column each so that history can filter on them.
+    target = models.PositiveSmallIntegerField(default=121, choices=[(121, "121 points"), (61, "61 points")])
+    skunks = models.BooleanField(default=True)
+    triple_skunk = models.BooleanField(default=False)
+    peg_out_zone = models.PositiveSmallIntegerField(
+        default=0, choices=[(0, "Off"), (1, "Stink hole"), (5, "Last five holes")]
+    )
+    manual_counting = models.BooleanField(default=False)
+    muggins = models.BooleanField(default=False)
+    match_games = models.PositiveSmallIntegerField(
+        default=1, choices=[(1, "Single game"), (3, "Best of 3"), (5, "Best of 5"), (7, "Best of 7")]
+    )
+    hints = models.BooleanField(default=False)
+    turn_timer = models.PositiveSmallIntegerField(
+        default=0, choices=[(0, "Off"), (30, "30 seconds"), (60, "60 seconds"), (180, "3 minutes")],
+        help_text="Seconds per decision; when it runs out the site moves for the player.",
+    )
+    turn_started_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the current decision began."
+    )
+
+    version = models.PositiveIntegerField(default=0)
+    state = models.JSONField(null=True, blank=True)
+    secret = models.CharField(max_length=64, default=new_secret, editable=False)
+    winner_seat = models.SmallIntegerField(null=True, blank=True)
+    result = models.JSONField(null=True, blank=True, help_text="Final scores, skunk, match score.")
+
+    objects = GameQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-updated_at"]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(target__in=[121, 61]), name="game_target_valid"),
+            models.CheckConstraint(
+                condition=models.Q(muggins=False) | models.Q(manual_counting=True),
+                name="game_muggins_needs_manual_counting",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Game {self.pk} ({self.get_status_display()})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("game", args=[self.pk])
+
+    @property
+    def house_rules(self) -> HouseRules:
+        return HouseRules(
+            target=self.target,
+            skunks=self.skunks,
+            triple_skunk=self.triple_skunk,
+            peg_out_zone=self.peg_out_zone,
+            manual_counting=self.manual_counting,
+            muggins=self.muggins,
+            match_games=self.match_games,
+        )
+
+    def rules_summary(self) -> list[str]:
+        """House rules in words, for the lobby and the board."""
+        parts = [f"{self.target} points"]
+        if not self.skunks:
+            parts.append("no skunks")
+        elif self.triple_skunk:
+            parts.append("triple skunks")
+        if self.peg_out_zone:
+            parts.append(self.get_peg_out_zone_display().lower())
+        if self.manual_counting:
+            parts.append("manual counting" + (" with muggins" if self.muggins else ""))
+        if self.match_games > 1:
+            parts.append(self.get_match_games_display().lower())
+        if self.hints:
+            parts.append("discard hints")
+        return parts
+
+    def seat_of(self, user) -> int | None:
+        """The seat index ``user`` holds in this game, or None for a stranger."""
+        if not getattr(user, "is_authenticated", False):
+            return None
+        for seat in self.seats.all():
+            if seat.user_id == user.pk:
+                return seat.index
+        return None
+
+
+class Seat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True, related_name="seats"
+    )
+    computer_level = models.CharField(max_length=10, choices=ComputerLevel.choices, blank=True)
+    timeouts = models.PositiveSmallIntegerField(default=0, help_text="Turn-timer expiries in this game.")
+
+    class Meta:
+        ordering = ["game", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "index"], name="seat_unique_index"),
+            models.UniqueConstraint(fields=["game", "user"], name="seat_unique_user"),
+            models.CheckConstraint(
+                condition=models.Q(user__isnull=False) | ~models.Q(computer_level=""),
+                name="seat_user_or_computer",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}/{self.index}: {self.display_name}"
+
+    @property
+    def is_computer(self) -> bool:
+        return self.user_id is None
+
+    @property
+    def display_name(self) -> str:
+        if self.user_id is None:
+            return f"Computer ({self.get_computer_level_display().lower()})"
+        return self.user.username
+
+
+class Move(models.Model):
+    """One action, in order. Append-only: never updated or deleted while the game exists."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    seq = models.PositiveIntegerField()
+    seat = models.SmallIntegerField()
+    action = models.JSONField()
+    events = models.JSONField(default=list)
+    created_at = models.DateTimeField(auto_now_add=True)
+    by_timeout = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="move_unique_seq")]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}#{self.seq} seat {self.seat}: {self.action.get('type')}"
+
+
+class Round(models.Model):
+    """One deal: the commitment to its shuffle is public from the start, the seed after the game."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rounds")
+    game_no = models.PositiveSmallIntegerField()
+    deal_no = models.PositiveSmallIntegerField()
+    dealer = models.SmallIntegerField()
+    commitment = models.CharField(max_length=64)
+    summary = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["game", "game_no", "deal_no"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "game_no", "deal_no"], name="round_unique_deal")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id} game {self.game_no} deal {self.deal_no}"
+
+
+class Connection(models.Model):
+    """One open game socket. A row whose heartbeat is stale (its process died) counts as gone."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="connections")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    channel_name = models.CharField(max_length=200, unique=True)
+    opened_at = models.DateTimeField(auto_now_add=True)
+    last_seen = models.DateTimeField(db_index=True)
+
+    class Meta:
+        ordering = ["game", "user"]
+        indexes = [models.Index(fields=["game", "user", "last_seen"])]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} on game {self.game_id}"

@@ -1,0 +1,88 @@
+"""Who is at the table: one ``Connection`` row per open game socket, kept fresh by a heartbeat.
+
+Presence is not game state (no version, no Move), but it is still written only here, and pushed
+through ``broadcast`` after commit like everything else.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games import broadcast
+from games.models import Connection, Game
+
+HEARTBEAT_SECONDS = 25
+# A socket silent for this long belongs to a process that died: its player is gone.
+STALE_SECONDS = HEARTBEAT_SECONDS * 3
+
+
+def _fresh_since() -> datetime:
+    return timezone.now() - timedelta(seconds=STALE_SECONDS)
+
+
+@transaction.atomic
+def connected(*, game_id: int, user, channel_name: str) -> None:
+    now = timezone.now()
+    Connection.objects.filter(game_id=game_id, user=user, last_seen__lt=now - timedelta(minutes=10)).delete()
+    Connection.objects.update_or_create(
+        channel_name=channel_name, defaults={"game_id": game_id, "user": user, "last_seen": now}
+    )
+    transaction.on_commit(lambda: broadcast.presence_changed(game_id))
+
+
+@transaction.atomic
+def disconnected(*, game_id: int, channel_name: str) -> None:
+    Connection.objects.filter(channel_name=channel_name).delete()
+    transaction.on_commit(lambda: broadcast.presence_changed(game_id))
+
+
+def heartbeat(*, channel_name: str) -> None:
+    Connection.objects.filter(channel_name=channel_name).update(last_seen=timezone.now())
+
+
+@dataclass(frozen=True)
+class SeatPresence:
+    seat: int
+    name: str
+    here: bool
+    away_since: datetime | None  # None while here (or a computer)
+    can_claim: bool  # the viewer may claim the win: this seat is away too long on its own turn
+    claim_in: int  # seconds until it may be claimed (0 when it can, or never)
+
+
+def absence_limit() -> int:
+    return int(getattr(settings, "ABSENCE_CLAIM_SECONDS", 180))
+
+
+def table(game: Game, viewer_seat: int | None, seats_to_act: tuple[int, ...]) -> list[SeatPresence]:
+    """Presence of every other human seat, as ``viewer_seat`` should see it."""
+    now = timezone.now()
+    fresh = _fresh_since()
+    out = []
+    for seat in game.seats.all():
+        if seat.index == viewer_seat or seat.is_computer:
+            continue
+        conns = list(Connection.objects.filter(game=game, user_id=seat.user_id).order_by("-last_seen"))
+        here = any(c.last_seen >= fresh for c in conns)
+        away_since = None
+        if not here:
+            # Left when the last socket closed (no row) or went silent; never before the game began.
+            last = conns[0].last_seen if conns else game.updated_at
+            away_since = max(last, game.turn_started_at or game.created_at)
+        claim_in = 0
+        can_claim = False
+        if away_since is not None and seat.index in seats_to_act and game.status == Game.Status.ACTIVE:
+            waited = (now - away_since).total_seconds()
+            can_claim = waited >= absence_limit()
+            claim_in = 0 if can_claim else int(absence_limit() - waited) + 1
+        out.append(SeatPresence(seat.index, seat.display_name, here, away_since, can_claim, claim_in))
+    return out
+
+
+def is_away_too_long(game: Game, seat_index: int) -> bool:
+    return any(p.seat == seat_index and p.can_claim for p in table(game, None, (seat_index,)))

@@ -1,0 +1,459 @@
+"""The only write path for games. One function per state change, each in a transaction that locks
+the game row, checks who acts and the version they saw, asks the engine, appends to the Move log,
+saves the new snapshot with ``version + 1`` and pushes ``{game, version}`` after commit.
+
+SQLite ignores ``select_for_update``, so the final write is also a compare-and-set on ``version``.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from games import broadcast
+from games.engine import game as engine
+from games.engine.actions import Action, Resign, action_from_dict, action_to_dict
+from games.engine.deck import commitment, deal_seed
+from games.engine.errors import IllegalAction
+from games.engine.events import Event
+from games.engine.rules import HouseRules
+from games.engine.view import view
+from games.models import ComputerLevel, Game, Move, Round, Seat
+from games.signals import game_finished
+
+log = logging.getLogger("games.actions")
+
+FINISHED_PHASES = {"match_over"}
+
+
+class ServiceError(Exception):
+    """A refusal with a message fit for the player and the HTTP status to answer with."""
+
+    status = 400
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class NotAPlayer(ServiceError):
+    status = 403
+
+
+class StaleVersion(ServiceError):
+    status = 409
+
+
+class IllegalMove(ServiceError):
+    status = 422
+
+
+class NotAvailable(ServiceError):
+    status = 409
+
+
+class RateLimited(ServiceError):
+    status = 429
+
+
+@dataclass(frozen=True)
+class Outcome:
+    game: Game
+    events: tuple
+
+
+# --- creating and joining -------------------------------------------------------------------------
+
+
+def _start(game: Game) -> None:
+    """Turn a game with all seats filled into a live one (phase "cut")."""
+    state = engine.new_game(game.house_rules, bytes.fromhex(game.secret))
+    game.state = state.to_dict()
+    game.status = Game.Status.ACTIVE
+    game.version += 1
+    game.turn_started_at = timezone.now()
+
+
+@transaction.atomic
+def game_create_vs_computer(
+    *, user: AbstractBaseUser, level: str, rules: HouseRules, hints: bool = False
+) -> Game:
+    if level not in ComputerLevel.values:
+        raise ServiceError("Choose easy, standard or expert.")
+    game = Game.objects.create(created_by=user, vs_computer=True, computer_level=level, hints=hints,
+                               **_rule_fields(rules))
+    Seat.objects.create(game=game, index=0, user=user)
+    Seat.objects.create(game=game, index=1, computer_level=level)
+    _start(game)
+    game.save()
+    log.info("game=%s user=%s action=create vs=computer level=%s", game.pk, user.pk, level)
+    return game
+
+
+@transaction.atomic
+def game_create_seek(
+    *,
+    user: AbstractBaseUser,
+    rules: HouseRules,
+    rated: bool = False,
+    invited: AbstractBaseUser | None = None,
+    turn_timer: int = 0,
+) -> Game:
+    if invited is not None and invited.pk == user.pk:
+        raise ServiceError("You cannot invite yourself.")
+    if rated and rules.manual_counting:
+        raise ServiceError("Rated games use automatic counting.")
+    if turn_timer not in (0, 30, 60, 180):
+        raise ServiceError("The turn timer is off, 30 s, 60 s or 3 minutes.")
+    game = Game.objects.create(
+        created_by=user, rated=rated, invited=invited, turn_timer=turn_timer, **_rule_fields(rules)
+    )
+    Seat.objects.create(game=game, index=0, user=user)
+    transaction.on_commit(broadcast.lobby_changed)
+    log.info("game=%s user=%s action=seek invited=%s", game.pk, user.pk, getattr(invited, "pk", None))
+    return game
+
+
+@transaction.atomic
+def game_create_between(
+    *, players: list[AbstractBaseUser], rules: HouseRules, rated: bool = False,
+    created_by: AbstractBaseUser | None = None,
+) -> Game:
+    """A game between named people that starts at once (tournament pairings, for example)."""
+    if len({p.pk for p in players}) != len(players) or len(players) != rules.players:
+        raise ServiceError(f"A game needs {rules.players} different players.")
+    game = Game.objects.create(created_by=created_by or players[0], rated=rated, **_rule_fields(rules))
+    for index, user in enumerate(players):
+        Seat.objects.create(game=game, index=index, user=user)
+    _start(game)
+    game.save()
+    _after_commit(game)
+    log.info("game=%s action=create between=%s", game.pk, [p.pk for p in players])
+    return game
+
+
+@transaction.atomic
+def game_accept(*, user: AbstractBaseUser, game_id: int, token: str | None = None) -> Game:
+    """Take an open seek, or accept an invitation (by being the invitee or holding the link)."""
+    game = _lock(game_id)
+    if game.status != Game.Status.WAITING:
+        raise NotAvailable("That game has already started or was withdrawn.")
+    if game.created_by_id == user.pk:
+        raise ServiceError("You cannot accept your own game.")
+    if game.invited_id is not None and game.invited_id != user.pk and token != game.invite_token:
+        raise NotAPlayer("That invitation is for someone else.")
+    Seat.objects.create(game=game, index=1, user=user)
+    game.invited = user if game.invited_id is None and token else game.invited
+    _start(game)
+    game.save()
+    _after_commit(game)
+    game_id, creator = game.pk, game.created_by_id
+    transaction.on_commit(lambda: broadcast.lobby_changed(started=game_id, players=(creator,)))
+    log.info("game=%s user=%s action=accept", game.pk, user.pk)
+    return game
+
+
+@transaction.atomic
+def game_withdraw(*, user: AbstractBaseUser, game_id: int) -> Game:
+    game = _lock(game_id)
+    if game.created_by_id != user.pk:
+        raise NotAPlayer("Only the player who posted it can withdraw it.")
+    if game.status != Game.Status.WAITING:
+        raise NotAvailable("That game has already started.")
+    game.status = Game.Status.ABORTED
+    game.version += 1
+    game.save()
+    transaction.on_commit(broadcast.lobby_changed)
+    return game
+
+
+def game_rematch(*, user: AbstractBaseUser, game_id: int) -> Game:
+    old = Game.objects.filter(pk=game_id).prefetch_related("seats").first()
+    if old is None or old.seat_of(user) is None:
+        raise NotAPlayer("You did not play in that game.")
+    if old.status != Game.Status.FINISHED:
+        raise NotAvailable("That game is not over yet.")
+    if old.vs_computer:
+        return game_create_vs_computer(
+            user=user, level=old.computer_level, rules=old.house_rules, hints=old.hints
+        )
+    opponent = next(s.user for s in old.seats.all() if s.user_id != user.pk)
+    return game_create_seek(
+        user=user, rules=old.house_rules, rated=old.rated, invited=opponent, turn_timer=old.turn_timer
+    )
+
+
+def _rule_fields(rules: HouseRules) -> dict:
+    return {
+        "target": rules.target,
+        "skunks": rules.skunks,
+        "triple_skunk": rules.triple_skunk,
+        "peg_out_zone": rules.peg_out_zone,
+        "manual_counting": rules.manual_counting,
+        "muggins": rules.muggins,
+        "match_games": rules.match_games,
+    }
+
+
+# --- playing --------------------------------------------------------------------------------------
+
+
+def _lock(game_id: int) -> Game:
+    try:
+        return Game.objects.select_for_update().get(pk=game_id)
+    except Game.DoesNotExist:
+        raise ServiceError("No such game.") from None
+
+
+def load_state(game: Game) -> engine.GameState:
+    return engine.GameState.from_dict(game.state)
+
+
+def parse_action(seat: int, data: dict) -> Action:
+    """Build an engine action from untrusted form data; the seat always comes from the session."""
+    try:
+        return action_from_dict({**data, "seat": seat})
+    except ValueError as exc:
+        raise IllegalMove(str(exc) if "bad card" in str(exc) else "That is not a move.") from None
+
+
+@transaction.atomic
+def game_act(*, user: AbstractBaseUser, game_id: int, version: int, action: dict) -> Outcome:
+    """Apply one action for ``user`` if ``version`` is the game's current one."""
+    started = time.perf_counter()
+    game = _lock(game_id)
+    seat = game.seat_of(user)
+    if seat is None:
+        raise NotAPlayer("You are not playing in this game.")
+    if game.status != Game.Status.ACTIVE:
+        raise NotAvailable("This game is not in progress.")
+    if version != game.version:
+        raise StaleVersion("The board changed since you last saw it; here it is now.")
+    outcome = _apply(game, parse_action(seat, action))
+    log.info(
+        "game=%s user=%s action=%s version=%s latency_ms=%.1f",
+        game.pk, user.pk, action.get("type"), game.version, (time.perf_counter() - started) * 1000,
+    )
+    return outcome
+
+
+@transaction.atomic
+def game_computer_step(*, game_id: int) -> Outcome | None:
+    """Let one computer seat take one action, if one is due. Returns None when none is."""
+    game = _lock(game_id)
+    if game.status != Game.Status.ACTIVE:
+        return None
+    action = _computer_action(game, load_state(game))
+    if action is None:
+        return None
+    return _apply(game, action)
+
+
+def play_computer_turns(game_id: int, limit: int = 200) -> None:
+    """Run computer actions until a person must act (for pages without JavaScript and for tests)."""
+    for _ in range(limit):
+        if game_computer_step(game_id=game_id) is None:
+            return
+
+
+def _computer_seats_due(game: Game, state: engine.GameState) -> list[Seat]:
+    # Between games any seat may start the next one: that is left to the people at the table.
+    if state.phase in ("game_over", "match_over"):
+        return []
+    due = state.to_act
+    return [s for s in game.seats.all() if s.is_computer and s.index in due]
+
+
+def computer_to_act(game: Game) -> bool:
+    return game.status == Game.Status.ACTIVE and bool(_computer_seats_due(game, load_state(game)))
+
+
+def _computer_action(game: Game, state: engine.GameState) -> Action | None:
+    due = _computer_seats_due(game, state)
+    if not due:
+        return None
+    seat = due[0]
+    from games.engine.players import choose_action  # the computer players load their tables lazily
+
+    rng = random.Random(f"{game.secret}:{_next_seq(game)}")
+    return choose_action(view(state, seat.index), seat.computer_level, rng)
+
+
+def _next_seq(game: Game) -> int:
+    return (game.moves.aggregate(m=Max("seq"))["m"] or 0) + 1
+
+
+def _apply(game: Game, action: Action, *, note: Event | None = None, by_timeout: bool = False) -> Outcome:
+    """Apply ``action``; ``note`` is an event of the site's own (a timeout, a claim) logged first."""
+    state = load_state(game)
+    try:
+        new_state, events = engine.apply(state, action)
+    except IllegalAction as exc:
+        raise IllegalMove(str(exc)) from None
+    if note is not None:
+        events = (note, *events)
+    seen = game.version
+    now = timezone.now()
+    Move.objects.create(
+        game=game,
+        seq=_next_seq(game),
+        seat=action.seat,
+        action=action_to_dict(action),
+        events=[e.to_dict() for e in events],
+        by_timeout=by_timeout,
+    )
+    _record_round(game, state, new_state)
+    game.state = new_state.to_dict()
+    game.version = seen + 1
+    game.turn_started_at = now
+    fields = {"state": game.state, "version": game.version, "updated_at": now, "turn_started_at": now}
+    if new_state.phase in FINISHED_PHASES:
+        game.status = Game.Status.FINISHED
+        game.finished_at = timezone.now()
+        game.winner_seat = new_state.match_winner
+        game.result = {
+            "scores": list(new_state.scores),
+            "match_scores": list(new_state.match_scores),
+            "games": [r.to_dict() for r in new_state.results],
+        }
+        fields.update(status=game.status, finished_at=game.finished_at, winner_seat=game.winner_seat,
+                      result=game.result)
+    if Game.objects.filter(pk=game.pk, version=seen).update(**fields) != 1:
+        raise StaleVersion("Someone else moved first; here is the board now.")
+    if game.status == Game.Status.FINISHED:
+        game_finished.send(sender=Game, game=game)
+    _after_commit(game)
+    return Outcome(game, events)
+
+
+def _record_round(game: Game, before: engine.GameState, after: engine.GameState) -> None:
+    # A new deal is a new deck: the cut for deal deals the first one without changing deal_no.
+    if not after.deck or after.deck == before.deck:
+        return
+    seed = deal_seed(bytes.fromhex(game.secret), after.game_no, after.deal_no)
+    Round.objects.get_or_create(
+        game=game, game_no=after.game_no, deal_no=after.deal_no,
+        defaults={"dealer": after.dealer, "commitment": commitment(seed)},
+    )
+
+
+def _after_commit(game: Game) -> None:
+    game_id, version = game.pk, game.version
+    transaction.on_commit(lambda: broadcast.game_changed(game_id, version))
+
+
+# --- leaving, timers and claims -------------------------------------------------------------------
+
+
+def _human_seats_due(game: Game, state: engine.GameState) -> list[Seat]:
+    if state.phase in ("game_over", "match_over"):
+        return []
+    return [s for s in game.seats.all() if not s.is_computer and s.index in state.to_act]
+
+
+@transaction.atomic
+def game_abort(*, user: AbstractBaseUser, game_id: int) -> Game:
+    """Call the game off before the first card is played: nobody wins, nothing is rated."""
+    game = _lock(game_id)
+    if game.seat_of(user) is None:
+        raise NotAPlayer("You are not playing in this game.")
+    if game.status != Game.Status.ACTIVE:
+        raise NotAvailable("This game is not in progress.")
+    if game.moves.filter(action__type="play").exists():
+        raise NotAvailable("Cards have been played: you can resign, but no longer abort.")
+    game.status = Game.Status.ABORTED
+    game.finished_at = timezone.now()
+    game.version += 1
+    game.save(update_fields=["status", "finished_at", "version", "updated_at"])
+    _after_commit(game)
+    transaction.on_commit(broadcast.lobby_changed)
+    log.info("game=%s user=%s action=abort", game.pk, user.pk)
+    return game
+
+
+@transaction.atomic
+def game_claim_win(*, user: AbstractBaseUser, game_id: int) -> Outcome:
+    """The other player has been away too long on their own turn: end the game in the claimer's favour."""
+    from games import presence
+
+    game = _lock(game_id)
+    seat = game.seat_of(user)
+    if seat is None:
+        raise NotAPlayer("You are not playing in this game.")
+    if game.status != Game.Status.ACTIVE:
+        raise NotAvailable("This game is not in progress.")
+    state = load_state(game)
+    absent = [
+        s for s in _human_seats_due(game, state)
+        if s.index != seat and presence.is_away_too_long(game, s.index)
+    ]
+    if not absent:
+        raise NotAvailable("You can claim the win only when your opponent has been away on their turn "
+                           f"for {presence.absence_limit() // 60} minutes.")
+    gone = absent[0]
+    note = Event(gone.index, "abandon", 0, f"Seat {gone.index} left the table: seat {seat} claims the win")
+    outcome = _apply(game, Resign(gone.index), note=note, by_timeout=True)
+    log.info("game=%s user=%s action=claim_win absent_seat=%s", game.pk, user.pk, gone.index)
+    return outcome
+
+
+@transaction.atomic
+def game_timeout(*, user: AbstractBaseUser, game_id: int) -> Outcome:
+    """The turn timer ran out: move for each seat that was due (the easy computer's choice).
+
+    Either player's page asks for this when its clock reaches zero; the server checks the clock.
+    The third timeout of a seat forfeits the game.
+    """
+    from games.engine.players import choose_action
+
+    game = _lock(game_id)
+    if game.seat_of(user) is None:
+        raise NotAPlayer("You are not playing in this game.")
+    if game.status != Game.Status.ACTIVE or not game.turn_timer:
+        raise NotAvailable("This game has no turn timer running.")
+    deadline = (game.turn_started_at or timezone.now()) + timedelta(seconds=game.turn_timer)
+    if timezone.now() < deadline:
+        raise NotAvailable("There is still time on the clock.")
+    state = load_state(game)
+    due = _human_seats_due(game, state)
+    if not due:
+        raise NotAvailable("Nobody is on the clock.")
+    outcome = None
+    for seat in due:
+        seat.timeouts += 1
+        seat.save(update_fields=["timeouts"])
+        if seat.timeouts >= settings.TIMEOUTS_TO_FORFEIT:
+            note = Event(seat.index, "timeout", 0, f"Seat {seat.index} ran out of time {seat.timeouts} times "
+                                                     "and forfeits the game")
+            outcome = _apply(game, Resign(seat.index), note=note, by_timeout=True)
+            break
+        rng = random.Random(f"{game.secret}:timeout:{_next_seq(game)}")
+        action = choose_action(view(load_state(game), seat.index), ComputerLevel.EASY, rng)
+        note = Event(seat.index, "timeout", 0, f"Seat {seat.index} ran out of time: the site moved for them")
+        outcome = _apply(game, action, note=note, by_timeout=True)
+    log.info("game=%s user=%s action=timeout seats=%s", game.pk, user.pk, [s.index for s in due])
+    return outcome
+
+
+def game_say(*, user: AbstractBaseUser, game_id: int, message: str) -> None:
+    """Send a quick message to the table (a key of ``chat.MESSAGES``), rate limited."""
+    from games import chat
+
+    game = Game.objects.filter(pk=game_id).prefetch_related("seats").first()
+    seat = game.seat_of(user) if game else None
+    if seat is None:
+        raise NotAPlayer("You are not playing in this game.")
+    if message not in chat.MESSAGES:
+        raise ServiceError("Pick one of the quick messages.")
+    if not chat.allow(game.pk, user.pk):
+        raise RateLimited("Easy there: wait a few seconds before the next message.")
+    broadcast.game_chat(game.pk, seat, message)

@@ -1,0 +1,98 @@
+"""``{% load cribbage %}``: card faces, card backs and the cribbage board.
+
+Cards are drawn with HTML and CSS (styles in ``static/css/site.css``), no images, and are
+``aria-hidden``: the element around a card (a button, a list item) carries its accessible name,
+e.g. ``aria-label="{{ card|card_name }}"``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from django import template
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+
+from games.board_svg import render_board
+from games.engine.cards import Card, parse_card
+
+register = template.Library()
+
+SIZES = ("small", "medium", "large")
+# U+FE0E asks for the text (not emoji) glyph, so suits keep our colours on phones.
+TEXT_STYLE = "\ufe0e"
+COURT = {11: "J", 12: "Q", 13: "K"}
+
+
+def _card(card: Card | str) -> Card:
+    return card if isinstance(card, Card) else parse_card(str(card))
+
+
+def _size_class(size: str) -> str:
+    return f" card--{size}" if size in SIZES and size != "medium" else ""
+
+
+def _rank_label(card: Card) -> str:
+    return "10" if card.rank == 10 else card.rank_char
+
+
+@register.filter
+def card_name(card: Card | str) -> str:
+    """``Five of hearts`` for a Card or notation like ``"5H"``; empty for nothing."""
+    if card in (None, ""):
+        return ""
+    return _card(card).name
+
+
+@register.simple_tag
+def card_face(card: Card | str, size: str = "medium", extra_class: str = "") -> SafeString:
+    """A face-up card: rank and suit in two corners, a large centre mark, red or black by suit."""
+    c = _card(card)
+    colour = "red" if c.suit in "HD" else "black"
+    suit = c.symbol + TEXT_STYLE
+    rank = _rank_label(c)
+    corner = format_html(
+        '<span class="card__rank">{}</span><span class="card__suit">{}</span>', rank, suit
+    )
+    if c.rank in COURT:
+        centre = format_html(
+            '<span class="card__centre card__centre--court"><span class="card__court">{}</span>'
+            '<span class="card__court-suit">{}</span></span>',
+            COURT[c.rank],
+            suit,
+        )
+    else:
+        centre = format_html(
+            '<span class="card__centre{}">{}</span>', " card__centre--ace" if c.rank == 1 else "", suit
+        )
+    return format_html(
+        '<span class="card card--face card--{colour} card--suit-{s}{court}{size}{extra}" data-card="{code}" '
+        'aria-hidden="true"><span class="card__corner card__corner--top">{corner}</span>{centre}'
+        '<span class="card__corner card__corner--bottom">{corner}</span></span>',
+        colour=colour,
+        s=c.suit,
+        court=" card--court" if c.rank in COURT else "",
+        size=_size_class(size),
+        extra=f" {extra_class}" if extra_class else "",
+        code=str(c),
+        corner=corner,
+        centre=centre,
+    )
+
+
+@register.simple_tag
+def card_back(size: str = "medium", extra_class: str = "") -> SafeString:
+    """A face-down card (the crib, the deck, an opponent's hand)."""
+    return format_html(
+        '<span class="card card--back{}{}" aria-hidden="true"><span class="card__pattern"></span></span>',
+        _size_class(size),
+        f" {extra_class}" if extra_class else "",
+    )
+
+
+@register.simple_tag
+def cribbage_board(
+    tracks: Iterable[Mapping], target: int = 121, id_prefix: str = "pegboard"
+) -> SafeString:
+    """The board: ``tracks`` is a list of ``{"label", "front", "back", "color"}`` dicts."""
+    return render_board(tracks, target=target, id_prefix=id_prefix)

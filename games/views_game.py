@@ -1,0 +1,161 @@
+"""The board: one page, updated by htmx partials; every action is a POST to the service layer.
+
+htmx requests get the ``#board`` partial (with a message and a 4xx on a refusal); plain requests
+get a redirect back to the page, so the board works, more slowly, without JavaScript.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, HttpResponseForbidden
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.html import format_html
+from django.views.decorators.http import require_POST
+
+from games import services
+from games.board import board_context, presence_context
+from games.models import Game
+
+ACTION_FIELDS = ("type", "position", "card", "points")
+
+
+def _board_response(request: HttpRequest, game: Game, *, status: int = 200, error: str = "") -> HttpResponse:
+    if game.state is None:  # a seek not accepted yet, or withdrawn: there is no board to show
+        if not request.htmx:
+            if error:
+                messages.error(request, error)
+            return redirect("invitation", token=game.invite_token)
+        return HttpResponse(error or "This game has not started.", status=status if status >= 400 else 409)
+    context = board_context(game, request.user, error=error)
+    template = "games/board.html#board" if request.htmx else "games/board.html"
+    return render(request, template, context, status=status)
+
+
+@login_required
+def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = get_object_or_404(Game, pk=game_id)
+    if game.seat_of(request.user) is None:
+        return HttpResponseForbidden("This is not your game.")
+    if game.state is None:  # a seek not accepted yet, or withdrawn: there is no board
+        return redirect("invitation", token=game.invite_token)
+    if not request.htmx and services.computer_to_act(game):
+        # Without JavaScript nothing would fetch the computer's moves one at a time: make them now.
+        services.play_computer_turns(game.pk)
+        game.refresh_from_db()
+    return _board_response(request, game)
+
+
+@login_required
+@require_POST
+def act(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = get_object_or_404(Game, pk=game_id)
+    if game.seat_of(request.user) is None:
+        return HttpResponseForbidden("This is not your game.")
+    action = {k: request.POST[k] for k in ACTION_FIELDS if k in request.POST}
+    if request.POST.getlist("cards"):
+        action["cards"] = request.POST.getlist("cards")
+    try:
+        version = int(request.POST.get("version", ""))
+    except ValueError:
+        version = -1
+    try:
+        services.game_act(user=request.user, game_id=game.pk, version=version, action=action)
+    except services.ServiceError as exc:
+        game.refresh_from_db()
+        if not request.htmx:
+            messages.error(request, exc.message)
+            return redirect(game)
+        return _board_response(request, game, status=exc.status, error=exc.message)
+    game.refresh_from_db()
+    if not request.htmx:
+        return redirect(game)
+    return _board_response(request, game)
+
+
+@login_required
+@require_POST
+def computer_step(request: HttpRequest, game_id: int) -> HttpResponse:
+    """One computer action (the board asks for it after a short pause, so plays appear one by one)."""
+    game = get_object_or_404(Game, pk=game_id)
+    if game.seat_of(request.user) is None:
+        return HttpResponseForbidden("This is not your game.")
+    if game.vs_computer:
+        # Two pages (or a page and a push) may ask at once; the loser of the race just gets the board.
+        with contextlib.suppress(services.ServiceError):
+            services.game_computer_step(game_id=game.pk)
+        game.refresh_from_db()
+    if not request.htmx:
+        return redirect(game)
+    return _board_response(request, game)
+
+
+def _service_post(request: HttpRequest, game_id: int, call, *, quiet: bool = False) -> HttpResponse:
+    """Run a service for a player and answer with the board (htmx) or a redirect (no JavaScript)."""
+    game = get_object_or_404(Game, pk=game_id)
+    if game.seat_of(request.user) is None:
+        return HttpResponseForbidden("This is not your game.")
+    error, status = "", 200
+    try:
+        call(user=request.user, game_id=game.pk)
+    except services.ServiceError as exc:
+        error, status = ("", 200) if quiet else (exc.message, exc.status)
+    game.refresh_from_db()
+    if not request.htmx:
+        if error:
+            messages.error(request, error)
+        return redirect(game) if game.status != Game.Status.ABORTED else redirect("lobby")
+    if game.status == Game.Status.ABORTED:
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = reverse("lobby")
+        return response
+    return _board_response(request, game, status=status, error=error)
+
+
+@login_required
+@require_POST
+def claim_win(request: HttpRequest, game_id: int) -> HttpResponse:
+    return _service_post(request, game_id, services.game_claim_win)
+
+
+@login_required
+@require_POST
+def abort(request: HttpRequest, game_id: int) -> HttpResponse:
+    return _service_post(request, game_id, services.game_abort)
+
+
+@login_required
+@require_POST
+def timeout(request: HttpRequest, game_id: int) -> HttpResponse:
+    # Both players' pages ask when the clock runs out; whoever comes second just gets the board.
+    return _service_post(request, game_id, services.game_timeout, quiet=True)
+
+
+@login_required
+def presence_fragment(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = get_object_or_404(Game, pk=game_id)
+    if game.seat_of(request.user) is None:
+        return HttpResponseForbidden("This is not your game.")
+    return render(request, "games/_presence.html", presence_context(game, request.user))
+
+
+@login_required
+@require_POST
+def say(request: HttpRequest, game_id: int) -> HttpResponse:
+    try:
+        services.game_say(user=request.user, game_id=game_id, message=request.POST.get("message", ""))
+    except services.ServiceError as exc:
+        if not request.htmx:
+            messages.error(request, exc.message)
+            return redirect("game", game_id=game_id)
+        html = format_html(
+            '<p id="chat-line" class="chat-line chat-line--error" role="status" hx-swap-oob="true">{}</p>',
+            exc.message,
+        )
+        return HttpResponse(html, status=exc.status)
+    if not request.htmx:
+        return redirect("game", game_id=game_id)
+    return HttpResponse(status=204)

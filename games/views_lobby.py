@@ -1,0 +1,127 @@
+"""The lobby: start a game against the computer, post a seek or invite someone, see my games."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.views.decorators.http import require_POST
+
+from games import services
+from games.board import game_row
+from games.forms import ComputerGameForm, SeekForm
+from games.models import Game
+
+
+def lobby_context(user) -> dict:
+    mine = Game.objects.for_user(user).prefetch_related("seats__user")
+    return {
+        "user": user,
+        "in_progress": [game_row(g, user) for g in mine.in_progress()[:50]],
+        "finished": [game_row(g, user) for g in mine.finished().order_by("-finished_at")[:10]],
+        "my_seeks": Game.objects.filter(created_by=user, status=Game.Status.WAITING).select_related(
+            "invited"
+        ),
+        "invitations": Game.objects.filter(invited=user, status=Game.Status.WAITING).select_related(
+            "created_by"
+        ),
+        "open_seeks": Game.objects.open_seeks().exclude(created_by=user).select_related("created_by")[:50],
+    }
+
+
+def render_lobby_lists(user) -> str:
+    """The lists part of the lobby for one user, as an out-of-band swap (pushed over the socket)."""
+    return render_to_string("games/lobby.html#lobby-lists", {**lobby_context(user), "oob": True})
+
+
+@login_required
+def lobby(request: HttpRequest) -> HttpResponse:
+    context = lobby_context(request.user)
+    context.update(computer_form=ComputerGameForm(prefix="cpu"), seek_form=SeekForm(prefix="seek"))
+    return render(request, "games/lobby.html", context)
+
+
+@login_required
+@require_POST
+def new_computer_game(request: HttpRequest) -> HttpResponse:
+    form = ComputerGameForm(request.POST, prefix="cpu")
+    if not form.is_valid():
+        context = lobby_context(request.user)
+        context.update(computer_form=form, seek_form=SeekForm(prefix="seek"))
+        return render(request, "games/lobby.html", context, status=400)
+    game = services.game_create_vs_computer(
+        user=request.user, level=form.cleaned_data["level"], rules=form.house_rules(),
+        hints=form.cleaned_data["hints"],
+    )
+    return redirect(game)
+
+
+@login_required
+@require_POST
+def new_seek(request: HttpRequest) -> HttpResponse:
+    form = SeekForm(request.POST, prefix="seek")
+    if form.is_valid():
+        try:
+            game = services.game_create_seek(
+                user=request.user, rules=form.house_rules(), rated=form.cleaned_data["rated"],
+                invited=form.cleaned_data["opponent"], turn_timer=form.cleaned_data["turn_timer"],
+            )
+        except services.ServiceError as exc:
+            form.add_error(None, exc.message)
+        else:
+            if game.invited_id:
+                messages.success(request, f"Invitation sent to {game.invited.username}.")
+            else:
+                messages.success(request, "Your seek is posted; the game opens when someone accepts.")
+            return redirect("lobby")
+    context = lobby_context(request.user)
+    context.update(computer_form=ComputerGameForm(prefix="cpu"), seek_form=form)
+    return render(request, "games/lobby.html", context, status=400)
+
+
+@login_required
+@require_POST
+def accept(request: HttpRequest, game_id: int) -> HttpResponse:
+    try:
+        game = services.game_accept(user=request.user, game_id=game_id, token=request.POST.get("token"))
+    except services.ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect("lobby") if not request.htmx else HttpResponse(exc.message, status=exc.status)
+    return redirect(game)
+
+
+@login_required
+@require_POST
+def withdraw(request: HttpRequest, game_id: int) -> HttpResponse:
+    try:
+        services.game_withdraw(user=request.user, game_id=game_id)
+    except services.ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.info(request, "Withdrawn.")
+    return redirect("lobby")
+
+
+@login_required
+def invitation(request: HttpRequest, token: str) -> HttpResponse:
+    game = get_object_or_404(Game.objects.select_related("created_by"), invite_token=token)
+    if game.seat_of(request.user) is not None and game.state is not None:
+        return redirect(game)
+    return render(request, "games/invitation.html", {"game": game})
+
+
+@login_required
+@require_POST
+def rematch(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The same house rules again: straight away against the computer, as an invitation otherwise."""
+    try:
+        game = services.game_rematch(user=request.user, game_id=game_id)
+    except services.ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect("lobby")
+    if game.status == Game.Status.WAITING:
+        messages.success(request, "Rematch offered: the game opens when your opponent accepts.")
+        return redirect("lobby")
+    return redirect(game)

@@ -1,0 +1,38 @@
+"""Browser-test helpers: signing up through the UI and checking pages with axe-core."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from playwright.sync_api import Page, expect
+
+ROOT = Path(__file__).resolve().parents[2]
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+PASSWORD = "a-Long-pass-phrase-42"
+
+
+def sign_up(page: Page, base_url: str, username: str) -> None:
+    page.goto(base_url + "/")
+    page.get_by_role("link", name="Sign up").first.click()
+    page.get_by_label("Username").fill(username)
+    page.locator("#id_password1").fill(PASSWORD)
+    page.locator("#id_password2").fill(PASSWORD)
+    page.get_by_role("button", name="Create account").click()
+    expect(page.get_by_role("heading", name="Lobby")).to_be_visible()
+
+
+def serious_axe_violations(page: Page) -> list[dict]:
+    """axe-core's violations of impact serious or critical on the current page."""
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
+    return [
+        {"id": v["id"], "impact": v["impact"], "nodes": [n["target"] for n in v["nodes"]][:5]}
+        for v in result["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+def screenshot(page: Page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)

@@ -1,0 +1,103 @@
+"""A newcomer signs up and plays a whole game against the computer in Chromium."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from tests.e2e.helpers import screenshot, serious_axe_violations, sign_up
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+MAX_ACTIONS = 400
+
+
+def test_sign_up_and_play_a_whole_game_against_the_computer(live_daphne: str, page: Page):
+    page.set_default_timeout(15000)
+    sign_up(page, live_daphne, "newcomer")
+    assert serious_axe_violations(page) == []
+
+    page.get_by_label("Computer strength").select_option("easy")
+    page.get_by_role("button", name="Start game").click()
+
+    # The cut for deal: a fanned deck; pick a card, both cuts are shown with who deals and why.
+    expect(page.get_by_text("Cut for deal: pick any card")).to_be_visible()
+    assert serious_axe_violations(page) == []
+    page.get_by_role("button", name="Cut at card 20").click(position={"x": 6, "y": 20})
+    expect(page.locator(".cut-result")).to_contain_text(re.compile(r"(you deal|Computer \(easy\) deals)"))
+
+    # The discard: pick two, see them marked, confirm; the crib shows face down with its owner.
+    expect(page.locator(".seat--opponent .cards li")).to_have_count(4)  # the computer laid away
+    page.get_by_role("checkbox").nth(0).check()
+    page.get_by_role("checkbox").nth(3).check()
+    expect(page.locator(".card-pick__box:checked")).to_have_count(2)
+    screenshot(page, "discard")
+    assert serious_axe_violations(page) == []
+    page.get_by_role("button", name="Lay away to the crib").click()
+    expect(page.locator(".crib")).to_contain_text("crib (4)")
+    expect(page.locator(".starter")).to_contain_text("Starter")
+
+    seen = {"play": False, "show": False}
+    for _ in range(MAX_ACTIONS):
+        board = page.locator("#board")
+        if page.locator("section.result").count():
+            break
+        phase = board.get_attribute("class") or ""
+        if "phase-play" in phase:
+            if not seen["play"]:
+                expect(page.locator("[data-testid=count]")).to_be_visible()
+                screenshot(page, "play")
+                seen["play"] = True
+            if _click_if_enabled(page, page.get_by_role("button", name="Go", exact=True)):
+                continue
+            if _click_if_enabled(page, page.locator(".play-form button.playable:not([disabled])")):
+                continue
+        elif "phase-show" in phase:
+            if not seen["show"]:
+                expect(page.locator(".show-breakdown")).to_contain_text("hand")
+                expect(page.locator(".show-breakdown table").first).to_be_visible()
+                screenshot(page, "show")
+                seen["show"] = True
+            if _click_if_enabled(page, page.get_by_role("button", name="Next hand")):
+                continue
+        elif "phase-discard" in phase and page.get_by_role("checkbox").count() == 6:
+            page.get_by_role("checkbox").nth(0).check()
+            page.get_by_role("checkbox").nth(1).check()
+            _click_if_enabled(page, page.get_by_role("button", name="Lay away to the crib"))
+            continue
+        page.wait_for_timeout(50)
+    else:
+        pytest.fail("the game did not end")
+
+    assert seen == {"play": True, "show": True}
+    result = page.locator("section.result")
+    expect(result.get_by_role("heading")).to_contain_text(re.compile(r"(You win|Computer \(easy\) wins)"))
+    expect(result).to_contain_text("Final score")
+    expect(page.get_by_role("button", name="Rematch")).to_be_visible()
+    screenshot(page, "game-over")
+    # The score calls were announced as they happened, for both players.
+    expect(page.locator(".score-log")).to_contain_text(re.compile(r"for \d"))
+
+
+def _click_if_enabled(page: Page, locator) -> bool:
+    """Click the first match if it is there and enabled, then wait for the board to change.
+
+    The computer moves on its own, so the board may be redrawn under the pointer: a click that
+    misses (or is refused as stale, with a message) is simply tried again by the caller's loop.
+    """
+    version = page.locator("#board").get_attribute("data-version")
+    try:
+        if not locator.count() or not locator.first.is_enabled(timeout=2000):
+            return False
+        locator.first.click(timeout=3000)
+    except PlaywrightTimeout:
+        return False
+    page.wait_for_function(
+        "(v) => { const b = document.querySelector('#board');"
+        " return b && (b.dataset.version !== v || document.querySelector('.board-error')); }",
+        arg=version,
+    )
+    return True

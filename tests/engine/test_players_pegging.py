@@ -1,0 +1,132 @@
+"""Pegging for computer players: the points of a card, the greedy rule, the lookahead, the endgame."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games.engine.actions import Discard, Play
+from games.engine.cards import DECK, parse_card, parse_cards
+from games.engine.events import Event
+from games.engine.game import apply
+from games.engine.players import pegging
+from games.engine.players.choose import _opp_min_value, peg_situation
+from games.engine.players.pegging import PegSituation, greedy_play, points_for, search_play
+from games.engine.rules import HouseRules
+from games.engine.scoring import hand_total, pegging_total
+from games.engine.testing import start_deal
+from games.engine.view import view
+
+
+def random_series(rng: random.Random) -> list:
+    cards = rng.sample(DECK, 10)
+    series, count = [], 0
+    for c in cards:
+        if count + c.value > 31:
+            break
+        series.append(c)
+        count += c.value
+    return series
+
+
+def test_points_agree_with_the_engine_scorer() -> None:
+    rng = random.Random(4)
+    for _ in range(3000):
+        series = random_series(rng)
+        if not series:
+            continue
+        ranks = tuple(c.rank for c in series)
+        count = sum(c.value for c in series[:-1])
+        assert points_for(ranks[:-1], count, ranks[-1]) == pegging_total(series), series
+
+
+def test_all_replies_agree_with_points_for() -> None:
+    rng = random.Random(6)
+    for _ in range(3000):
+        ranks = tuple(c.rank for c in random_series(rng))
+        count = sum(min(r, 10) for r in ranks)
+        replies = pegging._all_replies(ranks)
+        for r in range(1, 14):
+            expected = points_for(ranks, count, r) if count + min(r, 10) <= 31 else -1
+            assert replies[r] == expected, (ranks, r)
+
+
+def sit(hand: str, series: str = "", *, opp_cards: int = 4, unseen=None, **kw) -> PegSituation:
+    mine = parse_cards(hand)
+    laid = parse_cards(series) if series else ()
+    if unseen is None:
+        unseen = tuple(c for c in DECK if c not in mine and c not in laid)
+    return PegSituation(
+        hand=mine, opp_cards=opp_cards, series=laid, count=sum(c.value for c in laid), opp_gone=False,
+        unseen=tuple(unseen), **kw,
+    )
+
+
+@pytest.mark.parametrize("chooser", [greedy_play, lambda s: search_play(s, random.Random(1))])
+def test_takes_a_free_31_and_a_pair_royal(chooser) -> None:
+    assert chooser(sit("AH 2C 9D", "KS QD 9H", opp_cards=1)) == parse_card("2C")  # 29 + 2 = 31
+    assert chooser(sit("7H 2C 9D", "7S 7D")) == parse_card("7H")  # pair royal for 6
+
+
+def test_standard_avoids_leaving_five_or_twenty_one() -> None:
+    # Leading, nothing scores: the 4 leaves a count no single card makes 15 of; the K lets a five do it.
+    assert greedy_play(sit("4H KC")) == parse_card("4H")
+    # Count 11: a K makes 21 (a ten-card then makes 31), a 3 makes 14; choose the 3.
+    assert greedy_play(sit("KH 3C", "6S 5D")) == parse_card("3C")
+
+
+def test_expert_does_not_lead_a_five() -> None:
+    choice = search_play(sit("5H 9C JD QS"), random.Random(2))
+    assert choice != parse_card("5H")
+
+
+def known(hand: str, opp: str, my_score: int, opp_score: int) -> PegSituation:
+    """I lead; the opponent's two cards are known (the only unseen ones), so the search is exact."""
+    return PegSituation(
+        hand=parse_cards(hand), opp_cards=2, series=(), count=0, opp_gone=False, unseen=parse_cards(opp),
+        my_score=my_score, opp_score=opp_score, my_show=0, starter=parse_card("KS"),
+    )
+
+
+def test_expert_plays_to_peg_out_rather_than_for_points() -> None:
+    # Far from the end a nine leads for the most points; needing 2, the eight wins in every line
+    # (8-7 then 9 is a run, 8-8 then the nine and the go and the last card).
+    assert search_play(known("8S 9C 9H", "8C 7C", 0, 0), random.Random(1)).rank == 9
+    assert search_play(known("8S 9C 9H", "8C 7C", 119, 91), random.Random(1)) == parse_card("8S")
+
+
+def test_expert_holds_the_opponent_back_when_one_point_wins_it() -> None:
+    # The opponent needs a single point: lead the six, after which nothing they hold scores.
+    assert search_play(known("6H QD 6D", "7D KH", 0, 0), random.Random(1)) == parse_card("QD")
+    assert search_play(known("6H QD 6D", "7D KH", 91, 120), random.Random(1)).rank == 6
+
+
+def test_opponent_min_value_from_goes() -> None:
+    class Log:  # the one field _opp_min_value reads
+        def __init__(self, *events: Event) -> None:
+            self.log = events
+
+    plays = [Event(s, "play", 0, "", parse_cards(c)) for s, c in ((0, "TS"), (1, "KS"), (0, "9D"))]
+    assert _opp_min_value(Log(*plays), 1) == 1  # nothing known yet
+    # The opponent said go at 29: every card they still hold is worth at least 3.
+    assert _opp_min_value(Log(*plays, Event(1, "say_go", 0, "Go")), 1) == 3
+    # A go scored at 25 (nobody could play) says the same about 7s and up; a reset starts over.
+    later = [Event(1, "play", 0, "", parse_cards("5C")), Event(1, "go", 1, "Go for 1"), Event(None, "reset")]
+    assert _opp_min_value(Log(*plays[:2], *later), 1) == 32 - 25
+    assert _opp_min_value(Log(Event(0, "say_go", 0, "Go")), 1) == 1  # my own go says nothing of theirs
+
+
+def test_peg_situation_sees_only_the_view() -> None:
+    state = start_deal(HouseRules(), dealer=0, hands=("TD 5D 6D 7D 8S 9S", "KH 9C AH 2C 3S 4S"),
+                       starter="5C")
+    state, _ = apply(state, Discard(0, parse_cards("8S 9S")))
+    state, _ = apply(state, Discard(1, parse_cards("3S 4S")))
+    state, _ = apply(state, Play(1, parse_card("KH")))
+    s = peg_situation(view(state, 0))
+    assert set(s.hand) == set(parse_cards("TD 5D 6D 7D"))
+    assert s.opp_cards == 3 and s.count == 10 and s.series == parse_cards("KH")
+    hidden = set(parse_cards("9C AH 2C 3S 4S"))
+    assert hidden <= set(s.unseen)  # the opponent's cards and discards are unknown to seat 0
+    assert len(s.unseen) == 52 - 6 - 1 - 1  # my six, the starter, the KH
+    assert s.i_am_dealer and s.my_show == hand_total(parse_cards("TD 5D 6D 7D"), parse_card("5C"))

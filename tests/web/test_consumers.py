@@ -1,0 +1,139 @@
+"""The game socket: who may connect, and what each player is pushed when the other moves."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import User
+from django.test import Client
+
+from cribsite.asgi import application
+from games import services
+from games.engine.actions import action_to_dict
+from games.engine.view import view
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+
+
+def _headers(user: User | None) -> list[tuple[bytes, bytes]]:
+    headers = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
+    if user is not None:
+        client = Client()
+        client.force_login(user)
+        headers.append((b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode()))
+    return headers
+
+
+def _two_player_game():
+    alice = User.objects.create_user("alice", password="x")
+    bob = User.objects.create_user("bob", password="x")
+    carol = User.objects.create_user("carol", password="x")
+    game = services.game_create_seek(user=alice, rules=services.HouseRules())
+    game = services.game_accept(user=bob, game_id=game.pk)
+    return game, alice, bob, carol
+
+
+def _headers_for(*users):
+    return [_headers(u) for u in users]
+
+
+async def _connect(game_id: int, headers) -> WebsocketCommunicator:
+    communicator = WebsocketCommunicator(application, f"/ws/game/{game_id}/", headers=headers)
+    connected, _ = await communicator.connect()
+    assert connected
+    return communicator
+
+
+def _version(html: str) -> int:
+    return int(re.search(r'id="board"[^>]*data-version="(\d+)"', html).group(1))
+
+
+async def _receive_board(communicator: WebsocketCommunicator) -> str:
+    """The next board pushed to this socket (presence and chat fragments come on it too)."""
+    for _ in range(20):
+        html = await communicator.receive_from(timeout=5)
+        if 'id="board"' in html:
+            return html
+    raise AssertionError("no board arrived")
+
+
+async def test_anonymous_and_strangers_are_refused():
+    game, _alice, _bob, carol = await sync_to_async(_two_player_game)()
+    for headers in (await sync_to_async(_headers)(None), await sync_to_async(_headers)(carol)):
+        communicator = WebsocketCommunicator(application, f"/ws/game/{game.pk}/", headers=headers)
+        connected, _ = await communicator.connect()
+        assert not connected
+        await communicator.disconnect()
+
+
+async def test_each_player_is_pushed_their_own_view_after_the_other_moves():
+    game, alice, bob, _ = await sync_to_async(_two_player_game)()
+    h_alice, h_bob = await sync_to_async(_headers_for)(alice, bob)
+    sock_alice = await _connect(game.pk, h_alice)
+    sock_bob = await _connect(game.pk, h_bob)
+    # Both get the current board on connect.
+    assert _version(await _receive_board(sock_alice)) == game.version
+    assert _version(await _receive_board(sock_bob)) == game.version
+
+    def cut_and_discard():
+        for user, pos in ((alice, 5), (bob, 40)):
+            g = services.Game.objects.get(pk=game.pk)
+            services.game_act(user=user, game_id=g.pk, version=g.version,
+                              action={"type": "cut_for_deal", "position": pos})
+        g = services.Game.objects.get(pk=game.pk)
+        state = services.load_state(g)
+        discard = next(a for a in view(state, 0).legal_actions)
+        services.game_act(user=alice, game_id=g.pk, version=g.version,
+                          action={k: v for k, v in action_to_dict(discard).items() if k != "seat"})
+        g.refresh_from_db()
+        return g, services.load_state(g)
+
+    g, state = await sync_to_async(cut_and_discard)()
+    # Bob receives boards up to the latest version, rendered for him: his cards up, none of Alice's.
+    html = ""
+    while True:
+        html = await _receive_board(sock_bob)
+        if _version(html) == g.version:
+            break
+    assert 'hx-swap-oob="true"' in html
+    for card in state.hands[1]:
+        assert f'value="{card}"' in html
+    for card in state.hands[0] + state.discards[0]:
+        assert str(card) not in re.sub(r"<svg.*?</svg>", "", html, flags=re.S)
+    await sock_alice.disconnect()
+    await sock_bob.disconnect()
+
+
+async def test_a_reconnecting_socket_gets_the_current_board():
+    game, alice, bob, _ = await sync_to_async(_two_player_game)()
+    (h_alice,) = await sync_to_async(_headers_for)(alice)
+    sock = await _connect(game.pk, h_alice)
+    assert _version(await _receive_board(sock)) == game.version
+    await sock.disconnect()
+
+    def bob_cuts():
+        g = services.Game.objects.get(pk=game.pk)
+        services.game_act(
+            user=bob, game_id=g.pk, version=g.version, action={"type": "cut_for_deal", "position": 1}
+        )
+        return services.Game.objects.get(pk=game.pk).version
+
+    version = await sync_to_async(bob_cuts)()
+    sock = await _connect(game.pk, h_alice)
+    assert _version(await _receive_board(sock)) == version
+    await sock.disconnect()
+
+
+async def test_a_socket_never_moves():
+    game, alice, _bob, _ = await sync_to_async(_two_player_game)()
+    (h_alice,) = await sync_to_async(_headers_for)(alice)
+    sock = await _connect(game.pk, h_alice)
+    await _receive_board(sock)
+    await sock.send_to(text_data='{"type": "cut_for_deal", "position": 3}')
+    html = await _receive_board(sock)
+    assert _version(html) == game.version
+    assert await sync_to_async(lambda: services.Game.objects.get(pk=game.pk).version)() == game.version
+    await sock.disconnect()
