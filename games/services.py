@@ -126,12 +126,14 @@ def game_create_seek(
 @transaction.atomic
 def game_create_between(
     *, players: list[AbstractBaseUser], rules: HouseRules, rated: bool = False,
-    created_by: AbstractBaseUser | None = None,
+    created_by: AbstractBaseUser | None = None, turn_timer: int = 0,
 ) -> Game:
     """A game between named people that starts at once (tournament pairings, for example)."""
     if len({p.pk for p in players}) != len(players) or len(players) != rules.players:
         raise ServiceError(f"A game needs {rules.players} different players.")
-    game = Game.objects.create(created_by=created_by or players[0], rated=rated, **_rule_fields(rules))
+    game = Game.objects.create(
+        created_by=created_by or players[0], rated=rated, turn_timer=turn_timer, **_rule_fields(rules)
+    )
     for index, user in enumerate(players):
         Seat.objects.create(game=game, index=index, user=user)
     _start(game)
@@ -370,6 +372,9 @@ def game_abort(*, user: AbstractBaseUser, game_id: int) -> Game:
         raise NotAvailable("This game is not in progress.")
     if game.moves.filter(action__type="play").exists():
         raise NotAvailable("Cards have been played: you can resign, but no longer abort.")
+    matches = getattr(game, "tournament_matches", None)  # set by the tournaments app, if installed
+    if matches is not None and matches.exists():
+        raise NotAvailable("A tournament game cannot be called off; you can resign.")
     game.status = Game.Status.ABORTED
     game.finished_at = timezone.now()
     game.version += 1

@@ -5,3 +5,10 @@ class TournamentsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "games.tournaments"
     label = "tournaments"
+    verbose_name = "Tournaments"
+
+    def ready(self) -> None:
+        from games.signals import game_finished
+        from games.tournaments.services import on_game_finished
+
+        game_finished.connect(on_game_finished, dispatch_uid="tournaments.on_game_finished")

@@ -1,3 +1,15 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
 
-urlpatterns: list = []
+from games.tournaments import views
+
+app_name = "tournaments"
+
+urlpatterns = [
+    path("", views.tournament_list, name="list"),
+    path("<int:tournament_id>/", views.tournament_detail, name="detail"),
+    path("<int:tournament_id>/register/", views.register, name="register"),
+    path("<int:tournament_id>/unregister/", views.unregister, name="unregister"),
+    path(
+        "<int:tournament_id>/matches/<int:match_id>/claim-forfeit/", views.claim_forfeit, name="claim_forfeit"
+    ),
+]

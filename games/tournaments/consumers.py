@@ -1,0 +1,49 @@
+"""The tournament page's socket: anyone watching the page (signed in or not) is pushed its live part,
+rendered for their own user, whenever the tournament changes. Never writes to the database."""
+
+from __future__ import annotations
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from games.tournaments.broadcast import tournament_group
+
+
+class TournamentConsumer(AsyncWebsocketConsumer):
+    async def connect(self) -> None:
+        self.tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])
+        if not await self._exists():
+            await self.close(code=4404)
+            return
+        self.group = tournament_group(self.tournament_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        # A fresh render on every (re)connect heals whatever was missed while the socket was down.
+        await self._send_live()
+
+    async def disconnect(self, code: int) -> None:
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        await self._send_live()
+
+    async def tournament_changed(self, event: dict) -> None:
+        await self._send_live()
+
+    async def _send_live(self) -> None:
+        html = await self._render()
+        if html is not None:
+            await self.send(text_data=html)
+
+    @database_sync_to_async
+    def _exists(self) -> bool:
+        from games.tournaments.models import Tournament
+
+        return Tournament.objects.filter(pk=self.tournament_id).exists()
+
+    @database_sync_to_async
+    def _render(self) -> str | None:
+        from games.tournaments.views import render_live
+
+        return render_live(self.tournament_id, self.scope["user"])

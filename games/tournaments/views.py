@@ -1,0 +1,210 @@
+"""Tournament pages: the list, and one page per tournament whose live part is pushed over the socket
+(``tournaments/detail.html#tournament-live``, rendered for each watcher's own user)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import groupby
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Q
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from games.tournaments import bracket, pairing, services
+from games.tournaments.models import Entrant, Match, Tournament
+
+DECIDED = (Match.Status.FINISHED, Match.Status.BYE, Match.Status.VOID)
+
+
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    base = Tournament.objects.annotate(players=Count("entrants", filter=Q(entrants__withdrawn=False)))
+    context = {
+        "upcoming": base.upcoming().order_by("registration_closes", "created_at"),
+        "running": base.running().order_by("started_at"),
+        "finished": base.finished().select_related("champion").order_by("-finished_at")[:50],
+        "now": timezone.now(),
+    }
+    return render(request, "tournaments/list.html", context)
+
+
+@dataclass(frozen=True)
+class NextMatch:
+    match: Match
+    opponent: Entrant | None
+    text: str
+    can_claim: bool = False
+    claim_after: object = None
+    opponent_absent: bool = False
+
+
+def _next_match(t: Tournament, me: Entrant | None, matches: list[Match]) -> NextMatch | None:
+    if me is None or me.withdrawn or t.status != Tournament.Status.RUNNING:
+        return None
+    mine = [m for m in matches if me.pk in (m.entrant1_id, m.entrant2_id) and m.status not in DECIDED]
+    if not mine:
+        return None
+    mine.sort(key=lambda m: (m.status != Match.Status.ACTIVE, m.stage != t.stage, m.round_no))
+    m = mine[0]
+    opponent = m.entrant2 if m.entrant1_id == me.pk else m.entrant1
+    if m.status == Match.Status.ACTIVE:
+        check = services.forfeit_check(m)
+        absent = check.absent is not None and check.absent != m.side_of(me.pk)
+        return NextMatch(
+            m,
+            opponent,
+            "Your match is on.",
+            can_claim=absent and check.due,
+            claim_after=check.deadline,
+            opponent_absent=absent,
+        )
+    if opponent is None:
+        return NextMatch(m, None, "You play the winner of the match before this one.")
+    return NextMatch(m, opponent, f"Round {m.round_no}: it starts when the round before it is over.")
+
+
+def _line(m: Match, side: int, me: Entrant | None) -> bracket.Line:
+    entrant = m.entrant1 if side == 0 else m.entrant2
+    if entrant is None:
+        return bracket.Line("bye" if m.status == Match.Status.BYE else "to be decided", empty=True)
+    seed = entrant.qualifying_rank or entrant.seed
+    name = f"{seed}. {entrant.name}" if seed else entrant.name
+    if entrant.withdrawn:
+        name += " (withdrawn)"
+    score = ""
+    if m.status == Match.Status.FINISHED:
+        score = str(m.games1 if side == 0 else m.games2)
+    return bracket.Line(
+        name, score, winner=m.winner_id == entrant.pk, me=me is not None and me.pk == entrant.pk
+    )
+
+
+def _drawing(ko: list[Match], me: Entrant | None, user) -> bracket.Drawing | None:
+    if not ko:
+        return None
+    rounds_total = max(m.round_no for m in ko)
+    rounds: dict[int, list] = {}
+    for m in ko:
+        href = ""
+        if m.game_id and user.is_authenticated and m.game is not None and m.game.seat_of(user) is not None:
+            href = m.game.get_absolute_url()
+        rounds.setdefault(m.round_no, []).append((m.slot, _line(m, 0, me), _line(m, 1, me), href, m.status))
+    names = {r: pairing.round_name(r, rounds_total) for r in rounds}
+    return bracket.layout(rounds, names)
+
+
+def detail_context(t: Tournament, user) -> dict:
+    entrants = list(t.entrants.select_related("user").order_by("withdrawn", "seed", "registered_at", "pk"))
+    me = next((e for e in entrants if user.is_authenticated and e.user_id == user.pk), None)
+    matches = list(
+        Match.objects.filter(tournament=t)
+        .select_related("entrant1__user", "entrant2__user", "winner__user", "game")
+        .prefetch_related("game__seats")
+        .order_by("-stage", "round_no", "slot")
+    )
+    rr = [m for m in matches if m.stage == Tournament.Stage.ROUND_ROBIN]
+    ko = [m for m in matches if m.stage == Tournament.Stage.KNOCKOUT]
+    ko_rounds = max((m.round_no for m in ko), default=0)
+    schedule = [(f"Round {r}", list(ms)) for r, ms in groupby(rr, key=lambda m: m.round_no)]
+    schedule += [
+        (pairing.round_name(r, ko_rounds), list(ms)) for r, ms in groupby(ko, key=lambda m: m.round_no)
+    ]
+    show_standings = t.format != Tournament.Format.KNOCKOUT
+    if t.stage == Tournament.Stage.KNOCKOUT and ko_rounds:
+        stage_text = ("playoff, " if t.has_qualifying else "") + pairing.round_name(
+            t.current_round, ko_rounds
+        ).lower()
+    else:
+        stage_text = f"{'qualifying ' if t.has_qualifying else ''}round {t.current_round}"
+    return {
+        "t": t,
+        "user": user,
+        "entrants": entrants,
+        "active_count": sum(1 for e in entrants if not e.withdrawn),
+        "me": me,
+        "can_register": user.is_authenticated and me is None and t.registration_open() and not t.is_full(),
+        "can_unregister": me is not None and t.status == Tournament.Status.UPCOMING,
+        "registration_open": t.registration_open(),
+        "notices": list(t.notices.select_related("by")[:40]),
+        "standings": services.standings(t) if show_standings else [],
+        "qualifiers": pairing.qualifier_count(sum(1 for e in entrants if not e.withdrawn), t.qualifiers)
+        if t.has_qualifying
+        else 0,
+        "schedule": schedule,
+        "stage_text": stage_text,
+        "drawing": _drawing(ko, me, user),
+        "next": _next_match(t, me, matches),
+        "my_game_ids": {
+            m.game_id
+            for m in matches
+            if me is not None and m.game_id and me.pk in (m.entrant1_id, m.entrant2_id)
+        },
+    }
+
+
+def render_live(tournament_id: int, user) -> str | None:
+    """The live part of the page for one user, as an out-of-band swap (pushed over the socket)."""
+    t = Tournament.objects.filter(pk=tournament_id).select_related("champion").first()
+    if t is None:
+        return None
+    return render_to_string(
+        "tournaments/detail.html#tournament-live", {**detail_context(t, user), "oob": True}
+    )
+
+
+def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    t = get_object_or_404(Tournament.objects.select_related("champion"), pk=tournament_id)
+    return render(request, "tournaments/detail.html", detail_context(t, request.user))
+
+
+def _run(request: HttpRequest, func, success: str, **kwargs) -> None:
+    try:
+        func(**kwargs)
+    except services.TournamentError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, success)
+
+
+@login_required
+@require_POST
+def register(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    _run(
+        request,
+        services.tournament_register,
+        "You are registered.",
+        user=request.user,
+        tournament_id=tournament_id,
+    )
+    return redirect("tournaments:detail", tournament_id)
+
+
+@login_required
+@require_POST
+def unregister(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    _run(
+        request,
+        services.tournament_unregister,
+        "You are no longer registered.",
+        user=request.user,
+        tournament_id=tournament_id,
+    )
+    return redirect("tournaments:detail", tournament_id)
+
+
+@login_required
+@require_POST
+def claim_forfeit(request: HttpRequest, tournament_id: int, match_id: int) -> HttpResponse:
+    get_object_or_404(Match, pk=match_id, tournament_id=tournament_id)
+    _run(
+        request,
+        services.match_claim_forfeit,
+        "Your opponent forfeits: the match is yours.",
+        user=request.user,
+        match_id=match_id,
+    )
+    return redirect("tournaments:detail", tournament_id)

@@ -1,0 +1,60 @@
+"""Helpers for tournament tests: tournaments with entrants, and matches played to an end."""
+
+from __future__ import annotations
+
+import random
+
+from games import services as game_services
+from games.models import Game
+from games.tournaments import services
+from games.tournaments.models import Entrant, Match, Tournament
+from tests.services.factories import make_user, play_out
+
+
+def make_players(n: int, prefix: str = "p") -> list:
+    return [make_user(f"{prefix}{i}") for i in range(1, n + 1)]
+
+
+def make_tournament(players=(), **fields) -> Tournament:
+    t = Tournament.objects.create(name=fields.pop("name", "Spring Open"), **fields)
+    for user in players:
+        services.tournament_register(user=user, tournament_id=t.pk)
+    return t
+
+
+def refresh(obj):
+    obj.refresh_from_db()
+    return obj
+
+
+def active_matches(t: Tournament):
+    return list(
+        Match.objects.filter(tournament=t, status=Match.Status.ACTIVE)
+        .select_related("entrant1__user", "entrant2__user", "game")
+        .order_by("-stage", "round_no", "slot")
+    )
+
+
+def resign_match(m: Match, winner: Entrant) -> None:
+    """The loser resigns the match's game through the game services."""
+    loser = m.entrant2 if winner.pk == m.entrant1_id else m.entrant1
+    game = Game.objects.get(pk=m.game_id)
+    game_services.game_act(user=loser.user, game_id=game.pk, version=game.version, action={"type": "resign"})
+
+
+def play_match(m: Match, seed: int = 0) -> None:
+    """Random legal moves through games.services.game_act until the match is over."""
+    game = Game.objects.get(pk=m.game_id)
+    play_out(game, {0: m.entrant1.user, 1: m.entrant2.user}, random.Random(seed), limit=20000)
+
+
+def better_seed_wins(t: Tournament) -> None:
+    """Resign every active match in favour of the better (lower) seed, until none is left."""
+    for _ in range(100):
+        matches = active_matches(t)
+        if not matches:
+            return
+        for m in matches:
+            winner = min((m.entrant1, m.entrant2), key=lambda e: e.qualifying_rank or e.seed)
+            resign_match(m, winner)
+    raise AssertionError("matches kept coming")

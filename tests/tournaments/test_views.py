@@ -1,0 +1,135 @@
+"""Players' pages: the list, a tournament's page (entrants, schedule, standings, bracket, the next
+match), registering, and claiming a forfeit."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from games.models import Game
+from games.tournaments import services
+from games.tournaments.models import Match, Tournament
+from tests.services.factories import fixed_secrets
+
+from .helpers import active_matches, make_players, make_tournament, refresh, resign_match
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _secrets(monkeypatch):
+    fixed_secrets(monkeypatch, "tournament-views")
+
+
+def client_for(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_list_shows_upcoming_running_and_finished() -> None:
+    make_tournament(name="Open Soon")
+    running = make_tournament(make_players(2), name="Going On", format=Tournament.Format.ROUND_ROBIN)
+    services.tournament_start(tournament_id=running.pk)
+    done = make_tournament(make_players(2, prefix="d"), name="All Over", format=Tournament.Format.ROUND_ROBIN)
+    services.tournament_start(tournament_id=done.pk)
+    (m,) = active_matches(done)
+    resign_match(m, m.entrant1)
+    page = Client().get(reverse("tournaments:list")).content.decode()
+    upcoming, rest = page.split('id="running-h"')
+    running_part, finished_part = rest.split('id="finished-h"')
+    assert "Open Soon" in upcoming and "Going On" in running_part and "All Over" in finished_part
+    assert "Champion: <strong>d1</strong>" in finished_part
+
+
+def test_register_and_unregister_on_the_page() -> None:
+    t = make_tournament(name="Club Night")
+    (player,) = make_players(1)
+    client = client_for(player)
+    page = client.get(t.get_absolute_url()).content.decode()
+    assert "Register</button>" in page
+    response = client.post(reverse("tournaments:register", args=[t.pk]))
+    assert response.status_code == 302
+    page = client.get(t.get_absolute_url()).content.decode()
+    assert "You are registered" in page and "p1" in page
+    client.post(reverse("tournaments:unregister", args=[t.pk]))
+    assert not t.entrants.exists()
+    anonymous = Client().post(reverse("tournaments:register", args=[t.pk]))
+    assert anonymous.status_code == 302 and "login" in anonymous.url
+    assert not t.entrants.exists()
+
+
+def test_full_tournament_refuses_with_a_message() -> None:
+    t = make_tournament(make_players(1), max_entrants=1)
+    (late,) = make_players(1, prefix="late")
+    response = client_for(late).post(reverse("tournaments:register", args=[t.pk]), follow=True)
+    assert "full" in response.content.decode()
+    assert t.entrants.count() == 1
+
+
+def test_knockout_page_draws_the_bracket_and_my_next_match() -> None:
+    players = make_players(5)
+    t = make_tournament(players, format=Tournament.Format.KNOCKOUT)
+    services.tournament_start(tournament_id=t.pk)
+    m45 = next(m for m in active_matches(t) if m.round_no == 1)
+    me = m45.entrant1.user
+    page = client_for(me).get(t.get_absolute_url()).content.decode()
+    assert "<svg" in page and 'class="bracket"' in page
+    assert "Semi-finals" in page and "Final" in page and "Quarter-finals" in page
+    assert page.count('class="bracket__match') == 7
+    assert "Your next match" in page
+    assert reverse("game", args=[m45.game_id]) in page  # the button that opens the game
+    # Somebody else sees no next match and no link into a game that is not theirs.
+    other = client_for(players[0]).get(t.get_absolute_url()).content.decode()
+    assert reverse("game", args=[m45.game_id]) not in other
+    assert "Standings" not in page
+
+
+def test_round_robin_page_shows_standings_schedule_and_notices() -> None:
+    players = make_players(3)
+    t = make_tournament(players, format=Tournament.Format.QUALIFYING, qualifiers=2)
+    services.tournament_start(tournament_id=t.pk)
+    (m,) = active_matches(t)
+    resign_match(m, m.entrant1)
+    services.match_set_result(match_id=m.pk, winner_id=m.entrant2_id, reason="Wrong player resigned")
+    page = Client().get(t.get_absolute_url()).content.decode()
+    assert "Qualifying standings" in page
+    assert "Round 1" in page and "has a bye" in page
+    assert "Wrong player resigned" in page  # the correction and its reason are public
+    assert "The top 2 go on to the playoff." in page
+
+
+def test_claim_forfeit_from_the_page() -> None:
+    players = make_players(2)
+    t = make_tournament(players, format=Tournament.Format.ROUND_ROBIN, forfeit_minutes=5)
+    services.tournament_start(tournament_id=t.pk)
+    (m,) = active_matches(t)
+    present = m.entrant1.user
+    game = m.game
+    from games import services as game_services
+
+    game_services.game_act(
+        user=present, game_id=game.pk, version=game.version, action={"type": "cut_for_deal", "position": 0}
+    )
+    client = client_for(present)
+    page = client.get(t.get_absolute_url()).content.decode()
+    assert "you may claim the match by forfeit" in page
+    url = reverse("tournaments:claim_forfeit", args=[t.pk, m.pk])
+    response = client.post(url, follow=True)
+    assert "You can claim the game after" in response.content.decode()
+    Match.objects.filter(pk=m.pk).update(started_at=timezone.now() - timedelta(minutes=6))
+    page = client.get(t.get_absolute_url()).content.decode()
+    assert "Claim the match by forfeit" in page
+    client.post(url)
+    m.refresh_from_db()
+    assert (m.status, m.decided_by, m.winner.user) == ("finished", "forfeit", present)
+    assert refresh(game).status == Game.Status.FINISHED
+    assert refresh(t).champion == present
+
+
+def test_page_of_an_unknown_tournament_is_404() -> None:
+    assert Client().get(reverse("tournaments:detail", args=[999])).status_code == 404
