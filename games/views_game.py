@@ -44,7 +44,8 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         return redirect("invitation", token=game.invite_token)
     if not request.htmx and services.computer_to_act(game):
         # Without JavaScript nothing would fetch the computer's moves one at a time: make them now.
-        services.play_computer_turns(game.pk)
+        with contextlib.suppress(services.ServiceError):  # another page won the race: show the board
+            services.play_computer_turns(game.pk)
         game.refresh_from_db()
     return _board_response(request, game)
 
