@@ -28,6 +28,7 @@ SECOND_PERSON = {"deals": "deal", "wins": "win", "lays": "lay", "resigns": "resi
                  "cuts": "cut", "says": "say", "counts": "count", "calls": "call", "has": "have",
                  "is": "are", "takes": "take", "scores": "score", "plays": "play"}
 TRACK_COLORS = ("red", "blue", "green")
+LOUD_KINDS = {"timeout", "abandon", "resign", "game_won", "match_won"}
 PHASE_TITLES = {
     "cut": "Cut for deal",
     "discard": "Lay away to the crib",
@@ -46,6 +47,11 @@ class LogLine:
     kind: str
     cards: tuple[Card, ...]
     mine: bool
+
+    @property
+    def loud(self) -> bool:
+        """Worth a call across the table: points, or something the site did for a player."""
+        return self.points > 0 or self.kind in LOUD_KINDS
 
 
 def seat_names(game: Game, viewer_seat: int | None) -> list[str]:
@@ -83,8 +89,10 @@ def log_lines(events, names: list[str], me: int | None) -> list[LogLine]:
 
 
 def _latest_events(game: Game) -> list:
-    last = Move.objects.filter(game=game).order_by("-seq").only("events").first()
-    return last.events if last else []
+    last = Move.objects.filter(game=game).order_by("-seq").only("events", "note").first()
+    if last is None:
+        return []
+    return ([last.note] if last.note else []) + last.events
 
 
 def board_context(game: Game, user, *, error: str = "") -> dict:

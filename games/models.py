@@ -195,7 +195,10 @@ class Move(models.Model):
     seq = models.PositiveIntegerField()
     seat = models.SmallIntegerField()
     action = models.JSONField()
-    events = models.JSONField(default=list)
+    events = models.JSONField(default=list, help_text="What the engine said: replaying the log rebuilds it.")
+    note = models.JSONField(
+        null=True, blank=True, help_text="The site's own word on the move (a timeout, a claimed win)."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     by_timeout = models.BooleanField(default=False)
 

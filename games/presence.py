@@ -71,8 +71,8 @@ def table(game: Game, viewer_seat: int | None, seats_to_act: tuple[int, ...]) ->
         here = any(c.last_seen >= fresh for c in conns)
         away_since = None
         if not here:
-            # Left when the last socket closed (no row) or went silent; never before the game began.
-            last = conns[0].last_seen if conns else game.updated_at
+            # Gone since its last socket went silent, or since the game began if it never came.
+            last = conns[0].last_seen if conns else game.created_at
             away_since = max(last, game.turn_started_at or game.created_at)
         claim_in = 0
         can_claim = False

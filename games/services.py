@@ -301,8 +301,6 @@ def _apply(game: Game, action: Action, *, note: Event | None = None, by_timeout:
         new_state, events = engine.apply(state, action)
     except IllegalAction as exc:
         raise IllegalMove(str(exc)) from None
-    if note is not None:
-        events = (note, *events)
     seen = game.version
     now = timezone.now()
     Move.objects.create(
@@ -311,6 +309,7 @@ def _apply(game: Game, action: Action, *, note: Event | None = None, by_timeout:
         seat=action.seat,
         action=action_to_dict(action),
         events=[e.to_dict() for e in events],
+        note=None if note is None else note.to_dict(),
         by_timeout=by_timeout,
     )
     _record_round(game, state, new_state)

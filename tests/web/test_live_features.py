@@ -1,0 +1,269 @@
+"""Online-play extras: abort, presence and claiming the win, the turn timer, quick messages."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from games import broadcast, presence, services
+from games.engine.rules import HouseRules
+from games.models import Connection, Game, Move
+from tests.services.factories import act, as_form, human_game, load, make_user, random_action
+
+pytestmark = pytest.mark.django_db
+HTMX = {"HX-Request": "true"}
+
+
+@pytest.fixture
+def alice():
+    return make_user("alice")
+
+
+@pytest.fixture
+def bob():
+    return make_user("bob")
+
+
+@pytest.fixture(autouse=True)
+def _clear_cache():
+    cache.clear()
+
+
+def _cut(game, alice, bob):
+    act(game, alice, {"type": "cut_for_deal", "position": 3})
+    act(game, bob, {"type": "cut_for_deal", "position": 40})
+    return load(game)
+
+
+def _to_play(game, users):
+    """Cut and discard so that the first card is due."""
+    import random
+
+    rng = random.Random(5)
+    for _ in range(10):
+        state = load(game)
+        if state.phase == "play":
+            return state
+        seat = state.to_act[0]
+        act(game, users[seat], as_form(random_action(state, seat, rng)))
+    raise AssertionError("never reached the play")
+
+
+def _away_for(game, seconds: int) -> None:
+    """The current decision (and the game) began ``seconds`` ago."""
+    then = timezone.now() - timedelta(seconds=seconds)
+    Game.objects.filter(pk=game.pk).update(turn_started_at=then, created_at=then)
+    game.refresh_from_db()
+
+
+# --- abort --------------------------------------------------------------------------------------
+
+
+def test_either_player_may_abort_before_the_first_card(alice, bob):
+    game = human_game(alice, bob)
+    _cut(game, alice, bob)
+    services.game_abort(user=bob, game_id=game.pk)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ABORTED and game.winner_seat is None
+
+
+def test_no_abort_once_a_card_is_played(alice, bob):
+    game = human_game(alice, bob)
+    state = _to_play(game, {0: alice, 1: bob})
+    seat = state.turn
+    act(game, {0: alice, 1: bob}[seat], as_form(random_action(state, seat, __import__("random").Random(1))))
+    with pytest.raises(services.NotAvailable, match="no longer abort"):
+        services.game_abort(user=alice, game_id=game.pk)
+    assert Game.objects.get(pk=game.pk).status == Game.Status.ACTIVE
+
+
+def test_a_stranger_cannot_abort(alice, bob):
+    game = human_game(alice, bob)
+    with pytest.raises(services.NotAPlayer):
+        services.game_abort(user=make_user("carol"), game_id=game.pk)
+
+
+def test_abort_view_sends_htmx_to_the_lobby(alice, bob):
+    game = human_game(alice, bob)
+    c = Client()
+    c.force_login(alice)
+    response = c.post(reverse("abort", args=[game.pk]), headers=HTMX)
+    assert response.status_code == 204 and response["HX-Redirect"] == reverse("lobby")
+
+
+# --- presence and claiming the win --------------------------------------------------------------
+
+
+def test_presence_follows_sockets_and_heartbeats(alice, bob):
+    game = human_game(alice, bob)
+    presence.connected(game_id=game.pk, user=bob, channel_name="bob-1")
+    (bob_seen,) = presence.table(game, 0, ())
+    assert bob_seen.here and bob_seen.name == "bob"
+    # A socket whose heartbeat stopped (its process died) no longer counts.
+    Connection.objects.filter(channel_name="bob-1").update(
+        last_seen=timezone.now() - timedelta(seconds=presence.STALE_SECONDS + 5)
+    )
+    assert not presence.table(game, 0, ())[0].here
+    presence.heartbeat(channel_name="bob-1")
+    assert presence.table(game, 0, ())[0].here
+    presence.disconnected(game_id=game.pk, channel_name="bob-1")
+    assert not presence.table(game, 0, ())[0].here
+
+
+def test_claim_the_win_only_after_the_absence_limit_on_their_turn(alice, bob, settings):
+    settings.ABSENCE_CLAIM_SECONDS = 60
+    game = human_game(alice, bob)
+    state = _to_play(game, {0: alice, 1: bob})
+    absent, claimer = (bob, alice) if state.turn == 1 else (alice, bob)
+    presence.connected(game_id=game.pk, user=claimer, channel_name="claimer")
+    with pytest.raises(services.NotAvailable):
+        services.game_claim_win(user=claimer, game_id=game.pk)
+    _away_for(game, 61)
+    outcome = services.game_claim_win(user=claimer, game_id=game.pk)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert game.winner_seat == game.seat_of(claimer)
+    last = Move.objects.filter(game=game).latest("seq")
+    assert last.by_timeout and last.note["kind"] == "abandon"
+    assert outcome.game.pk == game.pk
+
+
+def test_no_claim_while_the_opponent_is_at_the_table(alice, bob, settings):
+    settings.ABSENCE_CLAIM_SECONDS = 60
+    game = human_game(alice, bob)
+    state = _to_play(game, {0: alice, 1: bob})
+    absent, claimer = (bob, alice) if state.turn == 1 else (alice, bob)
+    presence.connected(game_id=game.pk, user=absent, channel_name="here")
+    _away_for(game, 600)
+    with pytest.raises(services.NotAvailable):
+        services.game_claim_win(user=claimer, game_id=game.pk)
+
+
+def test_no_claim_when_it_is_your_own_turn(alice, bob, settings):
+    settings.ABSENCE_CLAIM_SECONDS = 60
+    game = human_game(alice, bob)
+    state = _to_play(game, {0: alice, 1: bob})
+    on_turn = alice if state.turn == 0 else bob
+    _away_for(game, 600)
+    with pytest.raises(services.NotAvailable):
+        services.game_claim_win(user=on_turn, game_id=game.pk)
+
+
+def test_the_presence_fragment_offers_the_claim(alice, bob, settings):
+    settings.ABSENCE_CLAIM_SECONDS = 60
+    game = human_game(alice, bob)
+    state = _to_play(game, {0: alice, 1: bob})
+    claimer = alice if state.turn == 1 else bob
+    _away_for(game, 120)
+    c = Client()
+    c.force_login(claimer)
+    html = c.get(reverse("presence", args=[game.pk])).content.decode()
+    assert "has left the table" in html and "Claim the win" in html
+    stranger = Client()
+    stranger.force_login(make_user("carol"))
+    assert stranger.get(reverse("presence", args=[game.pk])).status_code == 403
+
+
+# --- the turn timer -----------------------------------------------------------------------------
+
+
+def _timed_game(alice, bob, seconds=30):
+    seek = services.game_create_seek(user=alice, rules=HouseRules(), turn_timer=seconds)
+    return services.game_accept(user=bob, game_id=seek.pk)
+
+
+def test_the_timer_moves_for_the_player_when_it_runs_out(alice, bob):
+    game = _timed_game(alice, bob)
+    with pytest.raises(services.NotAvailable, match="still time"):
+        services.game_timeout(user=alice, game_id=game.pk)
+    _away_for(game, 31)
+    services.game_timeout(user=alice, game_id=game.pk)
+    state = load(game)
+    assert state.phase == "discard"  # both cuts were made for the players
+    moves = list(Move.objects.filter(game=game).order_by("seq"))
+    assert len(moves) == 2 and all(m.by_timeout for m in moves)
+    assert all("ran out of time" in m.note["text"] for m in moves)
+    assert [s.timeouts for s in game.seats.order_by("index")] == [1, 1]
+
+
+def test_three_timeouts_forfeit_the_game(alice, bob):
+    import random
+
+    rng = random.Random(3)
+    game = _timed_game(alice, bob)
+    for expected in (1, 2, 3):
+        # Alice answers at once; Bob lets his clock run out on each of his decisions.
+        for _ in range(20):
+            state = load(game)
+            if 1 in state.to_act and (0 not in state.to_act or state.phase in ("cut", "discard")):
+                if 0 in state.to_act:
+                    act(game, alice, as_form(random_action(state, 0, rng)))
+                break
+            act(game, alice, as_form(random_action(state, 0, rng)))
+        _away_for(game, 31)
+        services.game_timeout(user=alice, game_id=game.pk)
+        game.refresh_from_db()
+        assert game.seats.get(user=bob).timeouts == expected
+    assert game.status == Game.Status.FINISHED and game.winner_seat == 0
+    assert [m.by_timeout for m in Move.objects.filter(game=game, seat=1)].count(True) == 3
+
+
+def test_a_forfeit_after_the_third_timeout_goes_to_the_other_player(alice, bob):
+    game = _timed_game(alice, bob)
+    game.seats.filter(user=bob).update(timeouts=2)
+    act(game, alice, {"type": "cut_for_deal", "position": 3})
+    _away_for(game, 31)
+    services.game_timeout(user=alice, game_id=game.pk)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.winner_seat == 0
+    assert "forfeits" in Move.objects.filter(game=game).latest("seq").note["text"]
+
+
+def test_no_timer_means_no_timeout(alice, bob):
+    game = human_game(alice, bob)
+    _away_for(game, 10_000)
+    with pytest.raises(services.NotAvailable):
+        services.game_timeout(user=alice, game_id=game.pk)
+
+
+def test_the_timeout_view_is_quiet_when_the_other_page_was_first(alice, bob):
+    game = _timed_game(alice, bob)
+    c = Client()
+    c.force_login(bob)
+    response = c.post(reverse("timeout", args=[game.pk]), headers=HTMX)
+    assert response.status_code == 200 and "board-error" not in response.content.decode()
+
+
+# --- quick messages -----------------------------------------------------------------------------
+
+
+def test_quick_messages_reach_the_table_and_are_rate_limited(alice, bob, monkeypatch):
+    game = human_game(alice, bob)
+    sent = []
+    monkeypatch.setattr(broadcast, "game_chat", lambda *args: sent.append(args))
+    for _ in range(3):
+        services.game_say(user=alice, game_id=game.pk, message="good_luck")
+    assert sent == [(game.pk, 0, "good_luck")] * 3
+    with pytest.raises(services.RateLimited):
+        services.game_say(user=alice, game_id=game.pk, message="good_luck")
+    services.game_say(user=bob, game_id=game.pk, message="thanks")  # Bob has his own allowance
+    with pytest.raises(services.ServiceError, match="quick messages"):
+        services.game_say(user=bob, game_id=game.pk, message="<script>")
+    with pytest.raises(services.NotAPlayer):
+        services.game_say(user=make_user("carol"), game_id=game.pk, message="hello")
+
+
+def test_the_say_view_answers_429_with_a_readable_line(alice, bob):
+    game = human_game(alice, bob)
+    c = Client()
+    c.force_login(alice)
+    url = reverse("say", args=[game.pk])
+    for _ in range(3):
+        assert c.post(url, {"message": "hello"}, headers=HTMX).status_code == 204
+    response = c.post(url, {"message": "hello"}, headers=HTMX)
+    assert response.status_code == 429 and "wait a few seconds" in response.content.decode()
