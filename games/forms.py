@@ -9,6 +9,9 @@ from games.engine.rules import HouseRules
 from games.models import ComputerLevel
 
 
+RULE_FIELDS = ("target", "skunks", "triple_skunk", "peg_out_zone", "manual_counting", "muggins", "match_games")
+
+
 class HouseRulesForm(forms.Form):
     target = forms.TypedChoiceField(
         label="Game length", coerce=int, initial=121,
@@ -51,6 +54,16 @@ class HouseRulesForm(forms.Form):
             self.add_error("triple_skunk", "There is no triple skunk in a 61-point game.")
         return data
 
+    def main_fields(self):
+        """The fields that are not house rules (shown first; the rules fold away)."""
+        return [f for f in self.visible_fields() if f.name not in RULE_FIELDS]
+
+    def rule_fields(self):
+        return [f for f in self.visible_fields() if f.name in RULE_FIELDS]
+
+    def rules_have_errors(self) -> bool:
+        return any(self.errors.get(name) for name in RULE_FIELDS)
+
     def house_rules(self) -> HouseRules:
         d = self.cleaned_data
         return HouseRules(
@@ -61,6 +74,8 @@ class HouseRulesForm(forms.Form):
 
 
 class ComputerGameForm(HouseRulesForm):
+    field_order = ["level", "hints"]
+
     level = forms.ChoiceField(
         label="Computer strength", choices=ComputerLevel.choices, initial=ComputerLevel.STANDARD,
         help_text="Easy plays at random; standard keeps its best hand; expert weighs the crib and pegging.",
@@ -71,6 +86,8 @@ class ComputerGameForm(HouseRulesForm):
 
 
 class SeekForm(HouseRulesForm):
+    field_order = ["opponent", "rated", "turn_timer"]
+
     rated = forms.BooleanField(
         required=False, label="Rated", help_text="Counts for ratings; automatic counting, no hints.",
     )
