@@ -8,8 +8,9 @@ from django.contrib.auth.models import User
 from games.engine.rules import HouseRules
 from games.models import ComputerLevel
 
-
-RULE_FIELDS = ("target", "skunks", "triple_skunk", "peg_out_zone", "manual_counting", "muggins", "match_games")
+RULE_FIELDS = (
+    "target", "skunks", "triple_skunk", "peg_out_zone", "manual_counting", "muggins", "match_games",
+)
 
 
 class HouseRulesForm(forms.Form):
