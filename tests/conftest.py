@@ -30,6 +30,20 @@ def pytest_configure(config: pytest.Config) -> None:
     multiprocessing.set_start_method("spawn", force=True)
 
 
+BROWSER_FIXTURES = {"page", "browser", "context"}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Browser tests last: Playwright's sync API leaves an event loop running in the main thread for
+    the rest of the session, and asyncio tests (consumers) cannot start their own after that."""
+
+    def uses_browser(item: pytest.Item) -> bool:
+        fixtures = set(getattr(item, "fixturenames", ()))
+        return bool(BROWSER_FIXTURES & fixtures) or item.get_closest_marker("e2e") is not None
+
+    items.sort(key=uses_browser)
+
+
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
     return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}

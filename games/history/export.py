@@ -1,0 +1,104 @@
+"""A finished game as a download: JSON (the full log, enough to replay it with the engine) or text.
+
+The JSON holds the game's secret, revealed once the game is over: with it and the actions,
+``new_game(rules, secret)`` and ``apply`` rebuild every state, and each deal's seed is
+``deal_seed(secret, game_no, deal_no)`` (``games/engine/deck.py``).
+"""
+
+from __future__ import annotations
+
+from django.template.loader import render_to_string
+
+from games.engine.deck import deal_seed
+from games.history.replay_board import seat_names
+from games.history.summaries import summaries_for
+from games.models import Game, Move, Round
+
+FORMAT = "cribbage-hall-game/1"
+
+
+def _iso(value) -> str | None:
+    return value.isoformat() if value else None
+
+
+def game_json(game: Game) -> dict:
+    if game.status != Game.Status.FINISHED:
+        raise ValueError("only a finished game is exported")
+    secret = bytes.fromhex(game.secret)
+    seats = sorted(game.seats.select_related("user"), key=lambda s: s.index)
+    return {
+        "format": FORMAT,
+        "game": game.pk,
+        "players": [
+            {"seat": s.index, "name": s.display_name, "username": s.user.username if s.user_id else None,
+             "computer": s.computer_level or None}
+            for s in seats
+        ],
+        "house_rules": game.house_rules.to_dict(),
+        "rated": game.rated,
+        "vs_computer": game.vs_computer,
+        "created_at": _iso(game.created_at),
+        "finished_at": _iso(game.finished_at),
+        "winner_seat": game.winner_seat,
+        "result": game.result,
+        "secret": game.secret,
+        "deals": [
+            {"game_no": r.game_no, "deal_no": r.deal_no, "dealer": r.dealer, "commitment": r.commitment,
+             "seed": deal_seed(secret, r.game_no, r.deal_no).hex()}
+            for r in Round.objects.filter(game=game).order_by("game_no", "deal_no")
+        ],
+        "moves": [
+            {"seq": m.seq, "seat": m.seat, "action": m.action, "events": m.events, "at": _iso(m.created_at),
+             "by_timeout": m.by_timeout}
+            for m in Move.objects.filter(game=game).order_by("seq")
+        ],
+    }
+
+
+def game_text(game: Game) -> str:
+    """The game as plain text: players, result, then every deal with its pegging and shows."""
+    names = seat_names(game)
+    return render_to_string("history/export.txt", {
+        "game": game, "names": names, "deals": deal_views(game, names),
+        "results": [
+            {**r, "game_no": r["game_no"] + 1, "winner": names[r["winner"]],
+             "score_line": "-".join(str(s) for s in r["scores"])}
+            for r in (game.result or {}).get("games", [])
+        ],
+    })
+
+
+def deal_views(game: Game, names: list[str]) -> list[dict]:
+    """The summaries with seat numbers turned into names, for the record page and the text export.
+
+    They reveal every deal's seed, so only a finished game has them.
+    """
+    if game.status != Game.Status.FINISHED:
+        raise ValueError("a game's deals are revealed only once it is finished")
+    secret = bytes.fromhex(game.secret)
+    commitments = {
+        (r.game_no, r.deal_no): r.commitment for r in Round.objects.filter(game=game)
+    }
+    out = []
+    for deal in summaries_for(game):
+        seats = range(len(deal["hands"]))
+        out.append({
+            **deal,
+            "number": deal["deal_no"] + 1,
+            "game_number": deal["game_no"] + 1,
+            "dealer_name": names[deal["dealer"]],
+            "pone_name": names[deal["pone"]],
+            "players": [
+                {"seat": s, "name": names[s], "hand": deal["hands"][s], "discards": deal["discards"][s],
+                 "points": deal["points"][s], "total": sum(deal["points"][s].values()),
+                 "before": deal["scores_before"][s], "after": deal["scores_after"][s]}
+                for s in seats
+            ],
+            "pegging_lines": [
+                {**line, "name": names[line["seat"]] if "seat" in line else ""} for line in deal["pegging"]
+            ],
+            "shows": [{**e, "owner": names[e["seat"]]} for e in deal["show"]],
+            "seed": deal_seed(secret, deal["game_no"], deal["deal_no"]).hex(),
+            "commitment": commitments.get((deal["game_no"], deal["deal_no"]), ""),
+        })
+    return out

@@ -1,0 +1,31 @@
+"""Listeners for ``games.signals.game_finished`` (sent inside the finishing transaction).
+
+Each listener works inside its own savepoint: if building the history or the ratings fails, that
+part is rolled back and logged, and the game's final move still commits (``manage.py
+history_rebuild`` can redo it later), rather than a player being unable to finish a game.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.db import transaction
+
+from games.history.ratings import rate_game
+from games.history.summaries import record_game
+from games.models import Game
+
+log = logging.getLogger("games.history")
+
+
+def on_game_finished(sender, game: Game, **kwargs) -> None:
+    try:
+        with transaction.atomic():
+            record_game(game)
+    except Exception:
+        log.exception("game=%s history could not be recorded", game.pk)
+    try:
+        with transaction.atomic():
+            rate_game(game)
+    except Exception:
+        log.exception("game=%s ratings could not be updated", game.pk)

@@ -1,0 +1,68 @@
+"""A player's statistics, summed from their PlayerGame rows (online and computer games apart).
+
+Averages per deal are over *complete* deals (the show counted to the end): pegging (the play's
+fifteens, 31s, pairs, runs, goes and last cards; his heels is not pegging) and hand points split
+by whether the player dealt, crib points over the deals they dealt.
+"""
+
+from __future__ import annotations
+
+from django.db.models import Count, Max, Q, Sum
+
+from games.history.models import PlayerGame
+
+SUMMED = (
+    "skunks_given", "skunks_taken", "double_skunks_given", "double_skunks_taken", "deals",
+    "complete_deals_dealer", "complete_deals_pone", "pegging_dealer", "pegging_pone",
+    "hand_dealer", "hand_pone", "crib", "hands_28", "hands_29", "games_won", "games_lost",
+)
+
+
+def _ratio(points: int, deals: int) -> float | None:
+    return round(points / deals, 2) if deals else None
+
+
+def player_stats(user, *, vs_computer: bool) -> dict:
+    """Totals, win rate, averages per deal and the record against each opponent."""
+    rows = PlayerGame.objects.filter(user=user, vs_computer=vs_computer)
+    totals = rows.aggregate(
+        games=Count("pk"),
+        wins=Count("pk", filter=Q(result=PlayerGame.Result.WIN)),
+        best_hand=Max("best_hand"),
+        **{name: Sum(name) for name in SUMMED},
+    )
+    totals = {k: (v or 0) if k != "best_hand" else v for k, v in totals.items()}
+    games, wins = totals["games"], totals["wins"]
+    dealer, pone = totals["complete_deals_dealer"], totals["complete_deals_pone"]
+    opponents = (
+        rows.values("opponent_name", "opponent__username")
+        .annotate(
+            games=Count("pk"),
+            wins=Count("pk", filter=Q(result=PlayerGame.Result.WIN)),
+            margin=Sum("margin"),
+        )
+        .order_by("-games", "opponent_name")
+    )
+    return {
+        **totals,
+        "losses": games - wins,
+        "win_pct": round(100 * wins / games, 1) if games else None,
+        "complete_deals": dealer + pone,
+        "avg": {
+            "pegging": _ratio(totals["pegging_dealer"] + totals["pegging_pone"], dealer + pone),
+            "pegging_dealer": _ratio(totals["pegging_dealer"], dealer),
+            "pegging_pone": _ratio(totals["pegging_pone"], pone),
+            "hand": _ratio(totals["hand_dealer"] + totals["hand_pone"], dealer + pone),
+            "hand_dealer": _ratio(totals["hand_dealer"], dealer),
+            "hand_pone": _ratio(totals["hand_pone"], pone),
+            "crib": _ratio(totals["crib"], dealer),
+        },
+        "opponents": [
+            {
+                "name": o["opponent_name"], "username": o["opponent__username"], "games": o["games"],
+                "wins": o["wins"], "losses": o["games"] - o["wins"], "margin": o["margin"] or 0,
+                "win_pct": round(100 * o["wins"] / o["games"], 1),
+            }
+            for o in opponents
+        ],
+    }

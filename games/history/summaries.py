@@ -1,0 +1,225 @@
+"""Round history: what happened in each deal, worked out by replaying the Move log.
+
+:func:`deal_summaries` replays a game and describes every deal as a JSON-safe dict (stored in
+``Round.summary``): the hands as dealt, the discards, the starter, the pegging card by card with
+each score, each show with its breakdown, and the points each seat made by category.
+:func:`record_game` stores those and the per-seat :class:`PlayerGame` rows; it runs when a game
+finishes and from ``manage.py history_rebuild``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import timedelta
+
+from django.db import transaction
+
+from games.engine.events import Event
+from games.engine.game import GameState
+from games.engine.state import DONE, SKIPPED
+from games.history.models import PlayerGame
+from games.history.replay import moves_of, replay_steps
+from games.models import Game, Move, Round
+
+SUMMARY_VERSION = 1
+PEGGING_KINDS = frozenset({"fifteen", "thirty_one", "pair", "run", "go", "last_card"})
+CATEGORIES = ("pegging", "heels", "hand", "crib", "muggins")
+CATEGORY_OF = {
+    **dict.fromkeys(PEGGING_KINDS, "pegging"),
+    "his_heels": "heels", "hand": "hand", "crib": "crib", "muggins": "muggins",
+}
+# Points stuck to the card just laid (the go is a line of its own: it follows the other's "go").
+ON_CARD_KINDS = frozenset({"fifteen", "thirty_one", "pair", "run", "last_card"})
+
+
+def _cards(cards: Iterable) -> list[str]:
+    return [str(c) for c in cards]
+
+
+def _pegging(log: Iterable[Event]) -> list[dict]:
+    """The play as lines: a card laid (with the count and what it scored), a go said, a go scored,
+    the count reset."""
+    lines: list[dict] = []
+    count = 0
+    for e in log:
+        if e.kind == "play":
+            count += e.cards[0].value
+            lines.append({"kind": "play", "seat": e.seat, "card": str(e.cards[0]), "count": count,
+                          "points": 0, "scores": []})
+        elif e.kind in ON_CARD_KINDS and lines and lines[-1]["kind"] == "play":
+            lines[-1]["points"] += e.points
+            lines[-1]["scores"].append({"kind": e.kind, "text": e.text, "points": e.points})
+        elif e.kind == "say_go":
+            lines.append({"kind": "say_go", "seat": e.seat})
+        elif e.kind == "go":
+            lines.append({"kind": "go", "seat": e.seat, "points": e.points, "text": e.text})
+        elif e.kind == "reset":
+            count = 0
+            lines.append({"kind": "reset"})
+    return lines
+
+
+def _show(state: GameState) -> list[dict]:
+    out = []
+    for entry in state.show:
+        score = entry.score
+        out.append({
+            "seat": entry.seat, "kind": entry.kind, "cards": _cards(entry.cards),
+            "starter": str(entry.starter), "status": entry.status, "claimed": entry.claimed,
+            "awarded": entry.awarded, "muggins": entry.muggins,
+            "total": None if score is None else score.total,
+            "groups": [] if score is None else [
+                {"kind": g.kind, "cards": _cards(g.cards), "points": g.points, "text": g.text}
+                for g in score.groups
+            ],
+        })
+    return out
+
+
+def summarize_deal(start: GameState, end: GameState) -> dict:
+    """One deal, from its first state (just dealt) and its last (before the next deal or game)."""
+    n = len(end.scores)
+    points = [dict.fromkeys(CATEGORIES, 0) for _ in range(n)]
+    scores = list(start.scores)
+    timeline: list[list[int]] = []
+    won_by = None
+    for e in end.log:
+        if e.kind == "game_won":
+            won_by = e.seat
+        category = CATEGORY_OF.get(e.kind)
+        if category is None or not e.points:
+            continue
+        points[e.seat][category] += e.points
+        scores[e.seat] += e.points
+        timeline.append(list(scores))
+    players_plus_crib = n + 1
+    complete = len(end.show) == players_plus_crib and all(e.status in (DONE, SKIPPED) for e in end.show)
+    return {
+        "version": SUMMARY_VERSION,
+        "game_no": end.game_no,
+        "deal_no": end.deal_no,
+        "dealer": end.dealer,
+        "pone": end.pone,
+        "hands": [_cards(h) for h in end.hands_dealt],
+        "discards": [_cards(d) for d in end.discards],
+        "kept": [_cards(k) for k in end.kept],
+        "crib": _cards(end.crib),
+        "starter": None if end.starter is None else str(end.starter),
+        "pegging": _pegging(end.log),
+        "show": _show(end),
+        "points": points,
+        "scores_before": list(start.scores),
+        "scores_after": list(end.scores),
+        "timeline": timeline,
+        "complete": complete,
+        "won_by": won_by,
+    }
+
+
+def deal_summaries(game: Game, moves: list[Move] | None = None) -> list[dict]:
+    """Every deal of ``game`` in order (raises ``ReplayError`` if the log does not replay)."""
+    first: dict[tuple[int, int], GameState] = {}
+    last: dict[tuple[int, int], GameState] = {}
+    for step in replay_steps(game, moves):
+        state = step.after
+        if not state.deck:  # still cutting for deal
+            continue
+        key = (state.game_no, state.deal_no)
+        first.setdefault(key, state)
+        last[key] = state
+    return [summarize_deal(first[key], last[key]) for key in sorted(first)]
+
+
+def summaries_for(game: Game) -> list[dict]:
+    """The stored summaries, or (for a game finished before they were kept) worked out now."""
+    rounds = list(Round.objects.filter(game=game).order_by("game_no", "deal_no"))
+    if rounds and all(r.summary.get("version") == SUMMARY_VERSION for r in rounds):
+        return [r.summary for r in rounds]
+    return deal_summaries(game)
+
+
+# --- the per-seat rows -----------------------------------------------------------------------------
+
+
+def _deal_stats(seat: int, summaries: list[dict]) -> dict:
+    stats = dict.fromkeys(
+        ("complete_deals_dealer", "complete_deals_pone", "pegging_dealer", "pegging_pone", "hand_dealer",
+         "hand_pone", "crib", "hands_28", "hands_29"), 0)
+    best = None
+    for deal in summaries:
+        for entry in deal["show"]:
+            if entry["seat"] == seat and entry["kind"] == "hand" and entry["total"] is not None:
+                total = entry["total"]
+                best = total if best is None else max(best, total)
+                stats["hands_28"] += total == 28
+                stats["hands_29"] += total == 29
+        if not deal["complete"]:
+            continue
+        points = deal["points"][seat]
+        role = "dealer" if deal["dealer"] == seat else "pone"
+        stats[f"complete_deals_{role}"] += 1
+        stats[f"pegging_{role}"] += points["pegging"]
+        stats[f"hand_{role}"] += points["hand"]
+        stats["crib"] += points["crib"]
+    stats["best_hand"] = best
+    return stats
+
+
+def player_rows(game: Game, summaries: list[dict] | None, moves: list[Move]) -> list[PlayerGame]:
+    """Unsaved PlayerGame rows, one per seat (``summaries`` None: the log did not replay)."""
+    seats = sorted(game.seats.select_related("user"), key=lambda s: s.index)
+    result = game.result or {}
+    games = result.get("games") or []
+    final = games[-1]["scores"] if games else result.get("scores", [0] * len(seats))
+    resigned = any(m.action.get("type") == "resign" for m in moves)
+    duration = game.finished_at - moves[0].created_at if moves and game.finished_at else None
+    deals = len(summaries) if summaries is not None else Round.objects.filter(game=game).count()
+    rows = []
+    for seat in seats:
+        other = next(s for s in seats if s.index != seat.index)
+        me, them = seat.index, other.index
+        won = [g for g in games if g["winner"] == me]
+        lost = [g for g in games if g["winner"] != me]
+        stats = _deal_stats(me, summaries) if summaries is not None else {}
+        rows.append(PlayerGame(
+            game=game, seat=me, user=seat.user, opponent=other.user, opponent_name=other.display_name,
+            vs_computer=game.vs_computer, rated=game.rated, target=game.target,
+            finished_at=game.finished_at or game.updated_at,
+            duration=duration if duration is None or duration >= timedelta(0) else None,
+            result=PlayerGame.Result.WIN if game.winner_seat == me else PlayerGame.Result.LOSS,
+            resigned=resigned, score=final[me], opponent_score=final[them],
+            margin=sum(g["scores"][me] - g["scores"][them] for g in games),
+            games_won=len(won), games_lost=len(lost),
+            skunks_given=sum(g["skunk"] >= 1 for g in won), skunks_taken=sum(g["skunk"] >= 1 for g in lost),
+            double_skunks_given=sum(g["skunk"] >= 2 for g in won),
+            double_skunks_taken=sum(g["skunk"] >= 2 for g in lost),
+            deals=deals, replayed=summaries is not None, **stats,
+        ))
+    return rows
+
+
+@transaction.atomic
+def record_game(game: Game) -> list[PlayerGame]:
+    """Store every deal's summary in its Round and (re)write the game's PlayerGame rows.
+
+    A log that does not replay (only possible for games set up by hand in tests) still gets its
+    PlayerGame rows, without the per-deal figures, so it shows up in lists with its result.
+    """
+    from games.engine.deck import commitment, deal_seed
+    from games.history.replay import ReplayError
+
+    moves = moves_of(game)
+    try:
+        summaries: list[dict] | None = deal_summaries(game, moves)
+    except ReplayError:
+        summaries = None
+    if summaries is not None:
+        secret = bytes.fromhex(game.secret)
+        for deal in summaries:
+            key = {"game": game, "game_no": deal["game_no"], "deal_no": deal["deal_no"]}
+            updated = Round.objects.filter(**key).update(summary=deal)
+            if not updated:
+                seed = deal_seed(secret, deal["game_no"], deal["deal_no"])
+                Round.objects.create(**key, dealer=deal["dealer"], commitment=commitment(seed), summary=deal)
+    PlayerGame.objects.filter(game=game).delete()
+    return PlayerGame.objects.bulk_create(player_rows(game, summaries, moves))

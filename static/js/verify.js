@@ -1,0 +1,176 @@
+// Re-derives deals in the browser from their revealed seeds (the algorithm of games/engine/deck.py):
+// SHA-256 via Web Crypto, then the same Fisher-Yates shuffle, deal and starter as the server.
+(function () {
+  "use strict";
+
+  const SUITS = "SHDC";
+  const RANKS = "A23456789TJQK";
+  const FULL_DECK = [];
+  for (const s of SUITS) for (const r of RANKS) FULL_DECK.push(r + s);
+  const TWO_32 = 2 ** 32;
+
+  function hexToBytes(hex) {
+    if (!/^([0-9a-fA-F]{2})*$/.test(hex)) throw new Error("not hex");
+    const out = new Uint8Array(hex.length / 2);
+    for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.substr(i * 2, 2), 16);
+    return out;
+  }
+
+  function bytesToHex(bytes) {
+    return Array.from(bytes, function (b) { return b.toString(16).padStart(2, "0"); }).join("");
+  }
+
+  function concat(a, b) {
+    const out = new Uint8Array(a.length + b.length);
+    out.set(a, 0);
+    out.set(b, a.length);
+    return out;
+  }
+
+  function u64(n) {  // 8-byte big-endian
+    const b = new Uint8Array(8);
+    new DataView(b.buffer).setBigUint64(0, BigInt(n));
+    return b;
+  }
+
+  async function sha256(bytes) {
+    return new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  }
+
+  // The 52 cards in the order fixed by the seed, top card first.
+  async function shuffle(seed) {
+    const deck = FULL_DECK.slice();
+    let block = null;
+    let offset = 32;
+    let counter = 0;
+    async function nextWord() {
+      if (offset >= 32) {
+        block = new DataView((await sha256(concat(seed, u64(counter)))).buffer);
+        counter += 1;
+        offset = 0;
+      }
+      const word = block.getUint32(offset);  // big-endian
+      offset += 4;
+      return word;
+    }
+    for (let i = 51; i >= 1; i--) {
+      const n = i + 1;
+      const limit = TWO_32 - (TWO_32 % n);
+      let word = await nextWord();
+      while (word >= limit) word = await nextWord();
+      const j = word % n;
+      const t = deck[i]; deck[i] = deck[j]; deck[j] = t;
+    }
+    return deck;
+  }
+
+  // Two players: one card at a time, the pone first; the starter is the 13th card.
+  function deal(deck, dealer) {
+    const players = 2;
+    const hands = [[], []];
+    for (let i = 0; i < players * 6; i++) hands[(dealer + 1 + i) % players].push(deck[i]);
+    return { hands: hands, starter: deck[players * 6] };
+  }
+
+  function sameCards(a, b) {
+    return a.length === b.length && a.slice().sort().join() === b.slice().sort().join();
+  }
+
+  async function check(d) {
+    const seed = hexToBytes(d.seed);
+    const hashOk = bytesToHex(await sha256(seed)) === d.commitment;
+    const dealt = deal(await shuffle(seed), d.dealer);
+    const handsOk = d.hands.every(function (hand, seat) { return sameCards(hand, dealt.hands[seat]); });
+    const starterOk = d.starter === null || d.starter === dealt.starter;
+    return { hash: hashOk, hands: handsOk, starter: starterOk, ok: hashOk && handsOk && starterOk };
+  }
+
+  function cryptoMissing() {
+    return !(window.crypto && crypto.subtle && typeof BigInt === "function");
+  }
+
+  async function verifyRecord() {
+    const data = document.getElementById("verify-data");
+    const summary = document.getElementById("verify-summary");
+    if (!data || !summary) return;
+    const deals = JSON.parse(data.textContent);
+    if (cryptoMissing()) {
+      summary.dataset.state = "unavailable";
+      summary.textContent = "Your browser offers no Web Crypto on this page (it needs HTTPS), so the deals cannot be checked here.";
+      return;
+    }
+    let good = 0;
+    for (const d of deals) {
+      const status = document.querySelector("#" + d.id + " .verify-status");
+      let result;
+      try {
+        result = await check(d);
+      } catch (e) {
+        result = { ok: false, hash: false, hands: false, starter: false };
+      }
+      if (result.ok) good += 1;
+      if (status) {
+        status.dataset.verifyStatus = result.ok ? "ok" : "bad";
+        status.textContent = result.ok
+          ? "\u2713 Verified: the seed matches the commitment and deals these cards"
+          : "\u2717 Does not match: " + [
+            result.hash ? "" : "the seed's hash is not the commitment",
+            result.hands ? "" : "the seed deals other hands",
+            result.starter ? "" : "the seed turns another starter",
+          ].filter(Boolean).join("; ");
+      }
+    }
+    summary.dataset.state = good === deals.length ? "ok" : "bad";
+    summary.textContent = good === deals.length
+      ? "\u2713 All " + deals.length + " deal" + (deals.length === 1 ? "" : "s") + " verified in your browser."
+      : "\u2717 " + (deals.length - good) + " of " + deals.length + " deals do not match.";
+  }
+
+  function cardText(card) {
+    const symbols = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
+    return (card[0] === "T" ? "10" : card[0]) + symbols[card[1]];
+  }
+
+  function setUpForm() {
+    const form = document.getElementById("verify-form");
+    const output = document.getElementById("verify-output");
+    if (!form || !output) return;
+    form.addEventListener("submit", async function (e) {
+      e.preventDefault();
+      output.hidden = false;
+      if (cryptoMissing()) {
+        output.textContent = "Your browser offers no Web Crypto on this page (it needs HTTPS).";
+        return;
+      }
+      let seed;
+      try {
+        seed = hexToBytes(form.elements.seed.value.trim());
+      } catch (err) {
+        output.textContent = "The seed must be hexadecimal digits, two per byte.";
+        return;
+      }
+      const dealer = Number(form.elements.dealer.value);
+      const deck = await shuffle(seed);
+      const dealt = deal(deck, dealer);
+      output.replaceChildren();
+      const lines = [
+        "Commitment (SHA-256 of the seed): " + bytesToHex(await sha256(seed)),
+        "Deck, top first: " + deck.map(cardText).join(" "),
+        "Dealer's hand: " + dealt.hands[dealer].map(cardText).join(" "),
+        "Pone's hand: " + dealt.hands[1 - dealer].map(cardText).join(" "),
+        "Starter: " + cardText(dealt.starter),
+      ];
+      for (const text of lines) {
+        const p = document.createElement("p");
+        p.textContent = text;
+        output.appendChild(p);
+      }
+    });
+  }
+
+  window.CribbageVerify = { shuffle: shuffle, deal: deal, sha256: sha256, hexToBytes: hexToBytes, bytesToHex: bytesToHex };
+  document.addEventListener("DOMContentLoaded", function () {
+    verifyRecord();
+    setUpForm();
+  });
+})();

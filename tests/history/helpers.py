@@ -1,0 +1,69 @@
+"""Finished games for the history tests, made only through the service layer (never Game.state)."""
+
+from __future__ import annotations
+
+import random
+
+from games import services
+from games.engine.rules import HouseRules
+from games.models import Game, Move
+from tests.services.factories import act, as_form, play_out, random_action
+
+
+def finish_vs_computer(user, *, seed: int = 1, rules: HouseRules | None = None, level: str = "easy") -> Game:
+    """A game against the computer, played to the end with random legal moves for the person."""
+    game = services.game_create_vs_computer(user=user, level=level, rules=rules or HouseRules())
+    play_out(game, {0: user}, random.Random(seed))
+    game.refresh_from_db()
+    return game
+
+
+def finish_between(alice, bob, *, seed: int = 1, rules: HouseRules | None = None,
+                   rated: bool = False) -> Game:
+    """Alice (seat 0) and Bob (seat 1) play random legal moves to the end."""
+    game = services.game_create_between(players=[alice, bob], rules=rules or HouseRules(), rated=rated)
+    play_out(game, {0: alice, 1: bob}, random.Random(seed))
+    game.refresh_from_db()
+    return game
+
+
+def resign_after(alice, bob, moves: int, *, resigner: int = 0, seed: int = 1, rated: bool = False,
+                 rules: HouseRules | None = None) -> Game:
+    """Alice and Bob play ``moves`` random moves, then seat ``resigner`` resigns."""
+    game = services.game_create_between(players=[alice, bob], rules=rules or HouseRules(), rated=rated)
+    users = {0: alice, 1: bob}
+    play_out(game, users, random.Random(seed), stop=lambda s: Move.objects.filter(game=game).count() >= moves)
+    act(game, users[resigner], {"type": "resign"})
+    game.refresh_from_db()
+    return game
+
+
+def resign_vs_computer(user, moves: int = 0, *, seed: int = 1, rules: HouseRules | None = None) -> Game:
+    """A game against the computer that the person resigns after about ``moves`` moves."""
+    game = services.game_create_vs_computer(user=user, level="easy", rules=rules or HouseRules())
+    def enough(_state) -> bool:
+        return Move.objects.filter(game=game).count() >= moves
+
+    play_out(game, {0: user}, random.Random(seed), stop=enough)
+    act(game, user, {"type": "resign"})
+    game.refresh_from_db()
+    return game
+
+
+def play_recording(game: Game, users: dict, rng: random.Random, limit: int = 3000) -> list[dict]:
+    """Like ``play_out`` but returns the live snapshot (``Game.state``) after every move, index 0 first."""
+    game.refresh_from_db()
+    snapshots = [game.state]
+    for _ in range(limit):
+        game.refresh_from_db()
+        if game.status != Game.Status.ACTIVE:
+            return snapshots
+        state = services.load_state(game)
+        if services.computer_to_act(game):
+            services.game_computer_step(game_id=game.pk)
+        else:
+            seat = next(s for s in state.to_act if s in users)
+            act(game, users[seat], as_form(random_action(state, seat, rng)))
+        game.refresh_from_db()
+        snapshots.append(game.state)
+    raise AssertionError("the game did not end")

@@ -1,0 +1,102 @@
+"""In Chromium: a finished game's record checks every deal in the browser, and the replay steps with
+buttons and arrow keys."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from playwright.sync_api import Page, expect
+
+from games.engine.rules import HouseRules
+from games.models import Move, Round
+from tests.e2e.helpers import screenshot, serious_axe_violations
+from tests.history.helpers import finish_between
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+def _log_in(page: Page, base_url: str, user) -> None:
+    client = Client()
+    client.force_login(user)
+    page.context.add_cookies([
+        {"name": settings.SESSION_COOKIE_NAME, "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+         "url": base_url},
+    ])
+
+
+def test_record_verifies_deals_in_the_browser_and_the_replay_steps(live_daphne: str, page: Page, alice, bob):
+    page.set_default_timeout(15000)
+    game = finish_between(alice, bob, seed=61, rules=HouseRules(target=61))
+    deals = Round.objects.filter(game=game).count()
+    total = Move.objects.filter(game=game).count()
+    _log_in(page, live_daphne, alice)
+
+    # The record: one tick per deal, computed by the browser from the revealed seeds.
+    page.goto(f"{live_daphne}/games/{game.pk}/record/")
+    expect(page.locator("#verify-summary")).to_have_attribute("data-state", "ok")
+    expect(page.locator("#verify-summary")).to_contain_text(f"All {deals} deal")
+    expect(page.locator('[data-verify-status="ok"]')).to_have_count(deals)
+    expect(page.locator('[data-verify-status="bad"]')).to_have_count(0)
+    expect(page.locator(".score-chart svg")).to_be_visible()
+    screenshot(page, "history-record")
+    assert serious_axe_violations(page) == []
+
+    # A tampered seed fails the check in the same code.
+    ok = page.evaluate("""async () => {
+        const data = JSON.parse(document.getElementById('verify-data').textContent)[0];
+        const V = window.CribbageVerify;
+        const seed = V.hexToBytes(data.seed);
+        const hash = V.bytesToHex(await V.sha256(seed));
+        const dealt = V.deal(await V.shuffle(seed), data.dealer);
+        const other = V.deal(await V.shuffle(V.hexToBytes('00' + data.seed.slice(2))), data.dealer);
+        const same = (a, b) => a.slice().sort().join() === b.slice().sort().join();
+        return [hash === data.commitment, same(dealt.hands[0], data.hands[0]),
+                same(other.hands[0], data.hands[0])];
+    }""")
+    assert ok == [True, True, False]
+
+    # The replay: buttons, then arrow keys; the URL follows each step.
+    page.get_by_role("link", name="Replay").click()
+    expect(page.get_by_test_id("step")).to_have_text("0")
+    expect(page.get_by_role("button", name="Back")).to_be_disabled()
+    page.get_by_role("button", name="Forward").click()
+    expect(page.get_by_test_id("step")).to_have_text("1")
+    expect(page).to_have_url(re.compile(r"\?step=1$"))
+    page.get_by_role("button", name="Forward").click()
+    expect(page.get_by_test_id("step")).to_have_text("2")
+    page.keyboard.press("ArrowRight")
+    expect(page.get_by_test_id("step")).to_have_text("3")
+    page.keyboard.press("ArrowRight")
+    expect(page.get_by_test_id("step")).to_have_text("4")
+    page.keyboard.press("ArrowLeft")
+    expect(page.get_by_test_id("step")).to_have_text("3")
+    expect(page).to_have_url(re.compile(r"\?step=3$"))
+    page.get_by_role("button", name="Back").click()
+    expect(page.get_by_test_id("step")).to_have_text("2")
+    page.keyboard.press("End")
+    expect(page.get_by_test_id("step")).to_have_text(str(total))
+    expect(page.get_by_role("button", name="Forward")).to_be_disabled()
+    expect(page.locator(".replay-results")).to_contain_text("wins")
+    screenshot(page, "history-replay-end")
+    page.keyboard.press("Home")
+    expect(page.get_by_test_id("step")).to_have_text("0")
+
+    # A step can be linked to; the board there shows both hands face up.
+    page.goto(f"{live_daphne}/games/{game.pk}/replay/?step=12")
+    expect(page.get_by_test_id("step")).to_have_text("12")
+    expect(page.locator(".replay-table .seat")).to_have_count(2)
+    screenshot(page, "history-replay-step")
+    assert serious_axe_violations(page) == []
+    page.go_back()
+    expect(page.get_by_test_id("step")).to_have_text("0")
+
+    # The explanation page's checker shuffles the engine's documented example the same way.
+    page.goto(f"{live_daphne}/fair-deals/")
+    page.get_by_label("Seed (hex)").fill("6578616d706c65")  # b"example"
+    page.get_by_role("button", name="Shuffle and deal").click()
+    first_six = "2\u2666 A\u2666 J\u2660 6\u2660 Q\u2663 10\u2665"  # deck.py's doctest: 2D AD JS 6S QC TH
+    expect(page.locator("#verify-output")).to_contain_text(f"Deck, top first: {first_six}")
+    assert serious_axe_violations(page) == []

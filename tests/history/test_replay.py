@@ -1,0 +1,78 @@
+"""The Move log is the truth: replaying it through the engine rebuilds every state of the live game."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games import services
+from games.engine.game import GameState
+from games.engine.rules import HouseRules
+from games.history.replay import ReplayError, final_state, replay_steps, state_at
+from games.models import Game, Move
+from tests.history.helpers import finish_between, finish_vs_computer, play_recording, resign_after
+from tests.services.factories import act, human_game, stack
+
+pytestmark = pytest.mark.django_db
+
+
+def test_replay_equals_the_live_game_at_every_step_against_the_computer(alice):
+    game = services.game_create_vs_computer(user=alice, level="standard", rules=HouseRules())
+    snapshots = play_recording(game, {0: alice}, random.Random(7))
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    steps = list(replay_steps(game))
+    assert len(steps) == Move.objects.filter(game=game).count() == len(snapshots) - 1
+    assert GameState.from_dict(snapshots[0]) == steps[0].before
+    for step in steps:
+        assert step.after.to_dict() == snapshots[step.number], f"step {step.number} differs"
+
+
+def test_replay_equals_the_live_match_between_two_people_with_manual_counting(alice, bob):
+    rules = HouseRules(target=61, match_games=3, manual_counting=True, muggins=True)
+    game = services.game_create_between(players=[alice, bob], rules=rules)
+    snapshots = play_recording(game, {0: alice, 1: bob}, random.Random(3))
+    for step in replay_steps(game):
+        assert step.after.to_dict() == snapshots[step.number]
+    game.refresh_from_db()
+    assert len(game.result["games"]) >= 2  # a real match: more than one game
+
+
+def test_state_at_gives_the_state_after_n_moves(alice, bob):
+    game = finish_between(alice, bob, rules=HouseRules(target=61), seed=5)
+    total = Move.objects.filter(game=game).count()
+    state0, step0 = state_at(game, 0)
+    assert step0 is None and state0.phase == "cut"
+    state, step = state_at(game, total)
+    assert step.number == total and state.to_dict() == game.state
+    middle, step = state_at(game, total // 2)
+    assert step.move.seq == Move.objects.filter(game=game).order_by("seq")[total // 2 - 1].seq
+    with pytest.raises(ValueError):
+        state_at(game, total + 1)
+
+
+def test_every_game_in_the_test_database_replays(alice, bob, carol):
+    finish_vs_computer(alice, seed=2, rules=HouseRules(target=61))
+    finish_vs_computer(bob, seed=4, level="expert", rules=HouseRules(target=61, peg_out_zone=5))
+    finish_between(alice, bob, seed=6, rated=True)
+    finish_between(bob, carol, seed=8, rules=HouseRules(target=61, skunks=False, match_games=3))
+    finish_between(carol, alice, seed=9, rules=HouseRules(target=61, manual_counting=True, muggins=True))
+    resign_after(alice, carol, 0)  # resigns during the cut for deal
+    resign_after(alice, bob, 25, resigner=1)  # resigns in the middle of a deal
+    in_progress = human_game(alice, carol)
+    act(in_progress, alice, {"type": "cut_for_deal", "position": 3})
+
+    games = list(Game.objects.exclude(status=Game.Status.WAITING))
+    assert len(games) == 8
+    for game in games:
+        state = final_state(game)  # raises ReplayError if any move's events differ from the log
+        assert state.to_dict() == game.state, f"game {game.pk} does not rebuild"
+
+
+def test_a_log_that_does_not_replay_is_reported(alice, bob):
+    game = human_game(alice, bob)
+    stack(game, dealer=0, hands=("AS 2S 3S 4S 5S 6S", "AH 2H 3H 4H 5H 6H"), starter="7D", scores=(50, 60))
+    act(game, alice, {"type": "resign"})  # the logged events name the stacked scores
+    with pytest.raises(ReplayError):
+        final_state(game)

@@ -1,0 +1,302 @@
+"""The pages: game lists with filters and pages, the record, the replay, downloads, the board's commitment."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games import services
+from games.engine.actions import action_from_dict
+from games.engine.deck import deal_seed
+from games.engine.game import apply, new_game
+from games.engine.rules import HouseRules
+from games.history.models import PlayerGame
+from games.models import Game, Move, Round
+from tests.history.helpers import finish_between, finish_vs_computer, resign_after, resign_vs_computer
+from tests.services.factories import act, human_game, make_user
+
+pytestmark = pytest.mark.django_db
+
+
+def _rows_shown(html: str) -> list[int]:
+    import re
+
+    return [int(n) for n in re.findall(r'data-game="(\d+)"', html)]
+
+
+# --- the list ---------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def history(alice, bob, carol):
+    """Alice resigns to the computer (61) and to bob (121); bob (61, rated) and carol (61, no skunks)
+    resign to her part way through."""
+    games = {
+        "computer": resign_vs_computer(alice, 6, rules=HouseRules(target=61)),
+        "bob": resign_after(alice, bob, 16, resigner=1, rated=True, rules=HouseRules(target=61)),
+        "carol": resign_after(carol, alice, 9, resigner=0, rules=HouseRules(target=61, skunks=False)),
+        "resigned": resign_after(alice, bob, 0, resigner=0),
+    }
+    # Spread the finishing dates so the date filters have something to tell apart.
+    now = timezone.now()
+    for days, key in enumerate(("resigned", "carol", "bob", "computer")):
+        PlayerGame.objects.filter(game=games[key]).update(finished_at=now - timedelta(days=10 * days))
+    return games
+
+
+def test_my_games_redirects_to_my_list(alice, client):
+    assert client.get("/games/mine/").status_code == 302  # to the login page
+    client.force_login(alice)
+    response = client.get("/games/mine/?result=win")
+    assert response.status_code == 302 and response.url == "/players/alice/games/?result=win"
+
+
+def test_my_list_shows_everything_newest_first(history, alice, client):
+    client.force_login(alice)
+    html = client.get("/players/alice/games/").content.decode()
+    order = ["resigned", "carol", "bob", "computer"]
+    assert _rows_shown(html) == [history[k].pk for k in order]
+    assert "Computer (easy)" in html and "4 games" in html
+    assert "(resignation)" in html and "no skunks" in html and "Online, rated" in html
+
+
+def test_a_public_list_shows_only_online_games(history, alice, bob, client):
+    client.force_login(bob)
+    html = client.get("/players/alice/games/").content.decode()
+    assert history["computer"].pk not in _rows_shown(html) and len(_rows_shown(html)) == 3
+    assert 'name="kind"' not in html
+    client.logout()
+    assert len(_rows_shown(client.get("/players/alice/games/?kind=computer").content.decode())) == 3
+    assert client.get("/players/nobody/games/").status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("opponent=bob", ["resigned", "bob"]),
+        ("opponent=BOB", ["resigned", "bob"]),
+        ("opponent=computer", ["computer"]),
+        ("kind=online", ["resigned", "carol", "bob"]),
+        ("kind=computer", ["computer"]),
+        ("result=loss", ["resigned", "computer"]),
+        ("result=win", ["carol", "bob"]),
+        ("rule=61", ["carol", "bob", "computer"]),
+        ("rule=121", ["resigned"]),
+        ("rule=rated", ["bob"]),
+        ("rule=no_skunks", ["carol"]),
+        ("rule=casual", ["resigned", "carol"]),
+        ("sort=date", ["computer", "bob", "carol", "resigned"]),
+        ("result=bogus", ["resigned", "carol", "bob", "computer"]),  # a bad value is ignored
+    ],
+)
+def test_filters(history, alice, client, query, expected):
+    client.force_login(alice)
+    html = client.get(f"/players/alice/games/?{query}").content.decode()
+    assert _rows_shown(html) == [history[k].pk for k in expected]
+
+
+def test_date_filters(history, alice, client):
+    client.force_login(alice)
+    today = timezone.now().date()
+    since = (today - timedelta(days=15)).isoformat()
+    until = (today - timedelta(days=5)).isoformat()
+    html = client.get(f"/players/alice/games/?since={since}&until={until}").content.decode()
+    assert _rows_shown(html) == [history["carol"].pk]
+
+
+def test_sort_by_margin(history, alice, client):
+    client.force_login(alice)
+    margins = dict(PlayerGame.objects.filter(user=alice).values_list("game_id", "margin"))
+    html = client.get("/players/alice/games/?sort=-margin").content.decode()
+    shown = _rows_shown(html)
+    assert [margins[g] for g in shown] == sorted(margins.values(), reverse=True)
+    html = client.get("/players/alice/games/?sort=margin").content.decode()
+    assert [margins[g] for g in _rows_shown(html)] == sorted(margins.values())
+
+
+def test_pagination_keeps_the_filters(alice, bob, client):
+    for _ in range(23):
+        resign_after(alice, bob, 0, resigner=1)
+    client.force_login(alice)
+    first = client.get("/players/alice/games/?opponent=bob").content.decode()
+    assert len(_rows_shown(first)) == 20 and "Page 1 of 2" in first
+    assert "?opponent=bob&amp;page=2" in first
+    second = client.get("/players/alice/games/?opponent=bob&page=2").content.decode()
+    assert len(_rows_shown(second)) == 3
+    assert set(_rows_shown(first)).isdisjoint(_rows_shown(second))
+    assert len(_rows_shown(client.get("/players/alice/games/?page=99").content.decode())) == 3
+
+
+# --- the record ------------------------------------------------------------------------------------
+
+
+def test_the_record_shows_score_chart_deals_and_seeds(alice, bob, client):
+    game = finish_between(alice, bob, seed=44, rules=HouseRules(target=61))
+    response = client.get(f"/games/{game.pk}/record/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "alice v bob" in html and 'data-testid="final-score"' in html
+    assert '<svg viewBox="0 0 640 240" role="img"' in html and "Scores through the game" in html
+    secret = bytes.fromhex(game.secret)
+    rounds = Round.objects.filter(game=game)
+    for rnd in rounds:
+        assert f'id="deal-{rnd.game_no}-{rnd.deal_no}"' in html
+        assert deal_seed(secret, rnd.game_no, rnd.deal_no).hex() in html and rnd.commitment in html
+    script = html.split('<script id="verify-data" type="application/json">')[1]
+    data = json.loads(script.split("</script>")[0])
+    assert [d["id"] for d in data] == [f"deal-{r.game_no}-{r.deal_no}" for r in rounds]
+    assert data[0]["hands"] == rounds[0].summary["hands"] and data[0]["dealer"] == rounds[0].dealer
+    assert "The play" in html and "The show" in html and "Fifteen for 2" in html
+    assert "/static/js/verify.js" in html
+
+
+def test_a_game_in_progress_has_no_record_replay_or_download(alice, bob, client):
+    game = human_game(alice, bob)
+    act(game, alice, {"type": "cut_for_deal", "position": 1})
+    act(game, bob, {"type": "cut_for_deal", "position": 40})
+    client.force_login(alice)  # not even for its players: that would show the hidden cards
+    for page in ("record/", "replay/", "replay/?step=3", "export.json", "export.txt"):
+        assert client.get(f"/games/{game.pk}/{page}").status_code == 404
+    board = client.get(f"/games/{game.pk}/").content.decode()
+    rnd = Round.objects.get(game=game)
+    assert rnd.commitment[:16] in board and rnd.commitment in board  # the board shows the commitment
+    assert deal_seed(bytes.fromhex(game.secret), 0, 0).hex() not in board  # never the seed
+
+
+def test_a_computer_game_record_is_private_to_its_player(alice, bob, client):
+    game = finish_vs_computer(alice, seed=45, rules=HouseRules(target=61))
+    assert client.get(f"/games/{game.pk}/record/").status_code == 404
+    client.force_login(bob)
+    assert client.get(f"/games/{game.pk}/replay/").status_code == 404
+    client.force_login(alice)
+    assert client.get(f"/games/{game.pk}/record/").status_code == 200
+
+
+def test_a_match_record_has_a_chart_per_game(alice, bob, client):
+    game = finish_between(alice, bob, seed=46, rules=HouseRules(target=61, match_games=3))
+    html = client.get(f"/games/{game.pk}/record/").content.decode()
+    for result in game.result["games"]:
+        assert f"Scores in game {result['game_no'] + 1}" in html
+    assert "won the match" in html
+
+
+def test_a_game_resigned_during_the_cut_has_a_record_without_deals(alice, bob, client):
+    game = resign_after(alice, bob, 0)
+    html = client.get(f"/games/{game.pk}/record/").content.decode()
+    assert "No deal was played" in html and "won by resignation" in html
+
+
+def test_the_record_shows_rating_changes(alice, bob, client):
+    game = resign_after(alice, bob, 0, resigner=1, rated=True)
+    html = client.get(f"/games/{game.pk}/record/").content.decode()
+    assert "alice</a>: 1500 → " in html and "(121 points)" not in html or "121 points" in html
+
+
+# --- the replay ------------------------------------------------------------------------------------
+
+
+def test_the_replay_steps_through_the_game(alice, bob, client):
+    game = finish_between(alice, bob, seed=47, rules=HouseRules(target=61))
+    total = Move.objects.filter(game=game).count()
+    start = client.get(f"/games/{game.pk}/replay/").content.decode()
+    assert 'data-step="0"' in start and "Before the cut for deal" in start and "/static/js/replay.js" in start
+    assert 'data-replay="prev"' in start and 'value="1" data-replay="next"' in start
+    step = client.get(f"/games/{game.pk}/replay/?step=5").content.decode()
+    assert 'data-step="5"' in step and 'value="4" data-replay="prev"' in step and "?step=5" in step
+    last = client.get(f"/games/{game.pk}/replay/?step={total}").content.decode()
+    assert f'data-step="{total}"' in last and "wins" in last
+    assert f'data-step="{total}"' in client.get(f"/games/{game.pk}/replay/?step=100000").content.decode()
+    assert 'data-step="0"' in client.get(f"/games/{game.pk}/replay/?step=-4").content.decode()
+    assert 'data-step="0"' in client.get(f"/games/{game.pk}/replay/?step=x").content.decode()
+
+
+def test_the_replay_board_shows_both_hands_and_the_live_scores(alice, bob, client):
+    game = finish_between(alice, bob, seed=48, rules=HouseRules(target=61))
+    moves = list(Move.objects.filter(game=game).order_by("seq"))
+    state = new_game(game.house_rules, bytes.fromhex(game.secret))
+    for number, move in enumerate(moves, start=1):
+        state, _ = apply(state, action_from_dict(move.action))
+        if state.phase != "play" or number % 3:
+            continue
+        url = f"/games/{game.pk}/replay/?step={number}"
+        html = client.get(url, headers={"HX-Request": "true"}).content.decode()
+        assert html.lstrip().startswith('<div id="replay"')  # htmx gets the partial only
+        for seat in (0, 1):
+            for card in state.hands[seat]:
+                assert f'data-card="{card}"' in html  # both hands face up
+        assert f'data-testid="count">{state.count}<' in html
+        assert f'aria-label="alice {state.scores[0]}, bob {state.scores[1]}, game to 61"' in html
+
+
+# --- downloads -------------------------------------------------------------------------------------
+
+
+def test_the_json_download_is_the_full_log_and_replays(alice, bob, client):
+    game = finish_between(alice, bob, seed=49, rules=HouseRules(target=61, match_games=3))
+    response = client.get(f"/games/{game.pk}/export.json")
+    assert response.status_code == 200 and "attachment" in response["Content-Disposition"]
+    data = json.loads(response.content)
+    assert data["format"] == "cribbage-hall-game/1"
+    assert [p["name"] for p in data["players"]] == ["alice", "bob"]
+    assert len(data["moves"]) == Move.objects.filter(game=game).count()
+    rules = HouseRules.from_dict(data["house_rules"])
+    state = new_game(rules, bytes.fromhex(data["secret"]))
+    for move in data["moves"]:
+        state, events = apply(state, action_from_dict(move["action"]))
+        assert [e.to_dict() for e in events] == move["events"]
+    assert state.to_dict() == game.state
+    secret = bytes.fromhex(data["secret"])
+    for deal in data["deals"]:
+        assert deal["seed"] == deal_seed(secret, deal["game_no"], deal["deal_no"]).hex()
+
+
+def test_the_text_download_reads_as_a_game(alice, bob, client):
+    game = finish_between(alice, bob, seed=50, rules=HouseRules(target=61))
+    response = client.get(f"/games/{game.pk}/export.txt")
+    assert response["Content-Type"].startswith("text/plain")
+    text = response.content.decode()
+    assert text.startswith(f"Cribbage Hall, game {game.pk}\nalice v bob\n")
+    scores = "-".join(str(s) for s in game.result["games"][0]["scores"])
+    assert f"won {scores}" in text
+    first = Round.objects.filter(game=game).first().summary
+    assert "== Deal 1: " in text and f"dealt {' '.join(first['hands'][0])}" in text
+    assert f"Starter: {first['starter']}" in text and "The play:" in text and "Fifteen for 2" in text
+    assert "&amp;" not in text and "&#x27;" not in text  # plain text, not escaped HTML
+
+
+# --- other pages -----------------------------------------------------------------------------------
+
+
+def test_the_fair_deals_page_spells_out_the_algorithm(client):
+    html = client.get("/fair-deals/").content.decode()
+    assert "Fisher–Yates" in html and "SHA-256" in html and 'id="verify-form"' in html
+    assert "2<sup>32</sup> − (2<sup>32</sup> mod <var>n</var>)" in html
+
+
+def test_the_finished_board_links_to_the_record(alice, client):
+    game = services.game_create_vs_computer(user=alice, level="easy", rules=HouseRules(target=61))
+    act(game, alice, {"type": "resign"})
+    client.force_login(alice)
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    assert f"/games/{game.pk}/record/" in html
+
+
+def test_the_profile_links_to_games_and_statistics(alice, client):
+    make_user("dave")
+    html = client.get("/accounts/u/dave/").content.decode()
+    assert "No finished games yet." in html and "/players/dave/stats/" in html
+    assert Game.objects.count() == 0
+
+
+def test_a_public_profile_lists_recent_online_games_only(alice, bob, client):
+    online = resign_after(alice, bob, 0, resigner=1)
+    private = resign_vs_computer(alice)
+    client.force_login(bob)
+    html = client.get("/accounts/u/alice/").content.decode()
+    assert f'data-game="{online.pk}"' in html and f'data-game="{private.pk}"' not in html
+    client.force_login(alice)
+    html = client.get("/accounts/u/alice/").content.decode()
+    assert f'data-game="{online.pk}"' in html and f'data-game="{private.pk}"' in html
