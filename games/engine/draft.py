@@ -8,9 +8,14 @@ from __future__ import annotations
 from games.engine.cards import Card
 from games.engine.events import Event
 from games.engine.rules import HouseRules
-from games.engine.state import SKUNK_NAMES, GameResult, GameState
+from games.engine.state import SKUNK_NAMES, GameResult, GameState, teams
 
 NUMBER_WORDS = ("no", "one", "two")
+
+
+def cards_word(k: int) -> str:
+    """``"one card"``, ``"two cards"``."""
+    return f"{NUMBER_WORDS[k]} card{'s' if k != 1 else ''}"
 
 
 class Ended(Exception):
@@ -27,6 +32,14 @@ class Draft:
     def __init__(self, state: GameState) -> None:
         self.__dict__.update(state.__dict__)
         self.events: list[Event] = []
+
+    # Class-level helpers (not in __dict__, so freeze() never copies them into the state).
+    @property
+    def players(self) -> int:
+        return self.rules.players
+
+    def side_of(self, seat: int) -> int:
+        return seat % len(self.scores)
 
     def emit(self, event: Event) -> None:
         self.events.append(event)
@@ -49,20 +62,35 @@ def set_at(seq: tuple, index: int, value) -> tuple:
     return seq[:index] + (value,) + seq[index + 1:]
 
 
-def left_of(state, seat: int) -> int:
+def left_of(d: Draft, seat: int) -> int:
     """The next seat clockwise (to the left)."""
-    return (seat + 1) % len(state.scores)
+    return (seat + 1) % d.rules.players
+
+
+def next_opponent(d: Draft, seat: int) -> int:
+    """The first seat clockwise from ``seat`` on another side: the seat on its left, whatever the
+    number of players (partners sit opposite), but said the long way so it stays true."""
+    n = d.rules.players
+    return next(s for s in ((seat + k) % n for k in range(1, n)) if d.side_of(s) != d.side_of(seat))
+
+
+def side_name(d: Draft, side: int) -> str:
+    """``"Seat 1"`` or, for a partnership, ``"Seats 0 and 2"``."""
+    seats = teams(d.rules.players)[side]
+    return f"Seat {seats[0]}" if len(seats) == 1 else "Seats " + " and ".join(str(s) for s in seats)
 
 
 def peg(d: Draft, seat: int, points: int, kind: str, text: str, cards: tuple[Card, ...] = ()) -> None:
-    """Emit a scoring event and peg the points; reaching the target ends the game right here."""
+    """Emit a scoring event for ``seat`` and peg the points on its side's score; reaching the
+    target ends the game right here."""
     d.emit(Event(seat, kind, points, text, cards))
     if points:
-        old = d.scores[seat]
-        d.back_pegs = set_at(d.back_pegs, seat, old)
-        d.scores = set_at(d.scores, seat, old + points)
+        side = seat % len(d.scores)
+        old = d.scores[side]
+        d.back_pegs = set_at(d.back_pegs, side, old)
+        d.scores = set_at(d.scores, side, old + points)
         if old + points >= d.rules.target:
-            finish_game(d, seat, "target")
+            finish_game(d, side, "target")
             raise Ended
 
 
@@ -78,20 +106,39 @@ def skunk_level(rules: HouseRules, loser_score: int) -> int:
 
 
 def finish_game(d: Draft, winner: int, reason: str) -> None:
+    """``winner`` (a side) has won the game. Every other side has lost; each is judged for a skunk
+    on its own score (``GameResult.skunks``) and the winner's match value follows the deepest."""
     rules = d.rules
-    # Two players: the one loser. (With more seats the best-placed loser decides the skunk.)
-    loser_score = max(s for i, s in enumerate(d.scores) if i != winner)
-    skunk = skunk_level(rules, loser_score) if reason == "target" else 0
+    scores = d.scores
+    sides = len(scores)
+    losers = [(winner + k) % sides for k in range(1, sides)]  # clockwise from the winner
+    skunks = tuple(
+        skunk_level(rules, scores[side]) if side != winner and reason == "target" else 0
+        for side in range(sides)
+    )
+    skunk = max(skunks)
+    loser_score = min(scores[side] for side in losers)
     value = 1 << skunk
-    d.results = d.results + (GameResult(d.game_no, winner, d.scores, loser_score, skunk, value, reason),)
+    d.results = d.results + (
+        GameResult(d.game_no, winner, scores, loser_score, skunk, value, reason, skunks),)
     d.match_scores = set_at(d.match_scores, winner, d.match_scores[winner] + value)
     d.turn = None
-    how = f" ({SKUNK_NAMES[skunk]})" if skunk else ""
-    d.emit(Event(winner, "game_won", 0, f"Seat {winner} wins {d.scores[winner]}-{loser_score}{how}"))
+    line = "-".join(str(scores[side]) for side in [winner, *losers])
+    if sides == 2:
+        how = f" ({SKUNK_NAMES[skunk]})" if skunk else ""
+    else:
+        notes = [f"seat {side} {SKUNK_NAMES[skunks[side]]}ed" for side in losers if skunks[side]]
+        how = f" ({', '.join(notes)})" if notes else ""
+    who = side_name(d, winner)
+    d.emit(Event(winner, "game_won", 0, f"{who} {_win_verb(who)} {line}{how}"))
     if reason == "resign" or d.match_scores[winner] >= rules.games_to_win_match:
         finish_match(d, winner)
     else:
         d.phase = "game_over"
+
+
+def _win_verb(who: str) -> str:
+    return "win" if who.startswith("Seats") else "wins"
 
 
 def finish_match(d: Draft, winner: int) -> None:
@@ -100,4 +147,5 @@ def finish_match(d: Draft, winner: int) -> None:
     d.turn = None
     if d.rules.match_games > 1:
         scores = "-".join(str(s) for s in d.match_scores)
-        d.emit(Event(winner, "match_won", 0, f"Seat {winner} wins the match {scores}"))
+        who = side_name(d, winner)
+        d.emit(Event(winner, "match_won", 0, f"{who} {_win_verb(who)} the match {scores}"))

@@ -19,25 +19,31 @@ Traceback (most recent call last):
 ...
 games.engine.errors.WrongPhase: You can't play a card now: lay away two cards first
 
-Flows (two players; the seat helpers go clockwise so more seats fit later):
+Flows (two, three or four players; everything goes clockwise, seat + 1 being the left; with four
+players seats 0 and 2 play seats 1 and 3 and each partnership shares one score, see ``state.py``):
 
 * **Cut**: every seat sends ``CutForDeal`` with a distinct position; when all have, the cards are
-  revealed; the lowest rank deals; equal lowest ranks re-cut (``cut_attempt + 1``, a new deck).
-* **Discard**: each seat sends ``Discard`` (any order); when all have, the starter is turned
-  (``deck[12]`` with two players) and a jack scores his heels for the dealer at once.
-* **Play**: ``turn`` is the seat to act. It must ``Play`` a card that fits if it has one, else
-  ``Go``. Seats with no cards, or that have said go in this series, are passed over. When the turn
-  would come back to the seat that laid the last card and it cannot play either, that seat scores
-  the go at once (it never has to say go itself), the count resets and the next seat clockwise
-  that still holds cards leads. 31 scores in the pegging and resets at once; the last card of the
-  play scores 1 unless it made 31.
-* **Show**: automatic counting scores pone's hand, dealer's hand and the crib at once. Manual
-  counting asks each due seat for ``Count``; with muggins on the opponent must then
+  revealed; the lowest rank deals; when two or more share the lowest rank every seat cuts again
+  (``cut_attempt + 1``, a new deck).
+* **Discard**: each seat sends ``Discard`` (two cards with two players, one with three or four; with
+  three the deck's next card already lies in the crib); when all have, the seat right of the
+  dealer cuts and the starter is turned (``deck[12]``, ``deck[16]`` or ``deck[20]``) and a jack
+  scores his heels for the dealer at once.
+* **Play**: ``turn`` is the seat to act; the seat left of the dealer (the pone) leads. It must
+  ``Play`` a card that fits if it has one, else ``Go``. The turn passes clockwise; seats with no
+  cards, or that have said go in this series, are passed over. When the turn would come back to
+  the seat that laid the last card and it cannot play either, that seat scores the go at once (it
+  never has to say go itself), the count resets and the next seat clockwise that still holds
+  cards leads. Pairs and runs count whoever laid the earlier cards (a partner's too). 31 scores
+  in the pegging and resets at once; the last card of the play scores 1 unless it made 31.
+* **Show**: the hands from the dealer's left round to the dealer's, then the crib. Automatic
+  counting scores them all at once. Manual counting asks each due seat for ``Count``; with
+  muggins on the next opponent clockwise (the seat on the counter's left) must then
   ``CallMuggins`` or ``AcceptCount``. A seat in the peg-out zone is skipped. Then every seat sends
   ``NextDeal`` and the deal passes to the left.
-* **End**: reaching the target ends the game at that instant (``game_over``, or ``match_over``
-  when the match is decided); ``NextGame`` starts the next game of a match with the loser dealing.
-  ``Resign`` ends the match at once.
+* **End**: a side reaching the target ends the game at that instant (``game_over``, or
+  ``match_over`` when the match is decided); ``NextGame`` starts the next game of a match with
+  the loser dealing. ``Resign`` ends the match at once.
 """
 
 from __future__ import annotations
@@ -61,7 +67,18 @@ from games.engine.actions import (
 )
 from games.engine.cards import JACK, RANK_NAMES, Card
 from games.engine.deck import cut_seed, deal_seed, shuffle
-from games.engine.draft import NUMBER_WORDS, Draft, Ended, finish_game, finish_match, left_of, peg, set_at
+from games.engine.draft import (
+    NUMBER_WORDS,
+    Draft,
+    Ended,
+    cards_word,
+    finish_game,
+    finish_match,
+    left_of,
+    peg,
+    set_at,
+    side_name,
+)
 from games.engine.errors import CardNotInHand, GameOver, IllegalAction, NotYourTurn, WrongPhase
 from games.engine.events import Event
 from games.engine.play import play_card, say_go
@@ -81,17 +98,20 @@ def new_game(rules: HouseRules, secret: bytes, *, players: int | None = None) ->
     """A new match (one game or best of N) waiting for the cut for deal.
 
     ``secret`` is the game's private seed: every deck comes from it (see ``deck.py``), so the same
-    secret and the same actions always give the same game. ``players`` defaults to
-    ``rules.players``; only two players are supported so far.
+    secret and the same actions always give the same game. ``players`` (2, 3 or 4) defaults to
+    ``rules.players`` and is stored in the rules.
 
     >>> new_game(HouseRules(target=61), b"s").rules.target
     61
+    >>> state = new_game(HouseRules(), b"s", players=4)
+    >>> state.players, state.scores, state.teams
+    (4, (0, 0), ((0, 2), (1, 3)))
     """
     n = rules.players if players is None else players
+    if n not in (2, 3, 4):
+        raise ValueError("two, three or four players")
     if n != rules.players:
         rules = replace(rules, players=n)
-    if n != 2:
-        raise ValueError("only two-player games are supported so far")
     if not isinstance(secret, bytes | bytearray) or not secret:
         raise ValueError("the secret must be non-empty bytes")
     return GameState.initial(rules, bytes(secret))
@@ -110,7 +130,7 @@ def apply(state: GameState, action: Action) -> tuple[GameState, tuple[Event, ...
     if handler is None:
         raise IllegalAction(f"Unknown action {action!r}")
     seat = action.seat
-    if not isinstance(seat, int) or not 0 <= seat < len(state.scores):
+    if not isinstance(seat, int) or not 0 <= seat < state.rules.players:
         raise IllegalAction(f"There is no seat {seat!r} at this table")
     if state.phase == "match_over":
         raise GameOver("The match is over")
@@ -128,7 +148,8 @@ def _cut(d: Draft, action: CutForDeal) -> None:
     if d.phase != "cut":
         raise WrongPhase("The cut for deal is over")
     if d.cut_positions[seat] is not None:
-        raise NotYourTurn("You have already cut: waiting for the other cut")
+        raise NotYourTurn("You have already cut: waiting for the other cut"
+                          if d.players == 2 else "You have already cut: waiting for the other cuts")
     if not isinstance(position, int) or not 0 <= position < CUT_DECK_SIZE:
         raise IllegalAction(f"Pick a card from 0 to {CUT_DECK_SIZE - 1}")
     if position in d.cut_positions:
@@ -154,10 +175,16 @@ def _cut(d: Draft, action: CutForDeal) -> None:
     if low == 1:
         why = "Ace is low"
     else:
-        others = " and ".join(RANK_NAMES[c.rank - 1] for s, c in enumerate(cards) if s != dealer)
-        why = f"{name} is lower than {others}"
+        higher = sorted({c.rank for s, c in enumerate(cards) if s != dealer})
+        why = f"{name} is lower than {_and(RANK_NAMES[r - 1] for r in higher)}"
     d.emit(Event(dealer, "dealer", 0, f"{why}: seat {dealer} deals", (cards[dealer],)))
     _start_deal(d, dealer)
+
+
+def _and(words) -> str:
+    """``"A"``, ``"A and B"``, ``"A, B and C"``."""
+    words = list(words)
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 # --- the deal -----------------------------------------------------------------------------------
@@ -171,7 +198,7 @@ def _start_deal(d: Draft, dealer: int) -> None:
 def _deal_from(d: Draft, deck: tuple[Card, ...]) -> None:
     """Deal ``deck`` (top first): one card at a time, pone first, ``hand_size`` each; with three
     players the next card goes straight to the crib; the starter is the card after those."""
-    n = len(d.scores)
+    n = d.players
     size = hand_size(n)
     order = [(d.dealer + 1 + i) % n for i in range(n)]
     hands: list[list[Card]] = [[] for _ in range(n)]
@@ -199,14 +226,13 @@ def _deal_from(d: Draft, deck: tuple[Card, ...]) -> None:
 
 def _discard(d: Draft, action: Discard) -> None:
     seat, cards = action.seat, action.cards
-    n = len(d.scores)
-    k = discard_size(n)
+    k = discard_size(d.players)
     if d.phase != "discard":
         raise WrongPhase("You can't lay away cards now")
     if d.discards[seat]:
         raise NotYourTurn("You have already laid away your cards")
     if not isinstance(cards, tuple) or len(cards) != k:
-        raise IllegalAction(f"Lay away exactly {NUMBER_WORDS[k]} card{'s' if k > 1 else ''}")
+        raise IllegalAction(f"Lay away exactly {cards_word(k)}")
     if len(set(cards)) != len(cards):
         raise IllegalAction(f"Choose {NUMBER_WORDS[k]} different cards")
     hand = d.hands[seat]
@@ -218,13 +244,13 @@ def _discard(d: Draft, action: Discard) -> None:
     d.kept = set_at(d.kept, seat, kept)
     d.discards = set_at(d.discards, seat, tuple(sorted(cards)))
     d.crib = tuple(sorted(d.crib + cards))
-    d.emit(Event(seat, "discard", 0, f"Seat {seat} lays away {NUMBER_WORDS[k]} card{'s' if k > 1 else ''}"))
+    d.emit(Event(seat, "discard", 0, f"Seat {seat} lays away {cards_word(k)}"))
     if all(d.discards):
         _turn_starter(d)
 
 
 def _turn_starter(d: Draft) -> None:
-    starter = d.deck[dealt_count(len(d.scores))]
+    starter = d.deck[dealt_count(d.players)]
     d.starter = starter
     d.phase = "play"
     d.turn = left_of(d, d.dealer)  # pone leads
@@ -238,7 +264,8 @@ def _next_deal(d: Draft, action: NextDeal) -> None:
     if d.phase != "show" or d.turn is not None:
         raise WrongPhase("The show is not over yet")
     if d.acks[seat]:
-        raise NotYourTurn("You are ready: waiting for the other player")
+        raise NotYourTurn("You are ready: waiting for the other player"
+                          if d.players == 2 else "You are ready: waiting for the other players")
     d.acks = set_at(d.acks, seat, True)
     if all(d.acks):
         d.deal_no += 1
@@ -252,27 +279,39 @@ def _next_deal(d: Draft, action: NextDeal) -> None:
 def _next_game(d: Draft, action: NextGame) -> None:
     if d.phase != "game_over":
         raise WrongPhase("The game is not over")
-    n = len(d.scores)
+    n, sides = d.players, len(d.scores)
     last = d.results[-1]
-    # The loser deals first. Two players: the other seat; with more, the lowest score.
-    loser = min((s for s in range(n) if s != last.winner), key=lambda s: (last.scores[s], s))
+    # The loser deals first: the losing side (the lowest score of the losers with three players,
+    # ties to the first clockwise from the last dealer); of a partnership, the partner who comes
+    # first clockwise from the last dealer.
+    after = [(d.dealer + k) % n for k in range(1, n + 1)]
+    losing = min((side for side in range(sides) if side != last.winner),
+                 key=lambda side: (last.scores[side], after.index(side)))
+    loser = next(s for s in after if s % sides == losing)
     d.game_no += 1
     d.deal_no = 0
-    d.scores = (0,) * n
-    d.back_pegs = (0,) * n
+    d.scores = (0,) * sides
+    d.back_pegs = (0,) * sides
     d.cut_positions = (None,) * n
     d.cut_cards = (None,) * n
     d.cut_attempt = 0
     d.log = ()
-    d.emit(Event(loser, "dealer", 0, f"Seat {loser} lost the last game and deals first"))
+    if sides == n:
+        text = f"Seat {loser} lost the last game and deals first"
+    else:
+        text = f"{side_name(d, losing)} lost the last game: seat {loser} deals first"
+    d.emit(Event(loser, "dealer", 0, text))
     _start_deal(d, loser)
 
 
 def _resign(d: Draft, action: Resign) -> None:
     seat = action.seat
-    n = len(d.scores)
-    # Two players: the other seat wins; with more, the best placed of the others.
-    winner = max((s for s in range(n) if s != seat), key=lambda s: (d.scores[s], -((s - seat) % n)))
+    sides = len(d.scores)
+    mine = d.side_of(seat)
+    # A seat resigns for its side. The other side wins; with three players, the best placed of
+    # the others (on a tie, the first clockwise from the resigning seat).
+    winner = max((side for side in range(sides) if side != mine),
+                 key=lambda side: (d.scores[side], -((side - mine) % sides)))
     d.emit(Event(seat, "resign", 0, f"Seat {seat} resigns"))
     if d.phase == "game_over":  # between games: the match ends, the finished game stands
         finish_match(d, winner)
@@ -308,7 +347,7 @@ def legal_actions(state: GameState, seat: int) -> tuple[Action, ...]:
     >>> legal_actions(new_game(HouseRules(), b"s"), 0)[:2]
     (CutForDeal(seat=0, position=0), CutForDeal(seat=0, position=1))
     """
-    if not isinstance(seat, int) or not 0 <= seat < len(state.scores):
+    if not isinstance(seat, int) or not 0 <= seat < state.rules.players:
         raise ValueError(f"there is no seat {seat!r} at this table")
     phase = state.phase
     if phase == "cut":
@@ -319,7 +358,7 @@ def legal_actions(state: GameState, seat: int) -> tuple[Action, ...]:
     if phase == "discard":
         if state.discards[seat]:
             return ()
-        k = discard_size(len(state.scores))
+        k = discard_size(state.rules.players)
         return tuple(Discard(seat, combo) for combo in combinations(state.hands[seat], k))
     if phase == "play":
         if state.turn != seat:

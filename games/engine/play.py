@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from games.engine.actions import Go, Play
 from games.engine.cards import Card
-from games.engine.draft import NUMBER_WORDS, Draft, peg, set_at
+from games.engine.draft import Draft, cards_word, peg, set_at
 from games.engine.errors import CardNotInHand, CountExceeds31, IllegalAction, NotYourTurn, WrongPhase
 from games.engine.events import Event
 from games.engine.scoring import pegging_total, score_pegging
@@ -66,7 +66,7 @@ def say_go(d: Draft, action: Go) -> None:
 
 def _not_play_message(d: Draft) -> str:
     if d.phase == "discard":
-        return f"You can't play a card now: lay away {NUMBER_WORDS[discard_size(len(d.scores))]} cards first"
+        return f"You can't play a card now: lay away {cards_word(discard_size(d.players))} first"
     return "You can't play a card now: the play is over"
 
 
@@ -88,7 +88,7 @@ def _next_to_act(d: Draft, after: int) -> int | None:
     the last card never has to say go: if the turn comes back to it and it cannot play, the go
     is scored at once.
     """
-    n = len(d.scores)
+    n = d.players
     for step in range(1, n + 1):
         seat = (after + step) % n
         if not d.hands[seat] or d.gone[seat]:
@@ -101,7 +101,7 @@ def _next_to_act(d: Draft, after: int) -> int | None:
 
 def _reset(d: Draft, last: int) -> None:
     """Count back to 0; the next seat clockwise after ``last`` that still holds cards leads."""
-    n = len(d.scores)
+    n = d.players
     d.count = 0
     d.series = ()
     d.last_player = None

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from games.engine.actions import AcceptCount, CallMuggins, Count
-from games.engine.draft import Draft, left_of, peg, set_at
+from games.engine.draft import Draft, next_opponent, peg, set_at
 from games.engine.errors import IllegalAction, NotYourTurn, WrongPhase
 from games.engine.events import Event
 from games.engine.scoring import score_hand
@@ -16,8 +16,8 @@ from games.engine.state import DONE, DUE, MUGGINS, SKIPPED, ShowEntry
 
 
 def _show_steps(d) -> list[tuple[int, str]]:
-    """Pone's hand first, round to the dealer's hand, then the dealer's crib."""
-    n = len(d.scores)
+    """Pone's hand (the dealer's left) first, clockwise round to the dealer's hand, then the crib."""
+    n = d.players
     steps = [((d.dealer + i) % n, "hand") for i in range(1, n + 1)]
     steps.append((d.dealer, "crib"))
     return steps
@@ -27,7 +27,8 @@ def begin_show(d: Draft) -> None:
     d.phase = "show"
     d.turn = None
     zone, target = d.rules.peg_out_zone, d.rules.target
-    d.show_zoned = tuple(zone > 0 and target - s <= zone for s in d.scores)
+    scores, sides = d.scores, len(d.scores)
+    d.show_zoned = tuple(zone > 0 and target - scores[seat % sides] <= zone for seat in range(d.players))
     _continue_show(d)
 
 
@@ -65,6 +66,12 @@ def _current_entry(d: Draft, status: str, seat: int, wrong_seat: str) -> ShowEnt
     return d.show[-1]
 
 
+def _only_caller(d: Draft, what: str) -> str:
+    if d.players == 2:
+        return f"Only the opponent can {what}"
+    return f"Only the opponent on the counter's left (seat {d.turn}) can {what}"
+
+
 def count_hand(d: Draft, action: Count) -> None:
     seat, points = action.seat, action.points
     if d.phase == "show" and not d.rules.manual_counting:
@@ -74,20 +81,20 @@ def count_hand(d: Draft, action: Count) -> None:
         raise IllegalAction("Count a whole number of points, 0 or more")
     if points > entry.score.total:
         raise IllegalAction(f"You claimed more than the {entry.kind} is worth")
-    wins = d.scores[seat] + points >= d.rules.target
+    wins = d.scores[d.side_of(seat)] + points >= d.rules.target
     status = MUGGINS if d.rules.muggins and not wins else DONE
     d.show = set_at(d.show, len(d.show) - 1, replace(entry, status=status, claimed=points, awarded=points))
     text = f"{entry.kind.capitalize()}: {points}"
     peg(d, seat, points, entry.kind, text, entry.cards + (entry.starter,))
     if status == MUGGINS:
-        d.turn = left_of(d, seat)  # the opponent (two players); it must call muggins or accept
+        d.turn = next_opponent(d, seat)  # the seat on its left; it must call muggins or accept
     else:
         _continue_show(d)
 
 
 def call_muggins(d: Draft, action: CallMuggins) -> None:
     seat = action.seat
-    entry = _current_entry(d, MUGGINS, seat, "Only the opponent can call muggins")
+    entry = _current_entry(d, MUGGINS, seat, _only_caller(d, "call muggins"))
     missed = entry.score.total - entry.claimed
     d.show = set_at(d.show, len(d.show) - 1, replace(entry, status=DONE, muggins=missed))
     if missed:
@@ -99,7 +106,7 @@ def call_muggins(d: Draft, action: CallMuggins) -> None:
 
 def accept_count(d: Draft, action: AcceptCount) -> None:
     seat = action.seat
-    entry = _current_entry(d, MUGGINS, seat, "Only the opponent can accept the count")
+    entry = _current_entry(d, MUGGINS, seat, _only_caller(d, "accept the count"))
     d.show = set_at(d.show, len(d.show) - 1, replace(entry, status=DONE))
     d.emit(Event(seat, "accept", 0, "Count accepted"))
     _continue_show(d)

@@ -6,6 +6,12 @@ sees one; seats get :func:`games.engine.view.view`. States are frozen: ``apply``
 Numbering: seats are ``0..n-1`` (clockwise = increasing, wrapping); ``game_no`` and ``deal_no``
 count from 0, as the seeds in ``deck.py`` do (the UI adds 1).
 
+Sides: points belong to a *side*. With two or three players each seat is its own side; with four,
+partners sit opposite and share one score, so there are two sides: side 0 = seats 0 and 2, side 1 =
+seats 1 and 3. ``side_of(seat) == seat % sides`` in every case. ``scores``, ``back_pegs``,
+``match_scores``, ``GameResult.winner/scores/skunks`` and ``match_winner`` are per side (one copy of
+each score: a board draws one peg track per side); everything about cards and turns is per seat.
+
 >>> from games.engine.game import new_game
 >>> from games.engine.rules import HouseRules
 >>> state = new_game(HouseRules(), b"secret")
@@ -48,9 +54,21 @@ def dealt_count(players: int) -> int:
     """How many cards come off the top of the deck before the starter.
 
     Two players: 12 (six each, one at a time, pone first), so the starter is ``deck[12]``.
-    Three players: 15 dealt plus one straight to the crib, so the starter is ``deck[16]``.
+    Three players: 15 dealt plus one straight to the crib (``deck[15]``), so the starter is
+    ``deck[16]``. Four players: 20 dealt, the starter is ``deck[20]``.
     """
     return players * hand_size(players) + (1 if players == 3 else 0)
+
+
+def side_count(players: int) -> int:
+    """How many scores there are: one per player, except four players in two partnerships."""
+    return 2 if players == 4 else players
+
+
+def teams(players: int) -> tuple[tuple[int, ...], ...]:
+    """The seats of each side: ``((0,), (1,))``, ``((0,), (1,), (2,))`` or ``((0, 2), (1, 3))``."""
+    sides = side_count(players)
+    return tuple(tuple(range(side, players, sides)) for side in range(sides))
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,8 +108,12 @@ class ShowEntry:
 
 @dataclass(frozen=True, slots=True)
 class GameResult:
-    """How a game ended. ``skunk``: 0 none, 1 skunk, 2 double, 3 triple (always 0 with skunks off
-    or after a resignation); ``value``: match points the winner earned (1, 2, 4 or 8)."""
+    """How a game ended, by side (see the module docstring; a side is a seat except with four).
+
+    ``skunks``: each side's own skunk level (0 none, 1 skunk, 2 double, 3 triple; 0 for the winner,
+    always 0 with skunks off or after a resignation). ``skunk`` is the deepest of them and
+    ``loser_score`` the lowest losing score, the one it was judged on (with two sides: the loser's);
+    ``value``: match points the winner earned, ``1 << skunk`` (1, 2, 4 or 8)."""
 
     game_no: int
     winner: int
@@ -100,6 +122,7 @@ class GameResult:
     skunk: int
     value: int
     reason: str  # "target" or "resign"
+    skunks: tuple[int, ...] = ()
 
     @property
     def skunk_name(self) -> str:
@@ -110,13 +133,18 @@ class GameResult:
         return {
             "game_no": self.game_no, "winner": self.winner, "scores": list(self.scores),
             "loser_score": self.loser_score, "skunk": self.skunk, "value": self.value, "reason": self.reason,
+            "skunks": list(self.skunks),
         }
 
     @classmethod
     def from_dict(cls, data: dict) -> GameResult:
+        winner, scores, skunk = data["winner"], tuple(data["scores"]), data["skunk"]
+        skunks = data.get("skunks")
+        if skunks is None:  # stored before skunks were listed per side (two players only)
+            skunks = tuple(0 if side == winner else skunk for side in range(len(scores)))
         return cls(
-            data["game_no"], data["winner"], tuple(data["scores"]), data["loser_score"],
-            data["skunk"], data["value"], data["reason"],
+            data["game_no"], winner, scores, data["loser_score"],
+            skunk, data["value"], data["reason"], tuple(skunks),
         )
 
 
@@ -140,11 +168,12 @@ class GameState:
     game_no: int = 0
     deal_no: int = 0
     dealer: int | None = None
+    # Per side (a seat, or a partnership with four players): see the module docstring.
     scores: tuple[int, ...] = (0, 0)
-    back_pegs: tuple[int, ...] = (0, 0)  # each seat's score before its latest scoring (the back peg)
+    back_pegs: tuple[int, ...] = (0, 0)  # each side's score before its latest scoring (the back peg)
     match_scores: tuple[int, ...] = (0, 0)
     results: tuple[GameResult, ...] = ()  # finished games of this match, in order
-    match_winner: int | None = None
+    match_winner: int | None = None  # a side
     # Cut for deal (first game only). cut_cards: the last revealed attempt (a tie stays on show).
     cut_attempt: int = 0
     cut_positions: tuple[int | None, ...] = (None, None)
@@ -174,10 +203,11 @@ class GameState:
     def initial(cls, rules: HouseRules, secret: bytes) -> GameState:
         """A new match waiting for the cut for deal (use :func:`games.engine.game.new_game`)."""
         n = rules.players
+        sides = side_count(n)
         empty: tuple[tuple[Card, ...], ...] = _seats(n, ())
         return cls(
-            rules=rules, secret=bytes(secret), scores=_seats(n, 0), back_pegs=_seats(n, 0),
-            match_scores=_seats(n, 0), cut_positions=_seats(n, None), cut_cards=_seats(n, None),
+            rules=rules, secret=bytes(secret), scores=_seats(sides, 0), back_pegs=_seats(sides, 0),
+            match_scores=_seats(sides, 0), cut_positions=_seats(n, None), cut_cards=_seats(n, None),
             hands=empty, kept=empty, discards=empty, gone=_seats(n, False),
             show_zoned=_seats(n, False), acks=_seats(n, False),
         )
@@ -186,12 +216,33 @@ class GameState:
 
     @property
     def players(self) -> int:
+        """How many seats (2, 3 or 4)."""
+        return self.rules.players
+
+    @property
+    def sides(self) -> int:
+        """How many scores: the players, or two partnerships with four players."""
         return len(self.scores)
 
     @property
+    def teams(self) -> tuple[tuple[int, ...], ...]:
+        """The seats of each side (``((0, 2), (1, 3))`` with four players)."""
+        return teams(self.rules.players)
+
+    def side_of(self, seat: int) -> int:
+        """The side (index into ``scores``) ``seat`` scores for."""
+        return seat % len(self.scores)
+
+    @property
     def pone(self) -> int | None:
-        """The seat left of the dealer (with two players, the dealer's opponent)."""
-        return None if self.dealer is None else (self.dealer + 1) % len(self.scores)
+        """The seat left of the dealer: leads the play and counts first."""
+        return None if self.dealer is None else (self.dealer + 1) % self.rules.players
+
+    @property
+    def cutter(self) -> int | None:
+        """The seat right of the dealer, who cuts the starter (with two players, the pone). The
+        starter is still the fixed deck position :attr:`starter_index`: the cut is a formality."""
+        return None if self.dealer is None else (self.dealer - 1) % self.rules.players
 
     @property
     def finished(self) -> bool:
@@ -201,7 +252,7 @@ class GameState:
     @property
     def to_act(self) -> tuple[int, ...]:
         """Seats that may act now (each must, except in ``game_over`` where any one will do)."""
-        n = len(self.scores)
+        n = self.rules.players
         phase = self.phase
         if phase == "cut":
             return tuple(s for s in range(n) if self.cut_positions[s] is None)
@@ -217,7 +268,7 @@ class GameState:
 
     @property
     def starter_index(self) -> int:
-        return dealt_count(len(self.scores))
+        return dealt_count(self.rules.players)
 
     @property
     def deck_remainder(self) -> tuple[Card, ...]:
@@ -232,7 +283,7 @@ class GameState:
         """The cards dealt to each seat this deal, whatever has happened since (for replays)."""
         return tuple(
             tuple(sorted(self.kept[s] + self.discards[s])) if self.discards[s] else self.hands[s]
-            for s in range(len(self.scores))
+            for s in range(self.rules.players)
         )
 
     # --- serialization --------------------------------------------------------------------------

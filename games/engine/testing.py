@@ -41,20 +41,31 @@ def complete_deck(top: str | Sequence[Card]) -> tuple[Card, ...]:
     return head + rest
 
 
-def stacked_deck(dealer: int, hands: Sequence, starter: str | Card, players: int = 2) -> tuple[Card, ...]:
+def stacked_deck(dealer: int, hands: Sequence, starter: str | Card, players: int | None = None,
+                 crib_card: str | Card | None = None) -> tuple[Card, ...]:
     """The deck (top first) that deals ``hands[seat]`` to each seat and turns ``starter``.
 
     Cards are dealt one at a time, pone (the seat left of the dealer) first, so the deck
-    interleaves the hands; the starter follows the dealt cards (``deck[12]`` with two players).
+    interleaves the hands; with three players ``crib_card`` comes next (it goes to the crib); the
+    starter follows (``deck[12]``, ``deck[16]`` or ``deck[20]``). ``players`` defaults to
+    ``len(hands)``.
+
+    >>> from games.engine.cards import format_cards
+    >>> deck = stacked_deck(2, ["2H 3H 4H 5H 6H", "2S 3S 4S 5S 6S", "2D 3D 4D 5D 6D"], "JC", crib_card="KD")
+    >>> format_cards(deck[:3]), deck[15], deck[16]
+    ('2H 2S 2D', Card(rank=13, suit='D'), Card(rank=11, suit='C'))
     """
+    players = len(hands) if players is None else players
     size = hand_size(players)
     per_seat = [_cards(h) for h in hands]
     if len(per_seat) != players or any(len(h) != size for h in per_seat):
         raise ValueError(f"give {players} hands of {size} cards")
     order = [(dealer + 1 + i) % players for i in range(players)]
     top = [per_seat[order[i % players]][i // players] for i in range(players * size)]
-    if players == 3:
-        raise ValueError("three-player decks need the crib card: build them with complete_deck")
+    if (players == 3) != (crib_card is not None):
+        raise ValueError("give a crib_card with three players, and only then")
+    if crib_card is not None:
+        top.append(crib_card if isinstance(crib_card, Card) else parse_card(crib_card))
     starter_card = starter if isinstance(starter, Card) else parse_card(starter)
     deck = complete_deck([*top, starter_card])
     assert deck[dealt_count(players)] == starter_card
@@ -85,11 +96,13 @@ def start_deal(
     match_scores: Sequence[int] | None = None,
     game_no: int = 0,
     deal_no: int = 0,
+    crib_card: str | Card | None = None,
 ) -> GameState:
     """A state at the start of a deal (phase ``discard``) with the given hands, starter and
-    scores: skips the cut for deal. Tests and replay tooling only."""
+    scores (per side: see ``state.py``): skips the cut for deal. The number of players is
+    ``rules.players``; three players need the ``crib_card``. Tests and replay tooling only."""
     state = new_game(rules, secret)
-    n = len(state.scores)
+    n = state.players
     draft = Draft(state)
     draft.dealer = dealer
     draft.game_no = game_no
@@ -99,12 +112,12 @@ def start_deal(
         draft.back_pegs = tuple(scores)
     if match_scores is not None:
         draft.match_scores = tuple(match_scores)
-    _deal_from(draft, stacked_deck(dealer, hands, starter, n))
+    _deal_from(draft, stacked_deck(dealer, hands, starter, n, crib_card))
     return draft.freeze()
 
 
 def with_scores(state: GameState, scores: Sequence[int]) -> GameState:
-    """``state`` with the scores (and back pegs) set: to reach end-game situations in tests."""
+    """``state`` with the scores (and back pegs, per side) set: to reach end-game situations in tests."""
     draft = Draft(state)
     draft.scores = tuple(scores)
     draft.back_pegs = tuple(scores)

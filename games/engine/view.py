@@ -1,9 +1,13 @@
 """What one seat may know: :func:`view` turns the private :class:`GameState` into a :class:`SeatView`.
 
 Templates and computer players only ever get a SeatView, so neither can see the deck, the secret,
-another seat's unplayed cards or the crib before it is counted. Visible cards are: the seat's own
-hand, kept four and discards; the cut cards once revealed; the starter once turned; every card
-laid in the play; each hand or crib of the show once its count begins (it is laid face up).
+another seat's unplayed cards (a partner's included) or the crib before it is counted. Visible
+cards are: the seat's own hand, kept four and discards; the cut cards once revealed; the starter
+once turned; every card laid in the play; each hand or crib of the show once its count begins (it
+is laid face up).
+
+Scores are per side (``scores[view.side_of(seat)]``); with two or three players a side is a seat,
+with four ``teams == ((0, 2), (1, 3))``. See ``state.py``.
 
 >>> from games.engine.game import new_game, apply, CutForDeal
 >>> from games.engine.rules import HouseRules
@@ -67,6 +71,11 @@ class SeatView:
 
     ``turn`` is the one seat to act (play, manual count, muggins), a tuple of the seats still to
     act (cut, discard, the NextDeal acknowledgements, ``game_over``), or None (``match_over``).
+
+    ``scores``, ``back_pegs``, ``match_scores``, ``match_winner`` and the results' ``winner`` are
+    per side: ``side_of(seat)`` (this seat's is ``side``) indexes them; ``teams`` lists the seats
+    of each side. Everything else that is per seat (``hand_sizes``, ``gone``, ``acks``...) is
+    indexed by seat.
     """
 
     phase: str
@@ -77,10 +86,15 @@ class SeatView:
     game_no: int  # from 0
     deal_no: int  # from 0 within the game
     dealer: int | None
-    pone: int | None
+    pone: int | None  # the seat left of the dealer: leads and counts first
+    cutter: int | None  # the seat right of the dealer: cuts the starter (two players: the pone)
     turn: int | tuple[int, ...] | None
-    scores: tuple[int, ...]
-    back_pegs: tuple[int, ...]  # each seat's score before its latest points (the back peg)
+    sides: int  # how many scores: the players, or 2 partnerships with four players
+    teams: tuple[tuple[int, ...], ...]  # the seats of each side
+    side: int  # this seat's side
+    partner: int | None  # the seat opposite with four players
+    scores: tuple[int, ...]  # per side
+    back_pegs: tuple[int, ...]  # each side's score before its latest points (the back peg)
     # this seat's own cards
     hand: tuple[Card, ...]  # cards still held
     kept: tuple[Card, ...]  # the four kept after the discard ((): before)
@@ -107,8 +121,16 @@ class SeatView:
     log: tuple[Event, ...]  # this deal's events
     result: GameResult | None  # the current game's result once it is over
     results: tuple[GameResult, ...]  # every finished game of the match
-    match_scores: tuple[int, ...]
-    match_winner: int | None
+    match_scores: tuple[int, ...]  # per side
+    match_winner: int | None  # a side
+
+    def side_of(self, seat: int) -> int:
+        """The side ``seat`` scores for (an index into ``scores``)."""
+        return seat % self.sides
+
+    @property
+    def my_score(self) -> int:
+        return self.scores[self.side]
 
     @property
     def my_turn(self) -> bool:
@@ -135,8 +157,10 @@ class SeatView:
         return {
             "phase": self.phase, "seat": self.seat, "players": self.players, "rules": self.rules.to_dict(),
             "target": self.target, "game_no": self.game_no, "deal_no": self.deal_no,
-            "dealer": self.dealer, "pone": self.pone,
+            "dealer": self.dealer, "pone": self.pone, "cutter": self.cutter,
             "turn": list(self.turn) if isinstance(self.turn, tuple) else self.turn,
+            "sides": self.sides, "teams": [list(t) for t in self.teams], "side": self.side,
+            "partner": self.partner,
             "scores": list(self.scores), "back_pegs": list(self.back_pegs),
             "hand": cards(self.hand), "kept": cards(self.kept), "discards": cards(self.discards),
             "hand_sizes": list(self.hand_sizes), "discarded": list(self.discarded),
@@ -166,7 +190,7 @@ def _turn(state: GameState) -> int | tuple[int, ...] | None:
 
 def view(state: GameState, seat: int) -> SeatView:
     """What ``seat`` may know of ``state``; see the module docstring for which cards are visible."""
-    n = len(state.scores)
+    n = state.players
     if not isinstance(seat, int) or not 0 <= seat < n:
         raise ValueError(f"there is no seat {seat!r} at this table")
     shown = tuple(
@@ -195,7 +219,12 @@ def view(state: GameState, seat: int) -> SeatView:
         deal_no=state.deal_no,
         dealer=state.dealer,
         pone=state.pone,
+        cutter=state.cutter,
         turn=_turn(state),
+        sides=state.sides,
+        teams=state.teams,
+        side=state.side_of(seat),
+        partner=(seat + 2) % 4 if n == 4 else None,
         scores=state.scores,
         back_pegs=state.back_pegs,
         hand=state.hands[seat],

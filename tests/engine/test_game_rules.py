@@ -466,9 +466,11 @@ def test_unknown_action_and_bad_seat():
 def test_new_game_checks():
     with pytest.raises(ValueError):
         new_game(HouseRules(), b"")
-    with pytest.raises(ValueError):
-        new_game(HouseRules(), b"x", players=3)
+    for bad in (1, 5):
+        with pytest.raises(ValueError):
+            new_game(HouseRules(), b"x", players=bad)
     assert new_game(HouseRules(), b"x", players=2).players == 2
+    assert new_game(HouseRules(), b"x", players=3).rules.players == 3  # tests/engine/test_game_multi.py
 
 
 def test_show_breakdown_kept_in_state():
