@@ -102,14 +102,16 @@ def board_context(game: Game, user, *, error: str = "") -> dict:
     names = seat_names(game, seat)
     n = state_view.players
     opponents = [i for i in range(n) if i != seat]
+    sides = side_names(state_view, names)
+    my_side = state_view.side
     tracks = [
         {
-            "label": names[i],
-            "front": state_view.scores[i],
-            "back": state_view.back_pegs[i],
+            "label": sides[side],
+            "front": state_view.scores[side],
+            "back": state_view.back_pegs[side],
             "color": TRACK_COLORS[k % len(TRACK_COLORS)],
         }
-        for k, i in enumerate([seat, *opponents])
+        for k, side in enumerate([my_side, *(s for s in range(state_view.sides) if s != my_side)])
     ]
     cut_taken = {p: names[s] for s, p in enumerate(state_view.cut_positions) if p is not None}
     cut_legal = {a.position for a in state_view.legal_actions if isinstance(a, CutForDeal)}
@@ -124,14 +126,16 @@ def board_context(game: Game, user, *, error: str = "") -> dict:
             {
                 "seat": i,
                 "name": names[i],
-                "score": state_view.scores[i],
+                "score": state_view.scores[state_view.side_of(i)],
+                "partner": i == state_view.partner,
                 "count": state_view.hand_sizes[i],
                 "cards": range(state_view.hand_sizes[i]),
                 "shown": next((h.cards for h in state_view.show if h.seat == i and h.kind == "hand"), ()),
             }
             for i in opponents
         ],
-        "my_score": state_view.scores[seat],
+        "my_score": state_view.my_score,
+        "partner_name": names[state_view.partner] if state_view.partner is not None else "",
         "crib_backs": range(state_view.crib_size),
         "hints": _hints(game, state_view),
         "record_url": _record_url(game),
@@ -156,11 +160,11 @@ def board_context(game: Game, user, *, error: str = "") -> dict:
         "crib_owner_name": names[state_view.crib_owner] if state_view.crib_owner is not None else "",
         "dealer_name": names[state_view.dealer] if state_view.dealer is not None else "",
         "turn_name": names[state_view.turn] if isinstance(state_view.turn, int) else "",
-        "computer_pending": game.vs_computer and computer_to_act(game),
+        "computer_pending": computer_to_act(game),
         "computer_delay_ms": int(settings.COMPUTER_DELAY_SECONDS * 1000),
         "act_url": reverse("act", args=[game.pk]),
         "computer_url": reverse("computer_step", args=[game.pk]),
-        "result": _result(state_view, names, seat),
+        "result": _result(state_view, sides),
         "can_next_deal": any(isinstance(a, NextDeal) for a in state_view.legal_actions),
         "online": not game.vs_computer,
         "can_abort": game.status == Game.Status.ACTIVE and not state_view.plays and state_view.deal_no == 0
@@ -219,23 +223,30 @@ def _state(game: Game):
     return load_state(game)
 
 
-def _result(v: SeatView, names: list[str], me: int) -> dict | None:
+def side_names(v: SeatView, names: list[str]) -> list[str]:
+    """One name per side: the player, or "You & Carol" for a partnership."""
+    return [" & ".join(names[s] for s in team) for team in v.teams]
+
+
+def _result(v: SeatView, sides: list[str]) -> dict | None:
     if v.result is None:
         return None
     r = v.result
-    winner = names[r.winner]
-    verb = "win" if r.winner == me else "wins"
+    winner = sides[r.winner]
+    mine = r.winner == v.side
+    verb = "win" if mine or "&" in winner else "wins"
     return {
         "winner": winner,
-        "i_won": r.winner == me,
+        "i_won": mine,
         "headline": f"{winner} {verb}" + (f" with a {r.skunk_name}" if r.skunk else "") + (
             " by resignation" if r.reason == "resign" else ""),
-        "scores": " – ".join(f"{names[i]} {s}" for i, s in enumerate(r.scores)),
+        "scores": " – ".join(f"{sides[i]} {s}" for i, s in enumerate(r.scores)),
         "skunk": r.skunk_name,
         "match_over": v.phase == "match_over",
         "match": v.rules.match_games > 1,
-        "match_scores": " – ".join(f"{names[i]} {s}" for i, s in enumerate(v.match_scores)),
-        "match_winner": names[v.match_winner] if v.match_winner is not None else "",
+        "match_scores": " – ".join(f"{sides[i]} {s}" for i, s in enumerate(v.match_scores)),
+        "match_winner": sides[v.match_winner] if v.match_winner is not None else "",
+        "i_won_match": v.match_winner == v.side,
     }
 
 
@@ -261,9 +272,9 @@ def game_row(game: Game, user) -> dict:
     if game.state is None:
         return {"game": game, "opponent": opponent, "score": "", "status": game.get_status_display()}
     v = view(_state(game), seat)
-    score = f"{v.scores[seat]}–" + "–".join(str(s) for i, s in enumerate(v.scores) if i != seat)
+    score = f"{v.my_score}–" + "–".join(str(s) for i, s in enumerate(v.scores) if i != v.side)
     if game.status == Game.Status.FINISHED:
-        status = "Won" if v.match_winner == seat else "Lost"
+        status = "Won" if v.match_winner == v.side else "Lost"
     elif game.status == Game.Status.ABORTED:
         status = "Aborted"
     elif v.my_turn:

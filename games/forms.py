@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from django import forms
 from django.contrib.auth.models import User
 
@@ -116,3 +118,66 @@ class SeekForm(HouseRulesForm):
         if data.get("rated") and data.get("manual_counting"):
             self.add_error("rated", "Rated games use automatic counting.")
         return data
+
+
+SEAT_CHOICES = [
+    ("standard", "Computer (standard)"),
+    ("easy", "Computer (easy)"),
+    ("expert", "Computer (expert)"),
+    ("open", "Open seat: anyone may sit"),
+    ("invite", "Invite a player"),
+]
+
+
+class TableForm(HouseRulesForm):
+    """A table of three, or four in two partnerships (you and seat 3 against seats 2 and 4)."""
+
+    field_order = ["players", "seat_1", "seat_1_player", "seat_2", "seat_2_player", "seat_3", "seat_3_player",
+                   "turn_timer"]
+    players = forms.TypedChoiceField(
+        label="Players", coerce=int, initial=4,
+        choices=[(3, "Three players"), (4, "Four players, two partnerships")],
+        help_text="Three: five cards each, one to the crib. Four: partners sit opposite and share a score.",
+    )
+    turn_timer = SeekForm.base_fields["turn_timer"]
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        labels = {
+            1: "Seat 2 (on your left)",
+            2: "Seat 3 (opposite: your partner at four)",
+            3: "Seat 4 (on your right)",
+        }
+        for n, label in labels.items():
+            self.fields[f"seat_{n}"] = forms.ChoiceField(
+                label=label, choices=SEAT_CHOICES, initial="standard", required=n != 3,
+                help_text="Not used at a table of three." if n == 3 else "",
+            )
+            self.fields[f"seat_{n}_player"] = forms.CharField(
+                label=f"Player to invite to seat {n + 1}", required=False, max_length=150,
+            )
+        self.order_fields(self.field_order)
+
+    def clean(self) -> dict:
+        data = super().clean()
+        n = data.get("players") or 4
+        seats = []
+        for i in range(1, n):
+            kind = data.get(f"seat_{i}") or "standard"
+            if kind == "invite":
+                name = (data.get(f"seat_{i}_player") or "").strip()
+                user = User.objects.filter(username__iexact=name, is_active=True).first() if name else None
+                if user is None:
+                    self.add_error(f"seat_{i}_player", f"There is no player called {name!r}." if name
+                                   else "Name the player to invite.")
+                    continue
+                seats.append({"kind": "invite", "user": user})
+            elif kind == "open":
+                seats.append({"kind": "open"})
+            else:
+                seats.append({"kind": "computer", "level": kind})
+        data["seats"] = seats
+        return data
+
+    def house_rules(self) -> HouseRules:
+        return replace(super().house_rules(), players=self.cleaned_data["players"])

@@ -42,6 +42,9 @@ class GameQuerySet(models.QuerySet):
     def open_seeks(self) -> GameQuerySet:
         return self.filter(status=Game.Status.WAITING, invited__isnull=True, vs_computer=False)
 
+    def with_computers(self) -> GameQuerySet:
+        return self.filter(seats__user__isnull=True).distinct()
+
 
 class Game(models.Model):
     class Status(models.TextChoices):
@@ -68,6 +71,10 @@ class Game(models.Model):
         related_name="invitations",
         help_text="Only this player may accept (an invitation); empty for an open seek.",
     )
+    invitees = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="table_invitations",
+        help_text="Players invited to a seat at a table of three or four.",
+    )
     invite_token = models.CharField(max_length=32, default=new_invite_token, unique=True, editable=False)
 
     # House rules, one column each so that history can filter on them.
@@ -83,6 +90,13 @@ class Game(models.Model):
         default=1, choices=[(1, "Single game"), (3, "Best of 3"), (5, "Best of 5"), (7, "Best of 7")]
     )
     hints = models.BooleanField(default=False)
+    players = models.PositiveSmallIntegerField(
+        default=2, choices=[(2, "Two players"), (3, "Three players"), (4, "Four players (partners)")]
+    )
+    seat_plan = models.JSONField(
+        null=True, blank=True,
+        help_text="Tables of three or four: what fills each seat, e.g. {'kind': 'open'|'invite'|'computer'}.",
+    )
     turn_timer = models.PositiveSmallIntegerField(
         default=0, choices=[(0, "Off"), (30, "30 seconds"), (60, "60 seconds"), (180, "3 minutes")],
         help_text="Seconds per decision; when it runs out the site moves for the player.",
@@ -125,11 +139,42 @@ class Game(models.Model):
             manual_counting=self.manual_counting,
             muggins=self.muggins,
             match_games=self.match_games,
+            players=self.players,
         )
+
+    @property
+    def has_computer(self) -> bool:
+        return any(seat.user_id is None for seat in self.seats.all())
+
+    @property
+    def plan(self) -> list[dict]:
+        """What fills each seat; a two-player seek is a creator and one open or invited seat."""
+        if self.seat_plan:
+            return self.seat_plan
+        second = {"kind": "invite", "user": self.invited_id} if self.invited_id else {"kind": "open"}
+        return [{"kind": "creator", "user": self.created_by_id}, second]
+
+    def open_seat_indexes(self, user=None, *, with_link: bool = False) -> list[int]:
+        """Seats of a waiting table that ``user`` could take: an invitation to them first, then open
+        seats. The shareable link (``with_link``) also opens a two-player invitation to its holder."""
+        taken = {seat.index for seat in self.seats.all()}
+        mine, free = [], []
+        for index, spot in enumerate(self.plan):
+            if index in taken:
+                continue
+            if spot["kind"] == "invite" and user is not None and spot.get("user") == user.pk:
+                mine.append(index)
+            elif spot["kind"] == "open" or (spot["kind"] == "invite" and with_link and not self.seat_plan):
+                free.append(index)
+        return mine + free
 
     def rules_summary(self) -> list[str]:
         """House rules in words, for the lobby and the board."""
         parts = [f"{self.target} points"]
+        if self.players == 3:
+            parts.insert(0, "three players")
+        elif self.players == 4:
+            parts.insert(0, "four players, partners")
         if not self.skunks:
             parts.append("no skunks")
         elif self.triple_skunk:

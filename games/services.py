@@ -144,23 +144,84 @@ def game_create_between(
 
 
 @transaction.atomic
-def game_accept(*, user: AbstractBaseUser, game_id: int, token: str | None = None) -> Game:
-    """Take an open seek, or accept an invitation (by being the invitee or holding the link)."""
+def game_create_table(
+    *, user: AbstractBaseUser, rules: HouseRules, seats: list[dict], turn_timer: int = 0
+) -> Game:
+    """A table of three or four. ``seats`` describes seats 1..n-1 in order: ``{"kind": "computer",
+    "level": "standard"}``, ``{"kind": "open"}`` or ``{"kind": "invite", "user": <User>}``. With four
+    players seat 2 is the creator's partner. The table starts when every seat is filled."""
+    n = rules.players
+    if n not in (3, 4) or len(seats) != n - 1:
+        raise ServiceError("A table has three or four seats.")
+    if turn_timer not in (0, 30, 60, 180):
+        raise ServiceError("The turn timer is off, 30 s, 60 s or 3 minutes.")
+    plan: list[dict] = [{"kind": "creator", "user": user.pk}]
+    invitees = []
+    for spot in seats:
+        kind = spot.get("kind")
+        if kind == "computer" and spot.get("level") in ComputerLevel.values:
+            plan.append({"kind": "computer", "level": spot["level"]})
+        elif kind == "open":
+            plan.append({"kind": "open"})
+        elif kind == "invite" and spot.get("user") is not None:
+            invitee = spot["user"]
+            if invitee.pk == user.pk or invitee in invitees:
+                raise ServiceError("Invite each player once, and not yourself.")
+            invitees.append(invitee)
+            plan.append({"kind": "invite", "user": invitee.pk})
+        else:
+            raise ServiceError("Each seat is a computer, an open seat or an invited player.")
+    humans = 1 + sum(1 for spot in plan[1:] if spot["kind"] != "computer")
+    game = Game.objects.create(
+        created_by=user, players=n, seat_plan=plan, turn_timer=turn_timer, vs_computer=humans == 1,
+        computer_level=next((s["level"] for s in plan if s["kind"] == "computer"), ""), **_rule_fields(rules),
+    )
+    game.invitees.set(invitees)
+    Seat.objects.create(game=game, index=0, user=user)
+    for index, spot in enumerate(plan):
+        if spot["kind"] == "computer":
+            Seat.objects.create(game=game, index=index, computer_level=spot["level"])
+    if humans == 1:
+        _start(game)
+        game.save()
+    transaction.on_commit(broadcast.lobby_changed)
+    log.info("game=%s user=%s action=table players=%s", game.pk, user.pk, n)
+    return game
+
+
+@transaction.atomic
+def game_accept(
+    *, user: AbstractBaseUser, game_id: int, token: str | None = None, seat: int | None = None
+) -> Game:
+    """Take a seat: an open seek or table, or an invitation (being the invitee or holding the link).
+    ``seat`` picks one of several free seats (at a table of four it picks your partner)."""
     game = _lock(game_id)
     if game.status != Game.Status.WAITING:
         raise NotAvailable("That game has already started or was withdrawn.")
     if game.created_by_id == user.pk:
         raise ServiceError("You cannot accept your own game.")
-    if game.invited_id is not None and game.invited_id != user.pk and token != game.invite_token:
+    if game.seat_of(user) is not None:
+        raise ServiceError("You already have a seat at this table.")
+    free = game.open_seat_indexes(user, with_link=token is not None and token == game.invite_token)
+    if not free:
         raise NotAPlayer("That invitation is for someone else.")
-    Seat.objects.create(game=game, index=1, user=user)
-    game.invited = user if game.invited_id is None and token else game.invited
-    _start(game)
+    if seat is not None and seat not in free:
+        raise NotAvailable("That seat is taken or not yours to take.")
+    index = free[0] if seat is None else seat
+    Seat.objects.create(game=game, index=index, user=user)
+    if game.invited_id is None and token and not game.seat_plan:
+        game.invited = user
+    if game.seats.count() == game.players:
+        _start(game)
+        game_id = game.pk
+        others = tuple(s.user_id for s in game.seats.all() if s.user_id and s.user_id != user.pk)
+        transaction.on_commit(lambda: broadcast.lobby_changed(started=game_id, players=others))
+        _after_commit(game)
+    else:
+        game.version += 1
+        transaction.on_commit(broadcast.lobby_changed)
     game.save()
-    _after_commit(game)
-    game_id, creator = game.pk, game.created_by_id
-    transaction.on_commit(lambda: broadcast.lobby_changed(started=game_id, players=(creator,)))
-    log.info("game=%s user=%s action=accept", game.pk, user.pk)
+    log.info("game=%s user=%s action=accept seat=%s", game.pk, user.pk, index)
     return game
 
 
@@ -251,13 +312,19 @@ def game_act(*, user: AbstractBaseUser, game_id: int, version: int, action: dict
 @transaction.atomic
 def game_computer_step(*, game_id: int) -> Outcome | None:
     """Let one computer seat take one action, if one is due. Returns None when none is."""
+    started = time.perf_counter()
     game = _lock(game_id)
     if game.status != Game.Status.ACTIVE:
         return None
     action = _computer_action(game, load_state(game))
     if action is None:
         return None
-    return _apply(game, action)
+    outcome = _apply(game, action)
+    log.info(
+        "game=%s user=computer action=%s version=%s latency_ms=%.1f",
+        game.pk, action_to_dict(action)["type"], game.version, (time.perf_counter() - started) * 1000,
+    )
+    return outcome
 
 
 def play_computer_turns(game_id: int, limit: int = 200) -> None:
@@ -268,6 +335,8 @@ def play_computer_turns(game_id: int, limit: int = 200) -> None:
 
 
 def _computer_seats_due(game: Game, state: engine.GameState) -> list[Seat]:
+    if not game.has_computer:
+        return []
     # Between games any seat may start the next one: that is left to the people at the table.
     if state.phase in ("game_over", "match_over"):
         return []

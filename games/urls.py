@@ -9,6 +9,7 @@ urlpatterns = [
     path("lobby/", views_lobby.lobby, name="lobby"),
     path("games/new/computer/", views_lobby.new_computer_game, name="new_computer_game"),
     path("games/new/seek/", views_lobby.new_seek, name="new_seek"),
+    path("games/new/table/", views_lobby.new_table, name="new_table"),
     path("games/<int:game_id>/accept/", views_lobby.accept, name="accept"),
     path("games/<int:game_id>/withdraw/", views_lobby.withdraw, name="withdraw"),
     path("games/<int:game_id>/rematch/", views_lobby.rematch, name="rematch"),

@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.views.decorators.http import require_POST
 
-from games import services
+from games import ratelimit, services
 from games.board import board_context, presence_context
 from games.models import Game
 
@@ -64,6 +64,7 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
     except ValueError:
         version = -1
     try:
+        ratelimit.check_move(request.user)  # 429 with the board and a message, like any refusal
         services.game_act(user=request.user, game_id=game.pk, version=version, action=action)
     except services.ServiceError as exc:
         game.refresh_from_db()
@@ -84,7 +85,7 @@ def computer_step(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id)
     if game.seat_of(request.user) is None:
         return HttpResponseForbidden("This is not your game.")
-    if game.vs_computer:
+    if game.has_computer:
         # Two pages (or a page and a push) may ask at once; the loser of the race just gets the board.
         with contextlib.suppress(services.ServiceError):
             services.game_computer_step(game_id=game.pk)

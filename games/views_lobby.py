@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -11,7 +12,7 @@ from django.views.decorators.http import require_POST
 
 from games import services
 from games.board import game_row
-from games.forms import ComputerGameForm, SeekForm
+from games.forms import ComputerGameForm, SeekForm, TableForm
 from games.models import Game
 
 
@@ -21,13 +22,40 @@ def lobby_context(user) -> dict:
         "user": user,
         "in_progress": [game_row(g, user) for g in mine.in_progress()[:50]],
         "finished": [game_row(g, user) for g in mine.finished().order_by("-finished_at")[:10]],
-        "my_seeks": Game.objects.filter(created_by=user, status=Game.Status.WAITING).select_related(
-            "invited"
-        ),
-        "invitations": Game.objects.filter(invited=user, status=Game.Status.WAITING).select_related(
-            "created_by"
-        ),
-        "open_seeks": Game.objects.open_seeks().exclude(created_by=user).select_related("created_by")[:50],
+        "my_seeks": Game.objects.filter(seats__user=user, status=Game.Status.WAITING)
+        .select_related("invited")
+        .prefetch_related("seats__user")
+        .distinct(),
+        "invitations": Game.objects.filter(Q(invited=user) | Q(invitees=user), status=Game.Status.WAITING)
+        .exclude(seats__user=user)
+        .select_related("created_by")
+        .distinct(),
+        "open_seeks": [
+            {"game": g, "seats": _free_seats(g, user)}
+            for g in Game.objects.open_seeks().exclude(seats__user=user).select_related("created_by")
+            .prefetch_related("seats__user")[:50]
+        ],
+    }
+
+
+def _free_seats(game: Game, user) -> list[dict]:
+    """The seats a player may take, named so partners can choose each other."""
+    names = {s.index: s.display_name for s in game.seats.all()}
+    out = []
+    for index in game.open_seat_indexes(user):
+        label = f"seat {index + 1}"
+        if game.players == 4:
+            partner = names.get((index + 2) % 4)
+            label += f", partner of {partner}" if partner else ", partner of the open seat opposite"
+        out.append({"index": index, "label": label})
+    return out
+
+
+def forms_context(**forms) -> dict:
+    return {
+        "computer_form": forms.get("computer_form") or ComputerGameForm(prefix="cpu"),
+        "seek_form": forms.get("seek_form") or SeekForm(prefix="seek"),
+        "table_form": forms.get("table_form") or TableForm(prefix="table"),
     }
 
 
@@ -38,8 +66,7 @@ def render_lobby_lists(user) -> str:
 
 @login_required
 def lobby(request: HttpRequest) -> HttpResponse:
-    context = lobby_context(request.user)
-    context.update(computer_form=ComputerGameForm(prefix="cpu"), seek_form=SeekForm(prefix="seek"))
+    context = {**lobby_context(request.user), **forms_context()}
     return render(request, "games/lobby.html", context)
 
 
@@ -48,8 +75,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
 def new_computer_game(request: HttpRequest) -> HttpResponse:
     form = ComputerGameForm(request.POST, prefix="cpu")
     if not form.is_valid():
-        context = lobby_context(request.user)
-        context.update(computer_form=form, seek_form=SeekForm(prefix="seek"))
+        context = {**lobby_context(request.user), **forms_context(computer_form=form)}
         return render(request, "games/lobby.html", context, status=400)
     game = services.game_create_vs_computer(
         user=request.user, level=form.cleaned_data["level"], rules=form.house_rules(),
@@ -76,8 +102,28 @@ def new_seek(request: HttpRequest) -> HttpResponse:
             else:
                 messages.success(request, "Your seek is posted; the game opens when someone accepts.")
             return redirect("lobby")
-    context = lobby_context(request.user)
-    context.update(computer_form=ComputerGameForm(prefix="cpu"), seek_form=form)
+    context = {**lobby_context(request.user), **forms_context(seek_form=form)}
+    return render(request, "games/lobby.html", context, status=400)
+
+
+@login_required
+@require_POST
+def new_table(request: HttpRequest) -> HttpResponse:
+    form = TableForm(request.POST, prefix="table")
+    if form.is_valid():
+        try:
+            game = services.game_create_table(
+                user=request.user, rules=form.house_rules(), seats=form.cleaned_data["seats"],
+                turn_timer=form.cleaned_data["turn_timer"],
+            )
+        except services.ServiceError as exc:
+            form.add_error(None, exc.message)
+        else:
+            if game.status == Game.Status.ACTIVE:
+                return redirect(game)
+            messages.success(request, "Your table is posted; it starts when every seat is filled.")
+            return redirect("lobby")
+    context = {**lobby_context(request.user), **forms_context(table_form=form)}
     return render(request, "games/lobby.html", context, status=400)
 
 
@@ -85,10 +131,17 @@ def new_seek(request: HttpRequest) -> HttpResponse:
 @require_POST
 def accept(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
-        game = services.game_accept(user=request.user, game_id=game_id, token=request.POST.get("token"))
+        seat = request.POST.get("seat")
+        game = services.game_accept(
+            user=request.user, game_id=game_id, token=request.POST.get("token"),
+            seat=int(seat) if seat and seat.isdigit() else None,
+        )
     except services.ServiceError as exc:
         messages.error(request, exc.message)
         return redirect("lobby") if not request.htmx else HttpResponse(exc.message, status=exc.status)
+    if game.status == Game.Status.WAITING:
+        messages.success(request, "You have a seat; the game starts when the table is full.")
+        return redirect("lobby")
     return redirect(game)
 
 
