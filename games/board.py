@@ -59,8 +59,20 @@ def seat_names(game: Game, viewer_seat: int | None) -> list[str]:
     return ["You" if s.index == viewer_seat else s.display_name for s in seats]
 
 
+SEATS_RE = re.compile(r"\b[Ss]eats (\d)((?: and \d)+)")
+
+
 def personalise(text: str, names: list[str]) -> str:
-    """Engine texts say "seat 1"; a viewer reads "You" or the player's name."""
+    """Engine texts say "seat 1" (or "Seats 0 and 2" for partners); a viewer reads "You", names,
+    or "You & Carol"."""
+
+    def partners(match: re.Match) -> str:
+        seats = [int(match.group(1)), *(int(d) for d in re.findall(r"\d", match.group(2)))]
+        if any(i >= len(names) for i in seats):
+            return match.group(0)
+        ordered = sorted(seats, key=lambda i: names[i] != "You")  # "You & Carol", not "Carol & You"
+        joined = " & ".join(names[i] for i in ordered)
+        return joined if match.start() == 0 or not joined.startswith("You") else "you" + joined[3:]
 
     def name(match: re.Match) -> str:
         i = int(match.group(1))
@@ -75,14 +87,14 @@ def personalise(text: str, names: list[str]) -> str:
             who = "You" if match.start() == 0 else "you"
         return f"{who} {word}"
 
-    return SEAT_RE.sub(name, text)
+    return SEAT_RE.sub(name, SEATS_RE.sub(partners, text))
 
 
 def log_lines(events, names: list[str], me: int | None) -> list[LogLine]:
     lines = []
     for e in events:
         ev = e if isinstance(e, Event) else Event.from_dict(e)
-        named = SEAT_RE.search(ev.text) is not None  # the text already says who
+        named = SEAT_RE.search(ev.text) is not None or SEATS_RE.search(ev.text) is not None
         who = names[ev.seat] if ev.seat is not None and ev.seat < len(names) and not named else ""
         lines.append(LogLine(who, personalise(ev.text, names), ev.points, ev.kind, ev.cards, ev.seat == me))
     return lines
@@ -148,7 +160,8 @@ def board_context(game: Game, user, *, error: str = "") -> dict:
             {"name": names[s], "card": c} for s, c in enumerate(state_view.cut_cards) if c is not None
         ],
         "log": log_lines(state_view.log, names, seat),
-        "latest": log_lines(_latest_events(game), names, seat),
+        # The calls of the latest move, the last few only: a whole show is in the log beside it.
+        "calls": [line for line in log_lines(_latest_events(game), names, seat) if line.loud][-4:],
         "show": [
             {"entry": h, "owner": names[h.seat], "mine": h.seat == seat} for h in state_view.show
         ],

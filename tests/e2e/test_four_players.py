@@ -1,0 +1,55 @@
+"""A table of four in Chromium: one person and three computers, partners across, to the end."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.helpers import screenshot, sign_up
+from tests.e2e.test_play_computer import _click_if_enabled
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+def test_one_person_and_three_computers_play_a_table_of_four(live_daphne: str, page: Page):
+    page.set_default_timeout(15000)
+    sign_up(page, live_daphne, "fourhanded")
+    page.get_by_label("Players").select_option("4")
+    for n in (2, 3, 4):
+        page.locator(f"#id_table-seat_{n - 1}").select_option("easy")
+    page.locator("section[aria-labelledby=table-h] summary").click()  # the house rules fold away
+    page.locator("#id_table-target").select_option("61")
+    page.get_by_role("button", name="Open the table").click()
+
+    expect(page.locator(".seat--opponent")).to_have_count(3)
+    expect(page.locator(".seat--opponent .badge", has_text="Partner")).to_have_count(1)
+    page.get_by_role("button", name="Cut at card 30").click(position={"x": 6, "y": 20})
+
+    for _ in range(600):
+        if page.locator("section.result").count():
+            break
+        phase = page.locator("#board").get_attribute("class") or ""
+        if "phase-discard" in phase and page.get_by_role("checkbox").count() == 5:
+            expect(page.locator(".discard-fieldset legend")).to_contain_text("one card")
+            page.get_by_role("checkbox").nth(0).check()
+            _click_if_enabled(page, page.get_by_role("button", name="Lay away to the crib"))
+            continue
+        if "phase-play" in phase:
+            if _click_if_enabled(page, page.get_by_role("button", name="Go", exact=True)):
+                continue
+            if _click_if_enabled(page, page.locator(".play-form button.playable:not([disabled])")):
+                continue
+        if "phase-show" in phase and _click_if_enabled(page, page.get_by_role("button", name="Next hand")):
+            continue
+        page.wait_for_timeout(50)
+    else:
+        pytest.fail("the table did not finish")
+
+    screenshot(page, "four-players-over")
+    headline = page.locator("section.result h2")
+    winners = re.compile(r"(You & Computer \(easy\) win|Computer \(easy\) & Computer \(easy\) win)")
+    expect(headline).to_contain_text(winners)
+    # One peg track per partnership, named for both partners.
+    expect(page.locator(".cribbage-board")).to_contain_text("You & Computer (easy)")
