@@ -151,3 +151,20 @@ def snapshot(game: Game) -> tuple:
         game.version, game.state, game.status,
         Move.objects.filter(game=game).count(), Round.objects.filter(game=game).count(),
     )
+
+
+# A deal where the pone plays on after a go: used by service and view tests alike.
+GO_HANDS = ("TD 5D 6D 7D 8S 9S", "KH 9C AH 2C 3S 4S")
+GO_STARTER = "5C"
+# (seat, action) after the discards, up to the last card.
+GO_PLAY = [
+    (1, {"type": "play", "card": "KH"}),
+    (0, {"type": "play", "card": "TD"}),
+    (1, {"type": "play", "card": "9C"}),
+    (0, {"type": "go"}),
+    (1, {"type": "play", "card": "AH"}),
+    (0, {"type": "play", "card": "5D"}),
+    (1, {"type": "play", "card": "2C"}),
+    (0, {"type": "play", "card": "6D"}),
+    (0, {"type": "play", "card": "7D"}),
+]

@@ -25,12 +25,14 @@ from games.models import Game, Move, Round
 from tests.engine.game_support import GO_DISCARDS, D, parse_moves, run
 from tests.engine.game_support import GO_PLAY as ENGINE_PLAY
 from tests.services.factories import (
+    GO_HANDS,
+    GO_PLAY,
+    GO_STARTER,
     act,
     computer_game,
     fixed_secrets,
     human_game,
     load,
-    make_user,
     play_out,
     put_state,
     replay,
@@ -40,20 +42,6 @@ from tests.services.factories import (
 
 pytestmark = pytest.mark.django_db
 
-GO_HANDS = ("TD 5D 6D 7D 8S 9S", "KH 9C AH 2C 3S 4S")
-GO_STARTER = "5C"
-# (seat, action) after the discards, up to the last card.
-GO_PLAY = [
-    (1, {"type": "play", "card": "KH"}),
-    (0, {"type": "play", "card": "TD"}),
-    (1, {"type": "play", "card": "9C"}),
-    (0, {"type": "go"}),
-    (1, {"type": "play", "card": "AH"}),
-    (0, {"type": "play", "card": "5D"}),
-    (1, {"type": "play", "card": "2C"}),
-    (0, {"type": "play", "card": "6D"}),
-    (0, {"type": "play", "card": "7D"}),
-]
 
 
 @pytest.fixture(autouse=True)
@@ -61,19 +49,7 @@ def _secrets(monkeypatch):
     fixed_secrets(monkeypatch, "services")
 
 
-@pytest.fixture
-def alice():
-    return make_user("alice")
 
-
-@pytest.fixture
-def bob():
-    return make_user("bob")
-
-
-@pytest.fixture
-def carol():
-    return make_user("carol")
 
 
 @pytest.fixture

@@ -15,11 +15,12 @@ from games import services
 from games.engine.rules import HouseRules
 from games.models import Game, Move
 from tests.services.factories import (
+    GO_HANDS,
+    GO_PLAY,
     computer_game,
     fixed_secrets,
     human_game,
     load,
-    make_user,
     snapshot,
     stack,
 )
@@ -27,18 +28,6 @@ from tests.services.factories import (
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HX-Request": "true"}
-GO_HANDS = ("TD 5D 6D 7D 8S 9S", "KH 9C AH 2C 3S 4S")
-GO_PLAY = [
-    (1, {"type": "play", "card": "KH"}),
-    (0, {"type": "play", "card": "TD"}),
-    (1, {"type": "play", "card": "9C"}),
-    (0, {"type": "go"}),
-    (1, {"type": "play", "card": "AH"}),
-    (0, {"type": "play", "card": "5D"}),
-    (1, {"type": "play", "card": "2C"}),
-    (0, {"type": "play", "card": "6D"}),
-    (0, {"type": "play", "card": "7D"}),
-]
 
 
 @pytest.fixture(autouse=True)
@@ -46,19 +35,7 @@ def _secrets(monkeypatch):
     fixed_secrets(monkeypatch, "web")
 
 
-@pytest.fixture
-def alice():
-    return make_user("alice")
 
-
-@pytest.fixture
-def bob():
-    return make_user("bob")
-
-
-@pytest.fixture
-def carol():
-    return make_user("carol")
 
 
 def logged_in(user, **kwargs) -> Client:

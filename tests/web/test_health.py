@@ -8,7 +8,7 @@ from cribsite.asgi import application
 HEADERS = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
 
 
-def test_health_endpoint(client):
+def test_health_endpoint(client, db):
     response = client.get("/health/")
     assert response.status_code == 200
     assert response.json()["ok"] is True

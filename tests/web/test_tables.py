@@ -16,10 +16,6 @@ from tests.services.factories import act, as_form, load, make_user, random_actio
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def alice():
-    return make_user("alice")
-
 
 def _play_out(game, users: dict, seed: int = 1, limit: int = 4000):
     rng = random.Random(seed)
