@@ -263,18 +263,18 @@ def _result(v: SeatView, sides: list[str]) -> dict | None:
     }
 
 
-def render_board(game: Game, user, *, error: str = "", oob: bool = False) -> str:
+def render_board(game: Game, user, *, error: str = "", oob: bool = False, csrf_token: str = "") -> str:
     context = board_context(game, user, error=error)
-    context["oob"] = oob
+    context.update(oob=oob, csrf_token=csrf_token)
     return render_to_string("games/board.html#board", context)
 
 
-def render_board_oob(game_id: int, user) -> str | None:
+def render_board_oob(game_id: int, user, csrf_token: str = "") -> str | None:
     """The board for a websocket push (``hx-swap-oob``), or None if the user no longer has a seat."""
     game = Game.objects.filter(pk=game_id).prefetch_related("seats__user").first()
     if game is None or game.seat_of(user) is None or game.state is None:
         return None
-    return render_board(game, user, oob=True)
+    return render_board(game, user, oob=True, csrf_token=csrf_token)
 
 
 def game_row(game: Game, user) -> dict:
@@ -316,11 +316,12 @@ def presence_context(game: Game, user) -> dict:
     }
 
 
-def render_presence(game_id: int, user, *, oob: bool = False) -> str | None:
+def render_presence(game_id: int, user, *, oob: bool = False, csrf_token: str = "") -> str | None:
     game = Game.objects.filter(pk=game_id).prefetch_related("seats__user").first()
     if game is None or game.seat_of(user) is None:
         return None
-    return render_to_string("games/_presence.html", {**presence_context(game, user), "oob": oob})
+    context = {**presence_context(game, user), "oob": oob, "csrf_token": csrf_token}
+    return render_to_string("games/_presence.html", context)
 
 
 def render_chat(game_id: int, user, seat: int, message: str) -> str | None:

@@ -12,8 +12,19 @@ import json
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.middleware import csrf
 
 from games import broadcast
+
+
+def csrf_token(scope: dict) -> str:
+    """A CSRF token for forms rendered outside a request (pushed partials): the socket's own cookie,
+    masked the way Django masks it for a page."""
+    secret = scope.get("cookies", {}).get(settings.CSRF_COOKIE_NAME, "")
+    if len(secret) != csrf.CSRF_SECRET_LENGTH:
+        return ""
+    return csrf._mask_cipher_secret(secret)
 
 
 class HealthConsumer(AsyncWebsocketConsumer):
@@ -53,7 +64,7 @@ class LobbyConsumer(AsyncWebsocketConsumer):
     def _render(self) -> str:
         from games.views_lobby import render_lobby_lists
 
-        return render_lobby_lists(self.scope["user"])
+        return render_lobby_lists(self.scope["user"], csrf_token(self.scope))
 
 
 class GameConsumer(AsyncWebsocketConsumer):
@@ -128,13 +139,13 @@ class GameConsumer(AsyncWebsocketConsumer):
     def _render(self) -> str | None:
         from games.board import render_board_oob
 
-        return render_board_oob(self.game_id, self.scope["user"])
+        return render_board_oob(self.game_id, self.scope["user"], csrf_token(self.scope))
 
     @database_sync_to_async
     def _render_presence(self) -> str | None:
         from games.board import render_presence
 
-        return render_presence(self.game_id, self.scope["user"], oob=True)
+        return render_presence(self.game_id, self.scope["user"], oob=True, csrf_token=csrf_token(self.scope))
 
     @database_sync_to_async
     def _render_chat(self, seat: int, message: str) -> str | None:

@@ -59,9 +59,11 @@ def forms_context(**forms) -> dict:
     }
 
 
-def render_lobby_lists(user) -> str:
-    """The lists part of the lobby for one user, as an out-of-band swap (pushed over the socket)."""
-    return render_to_string("games/lobby.html#lobby-lists", {**lobby_context(user), "oob": True})
+def render_lobby_lists(user, csrf_token: str = "") -> str:
+    """The lists part of the lobby for one user, as an out-of-band swap (pushed over the socket).
+    ``csrf_token``: the socket's own, so the forms in what is pushed still post."""
+    context = {**lobby_context(user), "oob": True, "csrf_token": csrf_token}
+    return render_to_string("games/lobby.html#lobby-lists", context)
 
 
 @login_required
