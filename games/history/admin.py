@@ -9,9 +9,9 @@ from games.history.models import PlayerGame, Rating, RatingChange
 class PlayerGameAdmin(admin.ModelAdmin):
     list_display = ("game", "seat", "user", "opponent_name", "result", "score", "opponent_score",
                     "finished_at")
-    list_filter = ("result", "vs_computer", "rated", "target")
+    list_filter = ("result", "vs_computer", "rated", "target", "players")
     search_fields = ("user__username", "opponent_name")
-    raw_id_fields = ("game", "user", "opponent")
+    raw_id_fields = ("game", "user", "opponent", "partner")
 
 
 @admin.register(Rating)

@@ -1,4 +1,4 @@
-"""Small inline SVG charts: both scores through a game, and a player's rating over time.
+"""Small inline SVG charts: every side's score through a game, and a player's rating over time.
 
 Built server-side from numbers only (names go through ``format_html``), so they need no script
 and print as they look. Each chart is ``role="img"`` with a title and a description in words.
@@ -21,7 +21,8 @@ def _polyline(points: list[tuple[float, float]], colour: str, css: str) -> str:
 
 
 def score_chart(deals: list[dict], names: list[str], target: int, *, title: str) -> SafeString:
-    """Both scores after every scoring event of one game; dashed lines where each deal starts."""
+    """Each side's score (one line per name in ``names``: two or three sides) after every scoring
+    event of one game; lines where each deal starts."""
     n = len(names)
     series: list[list[int]] = [[0] * n]
     deal_starts: list[tuple[int, int]] = []

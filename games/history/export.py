@@ -1,8 +1,10 @@
 """A finished game as a download: JSON (the full log, enough to replay it with the engine) or text.
 
-The JSON holds the game's secret, revealed once the game is over: with it and the actions,
-``new_game(rules, secret)`` and ``apply`` rebuild every state, and each deal's seed is
-``deal_seed(secret, game_no, deal_no)`` (``games/engine/deck.py``).
+Every seat is listed (two, three or four; ``side`` is the seat's side, ``teams`` the seats of
+each side: scores, results and ``winner_seat``, the winning side, are by side). The JSON holds
+the game's secret, revealed once the game is over: with it and the actions, ``new_game(rules,
+secret)`` and ``apply`` rebuild every state, and each deal's seed is ``deal_seed(secret,
+game_no, deal_no)`` (``games/engine/deck.py``).
 """
 
 from __future__ import annotations
@@ -10,8 +12,9 @@ from __future__ import annotations
 from django.template.loader import render_to_string
 
 from games.engine.deck import deal_seed
-from games.history.replay_board import seat_names
-from games.history.summaries import summaries_for
+from games.engine.state import side_count, teams
+from games.history.replay_board import seat_names, side_names
+from games.history.summaries import deal_players, summaries_for
 from games.models import Game, Move, Round
 
 FORMAT = "cribbage-hall-game/1"
@@ -26,14 +29,16 @@ def game_json(game: Game) -> dict:
         raise ValueError("only a finished game is exported")
     secret = bytes.fromhex(game.secret)
     seats = sorted(game.seats.select_related("user"), key=lambda s: s.index)
+    sides = side_count(len(seats))
     return {
         "format": FORMAT,
         "game": game.pk,
         "players": [
-            {"seat": s.index, "name": s.display_name, "username": s.user.username if s.user_id else None,
-             "computer": s.computer_level or None}
+            {"seat": s.index, "side": s.index % sides, "name": s.display_name,
+             "username": s.user.username if s.user_id else None, "computer": s.computer_level or None}
             for s in seats
         ],
+        "teams": [list(team) for team in teams(len(seats))],
         "house_rules": game.house_rules.to_dict(),
         "rated": game.rated,
         "vs_computer": game.vs_computer,
@@ -58,10 +63,11 @@ def game_json(game: Game) -> dict:
 def game_text(game: Game) -> str:
     """The game as plain text: players, result, then every deal with its pegging and shows."""
     names = seat_names(game)
+    sides = side_names(names)
     return render_to_string("history/export.txt", {
-        "game": game, "names": names, "deals": deal_views(game, names),
+        "game": game, "names": names, "sides": sides, "deals": deal_views(game, names),
         "results": [
-            {**r, "game_no": r["game_no"] + 1, "winner": names[r["winner"]],
+            {**r, "game_no": r["game_no"] + 1, "winner": sides[r["winner"]],
              "score_line": "-".join(str(s) for s in r["scores"])}
             for r in (game.result or {}).get("games", [])
         ],
@@ -81,18 +87,28 @@ def deal_views(game: Game, names: list[str]) -> list[dict]:
     }
     out = []
     for deal in summaries_for(game):
-        seats = range(len(deal["hands"]))
+        players = deal_players(deal)
+        sides = side_count(players)
+        side_name = side_names(names)
         out.append({
             **deal,
             "number": deal["deal_no"] + 1,
             "game_number": deal["game_no"] + 1,
+            "players_count": players,
             "dealer_name": names[deal["dealer"]],
             "pone_name": names[deal["pone"]],
+            "heels": deal["points"][deal["dealer"]]["heels"],
+            "crib_card": deal.get("crib_card"),
             "players": [
                 {"seat": s, "name": names[s], "hand": deal["hands"][s], "discards": deal["discards"][s],
                  "points": deal["points"][s], "total": sum(deal["points"][s].values()),
-                 "before": deal["scores_before"][s], "after": deal["scores_after"][s]}
-                for s in seats
+                 "before": deal["scores_before"][s % sides], "after": deal["scores_after"][s % sides]}
+                for s in range(players)
+            ],
+            "sides": [
+                {"side": k, "name": side_name[k], "before": deal["scores_before"][k],
+                 "after": deal["scores_after"][k]}
+                for k in range(sides)
             ],
             "pegging_lines": [
                 {**line, "name": names[line["seat"]] if "seat" in line else ""} for line in deal["pegging"]

@@ -1,4 +1,9 @@
-"""Filtering and sorting a player's finished games (the "My games" / "Alice's games" list)."""
+"""Filtering and sorting a player's finished games (the "My games" / "Alice's games" list).
+
+"Opponent" is a username someone played *against* (at a table of three any other player, of four
+either of the other partnership), or "computer": games against the computer, where the player
+was the only person at the table. "Players" picks games of two, three or four.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +14,7 @@ from games.history.models import PlayerGame
 
 RESULT_CHOICES = [("", "Any result"), ("win", "Won"), ("loss", "Lost")]
 KIND_CHOICES = [("", "Online and computer"), ("online", "Online"), ("computer", "Against the computer")]
+PLAYERS_CHOICES = [("", "Any number"), ("2", "Two players"), ("3", "Three players"), ("4", "Four (partners)")]
 RULE_CHOICES = [
     ("", "Any rules"),
     ("121", "121 points"),
@@ -53,6 +59,7 @@ class GameFilterForm(forms.Form):
                                help_text="A username, or \u201ccomputer\u201d.")
     result = forms.ChoiceField(required=False, choices=RESULT_CHOICES, label="Result")
     kind = forms.ChoiceField(required=False, choices=KIND_CHOICES, label="Opponent kind")
+    players = forms.ChoiceField(required=False, choices=PLAYERS_CHOICES, label="Players")
     since = forms.DateField(required=False, label="From", widget=forms.DateInput(attrs={"type": "date"}))
     until = forms.DateField(required=False, label="To", widget=forms.DateInput(attrs={"type": "date"}))
     rule = forms.ChoiceField(required=False, choices=RULE_CHOICES, label="House rule")
@@ -71,7 +78,11 @@ class GameFilterForm(forms.Form):
         if opponent.lower() in ("computer", "the computer"):
             games = games.filter(vs_computer=True)
         elif opponent:
-            games = games.filter(opponent__username__iexact=opponent)
+            # Anyone else at the table but a partner: with two players, the opponent.
+            games = (games.filter(game__seats__user__username__iexact=opponent)
+                     .exclude(user__username__iexact=opponent).exclude(partner__username__iexact=opponent))
+        if data.get("players"):
+            games = games.filter(players=int(data["players"]))
         if data.get("result"):
             games = games.filter(result=data["result"])
         if data.get("kind") == "online":

@@ -24,13 +24,25 @@ class PlayerGameQuerySet(models.QuerySet):
         return self.filter(user=user)
 
 
-class PlayerGame(models.Model):
-    """One player's side of one finished game (a single game or a whole match).
+def final_scores(result: dict | None) -> list[int]:
+    """A finished game's last scores, one per side (``Game.result``: the last game of a match)."""
+    result = result or {}
+    games = result.get("games") or []
+    return list(games[-1]["scores"] if games else result.get("scores") or [])
 
-    ``score``/``opponent_score`` are the final scores of the last game played; ``margin`` is the
-    sum over the match's games of (own score - opponent's score), so for a single game it is the
-    plain margin. The per-deal point columns count only *complete* deals (the show was counted
-    to the end), so averages per deal are not dragged down by a deal cut short by the win.
+
+class PlayerGame(models.Model):
+    """One seat of one finished game (a single game or a whole match), two, three or four players.
+
+    Scores belong to *sides* (with four players the partners share one; otherwise a side is a
+    seat): ``score`` is this seat's side's final score in the last game played, ``opponent_score``
+    the best of the other sides' (with two players simply the opponent's), and ``margin`` the sum
+    over the match's games of (own score - that best other score), so for a single game of two it
+    is the plain margin. ``result`` is the side's: partners both win or both lose. With three or
+    four players ``opponent`` is empty and ``opponent_name`` names every opposing seat; with four
+    ``partner`` is the seat opposite. The per-deal point columns count what *this seat* scored in
+    *complete* deals only (the show was counted to the end), so averages per deal are not dragged
+    down by a deal cut short by the win; "pone" there means any deal the seat did not deal.
     """
 
     class Result(models.TextChoices):
@@ -46,7 +58,12 @@ class PlayerGame(models.Model):
     opponent = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
-    opponent_name = models.CharField(max_length=150)
+    opponent_name = models.CharField(max_length=500)
+    players = models.PositiveSmallIntegerField(default=2, help_text="Seats at the table: 2, 3 or 4.")
+    partner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    partner_name = models.CharField(max_length=150, blank=True, help_text="Four players: the seat opposite.")
     vs_computer = models.BooleanField()
     rated = models.BooleanField(default=False)
     target = models.PositiveSmallIntegerField()
@@ -85,8 +102,8 @@ class PlayerGame(models.Model):
         ordering = ["-finished_at", "-game_id"]
         constraints = [
             models.UniqueConstraint(fields=["game", "seat"], name="playergame_unique_seat"),
-            models.CheckConstraint(
-                condition=models.Q(user__isnull=False) | models.Q(vs_computer=True),
+            models.CheckConstraint(  # a table of three or four may mix people and computers
+                condition=models.Q(user__isnull=False) | models.Q(vs_computer=True) | models.Q(players__gt=2),
                 name="playergame_computer_seat_only_vs_computer",
             ),
         ]
@@ -99,6 +116,23 @@ class PlayerGame(models.Model):
     @property
     def won(self) -> bool:
         return self.result == self.Result.WIN
+
+    @property
+    def side(self) -> int:
+        """The side this seat scored for (``seat % sides``)."""
+        return self.seat % (2 if self.players == 4 else self.players)
+
+    @property
+    def score_line(self) -> str:
+        """``121–95``: own score first, then the other sides' clockwise (needs ``game`` loaded for three
+        or four players)."""
+        if self.players == 2:
+            return f"{self.score}\u2013{self.opponent_score}"
+        final = final_scores(self.game.result)
+        if not final:
+            return f"{self.score}\u2013{self.opponent_score}"
+        sides, me = len(final), self.side
+        return "\u2013".join(str(final[(me + k) % sides]) for k in range(sides))
 
     @property
     def skunk_label(self) -> str:

@@ -1,7 +1,8 @@
 """Ratings: Glicko-2 for rated online games, one pool per game length, updated as a game finishes.
 
 * **What counts.** A finished game between two people that was created rated. Games against the
-  computer and casual games never touch a rating. 121-point and 61-point games are separate pools.
+  computer, casual games and tables of three or four never touch a rating. 121-point and
+  61-point games are separate pools.
 * **A rating period is one finished Game** (a single game or a whole best-of-N match), as lichess
   rates game by game. Each game of a match is one result in that period, so a 2-1 match counts
   two wins and a loss. A match resigned between games adds one loss for the resigner.
@@ -34,7 +35,7 @@ IDLE_PERIOD_DAYS = 30
 def is_rated(game: Game) -> bool:
     seats = list(game.seats.all())
     return (
-        game.rated and not game.vs_computer and game.status == Game.Status.FINISHED
+        game.rated and not game.vs_computer and game.status == Game.Status.FINISHED and game.players == 2
         and len(seats) == 2 and all(s.user_id is not None for s in seats)
     )
 
@@ -121,7 +122,8 @@ def rebuild_ratings() -> int:
     RatingChange.objects.all().delete()
     Rating.objects.all().delete()
     count = 0
-    games = Game.objects.finished().filter(rated=True, vs_computer=False).order_by("finished_at", "pk")
+    games = Game.objects.finished().filter(rated=True, vs_computer=False, players=2)
+    games = games.order_by("finished_at", "pk")
     for game in games.prefetch_related("seats"):
         count += bool(rate_game(game))
     return count

@@ -1,21 +1,42 @@
-"""The replay board: a finished game drawn at any step, both hands face up.
+"""The replay board: a finished game drawn at any step, every seat's hand face up.
 
 Only finished games are replayed (the views refuse others), so the full engine state may be shown:
-every card it holds was seen by both players by the end, or is the crib's or a discard that the
-record page shows anyway.
+every card it holds was seen by the players by the end, or is the crib's (the three-player crib
+card included) or a discard that the record page shows anyway. Two, three or four seats; one peg
+track per side (a partnership of four shares one).
 """
 
 from __future__ import annotations
 
+from collections import Counter
+
 from games.board import PHASE_TITLES, TRACK_COLORS, log_lines, personalise
 from games.engine.cards import parse_card
 from games.engine.game import GameState
+from games.engine.state import teams
 from games.history.replay import Step, state_at
 from games.models import Game, Move
 
 
 def seat_names(game: Game) -> list[str]:
-    return [s.display_name for s in sorted(game.seats.all(), key=lambda s: s.index)]
+    """Each seat's name. Computers of one level at one table are numbered in seat order
+    ("Computer 1 (easy)", "Computer 2 (easy)") so a record can tell them apart."""
+    seats = sorted(game.seats.all(), key=lambda s: s.index)
+    names = [s.display_name for s in seats]
+    numbered: Counter[str] = Counter()
+    out = []
+    for seat, name in zip(seats, names, strict=True):
+        if seat.is_computer and names.count(name) > 1:
+            numbered[name] += 1
+            name = f"Computer {numbered[name]} ({seat.get_computer_level_display().lower()})"
+        out.append(name)
+    return out
+
+
+def side_names(names: list[str]) -> list[str]:
+    """One name per side (scores, results, the peg tracks): the seat's, or "alice & carol" for a
+    partnership of four (as the live board names them)."""
+    return [" & ".join(names[s] for s in team) for team in teams(len(names))]
 
 
 def _cards(tokens) -> str:
@@ -47,15 +68,19 @@ def describe(step: Step, names: list[str]) -> str:
 
 
 def board_from_state(state: GameState, names: list[str]) -> dict:
-    """Template context for one state: seats with their cards face up, the table, the show."""
-    n = len(state.scores)
+    """Template context for one state: every seat with its cards face up, one peg track per side,
+    the table, the show."""
+    sides = side_names(names)
     seats = []
-    for i in range(n):
+    for i in range(state.players):
         in_show = state.phase in ("show", "game_over", "match_over") and state.kept[i]
+        partner = (i + 2) % 4 if state.players == 4 else None
         seats.append({
             "seat": i,
             "name": names[i],
-            "score": state.scores[i],
+            "side": state.side_of(i),
+            "partner": names[partner] if partner is not None else "",
+            "score": state.scores[state.side_of(i)],
             "dealer": state.dealer == i,
             "to_play": state.phase == "play" and state.turn == i,
             "cards": state.kept[i] if in_show else state.hands[i],
@@ -63,18 +88,21 @@ def board_from_state(state: GameState, names: list[str]) -> dict:
             "discards": state.discards[i],
         })
     tracks = [
-        {"label": names[i], "front": state.scores[i], "back": state.back_pegs[i],
-         "color": TRACK_COLORS[i % len(TRACK_COLORS)]}
-        for i in range(n)
+        {"label": sides[side], "front": state.scores[side], "back": state.back_pegs[side],
+         "color": TRACK_COLORS[side % len(TRACK_COLORS)]}
+        for side in range(state.sides)
     ]
     played = len(state.plays) - len(state.series)
+    crib_card = state.deck[state.starter_index - 1] if state.players == 3 and state.deck else None
     return {
         "state": state,
         "phase_title": PHASE_TITLES.get(state.phase, ""),
         "seats": seats,
+        "sides": sides,
         "tracks": tracks,
         "target": state.rules.target,
         "dealer_name": names[state.dealer] if state.dealer is not None else "",
+        "crib_card": crib_card,
         "series": [{"name": names[s], "card": c} for s, c in state.series],
         "previous_plays": [{"name": names[s], "card": c} for s, c in state.plays[:played]],
         "show": [
@@ -84,11 +112,14 @@ def board_from_state(state: GameState, names: list[str]) -> dict:
         "log": log_lines(state.log, names, None),
         "cut_cards": [{"name": names[s], "card": c} for s, c in enumerate(state.cut_cards) if c is not None],
         "results": [
-            {"game_no": r.game_no + 1, "winner": names[r.winner], "scores": list(r.scores),
+            {"game_no": r.game_no + 1, "winner": sides[r.winner], "scores": list(r.scores),
+             "verb": "win" if len(state.teams[r.winner]) > 1 else "wins",
              "skunk": r.skunk_name, "reason": r.reason}
             for r in state.results
         ],
-        "match_winner": names[state.match_winner] if state.match_winner is not None else "",
+        "match_winner": sides[state.match_winner] if state.match_winner is not None else "",
+        "match_verb": "win" if state.match_winner is not None and len(state.teams[state.match_winner]) > 1
+        else "wins",
     }
 
 

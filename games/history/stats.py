@@ -22,9 +22,33 @@ def _ratio(points: int, deals: int) -> float | None:
     return round(points / deals, 2) if deals else None
 
 
-def player_stats(user, *, vs_computer: bool) -> dict:
-    """Totals, win rate, averages per deal and the record against each opponent."""
-    rows = PlayerGame.objects.filter(user=user, vs_computer=vs_computer)
+def _records(rows, field: str) -> list[dict]:
+    """Games, wins and point margin grouped by ``field`` (``"opponent"`` or ``"partner"``)."""
+    grouped = (
+        rows.values(f"{field}_name", f"{field}__username")
+        .annotate(
+            games=Count("pk"),
+            wins=Count("pk", filter=Q(result=PlayerGame.Result.WIN)),
+            margin=Sum("margin"),
+        )
+        .order_by("-games", f"{field}_name")
+    )
+    return [
+        {
+            "name": o[f"{field}_name"], "username": o[f"{field}__username"], "games": o["games"],
+            "wins": o["wins"], "losses": o["games"] - o["wins"], "margin": o["margin"] or 0,
+            "win_pct": round(100 * o["wins"] / o["games"], 1),
+        }
+        for o in grouped
+    ]
+
+
+def player_stats(user, *, vs_computer: bool | None = None, players: int = 2) -> dict:
+    """Totals, win rate, averages per deal and the record against each opponent (two players) or
+    with each partner (four), over the ``players``-seat games (``vs_computer`` None: both kinds)."""
+    rows = PlayerGame.objects.filter(user=user, players=players)
+    if vs_computer is not None:
+        rows = rows.filter(vs_computer=vs_computer)
     totals = rows.aggregate(
         games=Count("pk"),
         wins=Count("pk", filter=Q(result=PlayerGame.Result.WIN)),
@@ -34,15 +58,6 @@ def player_stats(user, *, vs_computer: bool) -> dict:
     totals = {k: (v or 0) if k != "best_hand" else v for k, v in totals.items()}
     games, wins = totals["games"], totals["wins"]
     dealer, pone = totals["complete_deals_dealer"], totals["complete_deals_pone"]
-    opponents = (
-        rows.values("opponent_name", "opponent__username")
-        .annotate(
-            games=Count("pk"),
-            wins=Count("pk", filter=Q(result=PlayerGame.Result.WIN)),
-            margin=Sum("margin"),
-        )
-        .order_by("-games", "opponent_name")
-    )
     return {
         **totals,
         "losses": games - wins,
@@ -57,12 +72,6 @@ def player_stats(user, *, vs_computer: bool) -> dict:
             "hand_pone": _ratio(totals["hand_pone"], pone),
             "crib": _ratio(totals["crib"], dealer),
         },
-        "opponents": [
-            {
-                "name": o["opponent_name"], "username": o["opponent__username"], "games": o["games"],
-                "wins": o["wins"], "losses": o["games"] - o["wins"], "margin": o["margin"] or 0,
-                "win_pct": round(100 * o["wins"] / o["games"], 1),
-            }
-            for o in opponents
-        ],
+        "opponents": _records(rows, "opponent") if players == 2 else [],
+        "partners": _records(rows, "partner") if players == 4 else [],
     }

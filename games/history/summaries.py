@@ -2,7 +2,8 @@
 
 :func:`deal_summaries` replays a game and describes every deal as a JSON-safe dict (stored in
 ``Round.summary``): the hands as dealt, the discards, the starter, the pegging card by card with
-each score, each show with its breakdown, and the points each seat made by category.
+each score, each show with its breakdown, and the points each seat made by category; two, three
+or four seats (scores by side, see :func:`summarize_deal`).
 :func:`record_game` stores those and the per-seat :class:`PlayerGame` rows; it runs when a game
 finishes and from ``manage.py history_rebuild``.
 """
@@ -16,9 +17,10 @@ from django.db import transaction
 
 from games.engine.events import Event
 from games.engine.game import GameState
-from games.engine.state import DONE, SKIPPED
-from games.history.models import PlayerGame
+from games.engine.state import DONE, SKIPPED, dealt_count, side_count
+from games.history.models import PlayerGame, final_scores
 from games.history.replay import moves_of, replay_steps
+from games.history.replay_board import seat_names
 from games.models import Game, Move, Round
 
 SUMMARY_VERSION = 1
@@ -77,9 +79,15 @@ def _show(state: GameState) -> list[dict]:
 
 
 def summarize_deal(start: GameState, end: GameState) -> dict:
-    """One deal, from its first state (just dealt) and its last (before the next deal or game)."""
-    n = len(end.scores)
-    points = [dict.fromkeys(CATEGORIES, 0) for _ in range(n)]
+    """One deal, from its first state (just dealt) and its last (before the next deal or game).
+
+    Cards and points made are per seat (``hands``, ``discards``, ``kept``, ``points``: who laid the
+    card or counted the hand); scores are per side (``scores_before``/``scores_after``/``timeline``,
+    the partners' shared score with four players). ``crib_card``: with three players, the deck's
+    card dealt straight to the crib. ``won_by``: the winning side, if the game ended in this deal.
+    """
+    players = end.players
+    points = [dict.fromkeys(CATEGORIES, 0) for _ in range(players)]
     scores = list(start.scores)
     timeline: list[list[int]] = []
     won_by = None
@@ -90,17 +98,20 @@ def summarize_deal(start: GameState, end: GameState) -> dict:
         if category is None or not e.points:
             continue
         points[e.seat][category] += e.points
-        scores[e.seat] += e.points
+        scores[end.side_of(e.seat)] += e.points
         timeline.append(list(scores))
-    players_plus_crib = n + 1
-    complete = len(end.show) == players_plus_crib and all(e.status in (DONE, SKIPPED) for e in end.show)
+    hands_plus_crib = players + 1
+    complete = len(end.show) == hands_plus_crib and all(e.status in (DONE, SKIPPED) for e in end.show)
     return {
         "version": SUMMARY_VERSION,
         "game_no": end.game_no,
         "deal_no": end.deal_no,
+        "players": players,
+        "teams": [list(team) for team in end.teams],
         "dealer": end.dealer,
         "pone": end.pone,
         "hands": [_cards(h) for h in end.hands_dealt],
+        "crib_card": str(end.deck[dealt_count(players) - 1]) if players == 3 else None,
         "discards": [_cards(d) for d in end.discards],
         "kept": [_cards(k) for k in end.kept],
         "crib": _cards(end.crib),
@@ -114,6 +125,11 @@ def summarize_deal(start: GameState, end: GameState) -> dict:
         "complete": complete,
         "won_by": won_by,
     }
+
+
+def deal_players(deal: dict) -> int:
+    """The seats in a summary (one stored before three and four players has no ``players``)."""
+    return deal.get("players") or len(deal["hands"])
 
 
 def deal_summaries(game: Game, moves: list[Move] | None = None) -> list[dict]:
@@ -142,6 +158,7 @@ def summaries_for(game: Game) -> list[dict]:
 
 
 def _deal_stats(seat: int, summaries: list[dict]) -> dict:
+    """What ``seat`` itself scored, by its role: dealing, or not ("pone", any other seat)."""
     stats = dict.fromkeys(
         ("complete_deals_dealer", "complete_deals_pone", "pegging_dealer", "pegging_pone", "hand_dealer",
          "hand_pone", "crib", "hands_28", "hands_29"), 0)
@@ -165,34 +182,61 @@ def _deal_stats(seat: int, summaries: list[dict]) -> dict:
     return stats
 
 
+def _skunks(result: dict) -> list[int]:
+    """Each side's skunk level in one game's result (stored before ``skunks``: two players, derived)."""
+    skunks = result.get("skunks")
+    if skunks is None:
+        skunks = [0 if side == result["winner"] else result["skunk"] for side in range(len(result["scores"]))]
+    return list(skunks)
+
+
+def _best_other(scores: list[int], side: int) -> int:
+    """The best score among the other sides (with two sides, simply the opponent's)."""
+    return max((s for i, s in enumerate(scores) if i != side), default=0)
+
+
+def opponents_name(names: list[str], players: int) -> str:
+    """How a row names the opposing seats: a name, "bob and carol" (three) or "bob & dave" (four)."""
+    return (" & " if players == 4 else " and ").join(names)
+
+
 def player_rows(game: Game, summaries: list[dict] | None, moves: list[Move]) -> list[PlayerGame]:
     """Unsaved PlayerGame rows, one per seat (``summaries`` None: the log did not replay)."""
     seats = sorted(game.seats.select_related("user"), key=lambda s: s.index)
+    names = dict(zip((s.index for s in seats), seat_names(game), strict=True))
+    players = len(seats)
+    sides = side_count(players)
     result = game.result or {}
     games = result.get("games") or []
-    final = games[-1]["scores"] if games else result.get("scores", [0] * len(seats))
+    final = final_scores(result) or [0] * sides
     resigned = any(m.action.get("type") == "resign" for m in moves)
     duration = game.finished_at - moves[0].created_at if moves and game.finished_at else None
     deals = len(summaries) if summaries is not None else Round.objects.filter(game=game).count()
     rows = []
     for seat in seats:
-        other = next(s for s in seats if s.index != seat.index)
-        me, them = seat.index, other.index
-        won = [g for g in games if g["winner"] == me]
-        lost = [g for g in games if g["winner"] != me]
+        me = seat.index
+        side = me % sides
+        opponents = [s for s in seats if s.index % sides != side]
+        partner = next((s for s in seats if s.index != me and s.index % sides == side), None)
+        won = [g for g in games if g["winner"] == side]
+        lost = [g for g in games if g["winner"] != side]
         stats = _deal_stats(me, summaries) if summaries is not None else {}
         rows.append(PlayerGame(
-            game=game, seat=me, user=seat.user, opponent=other.user, opponent_name=other.display_name,
+            game=game, seat=me, user=seat.user, players=players,
+            opponent=opponents[0].user if players == 2 else None,
+            opponent_name=opponents_name([names[s.index] for s in opponents], players),
+            partner=partner.user if partner else None, partner_name=names[partner.index] if partner else "",
             vs_computer=game.vs_computer, rated=game.rated, target=game.target,
             finished_at=game.finished_at or game.updated_at,
             duration=duration if duration is None or duration >= timedelta(0) else None,
-            result=PlayerGame.Result.WIN if game.winner_seat == me else PlayerGame.Result.LOSS,
-            resigned=resigned, score=final[me], opponent_score=final[them],
-            margin=sum(g["scores"][me] - g["scores"][them] for g in games),
+            result=PlayerGame.Result.WIN if game.winner_seat == side else PlayerGame.Result.LOSS,
+            resigned=resigned, score=final[side], opponent_score=_best_other(final, side),
+            margin=sum(g["scores"][side] - _best_other(g["scores"], side) for g in games),
             games_won=len(won), games_lost=len(lost),
-            skunks_given=sum(g["skunk"] >= 1 for g in won), skunks_taken=sum(g["skunk"] >= 1 for g in lost),
+            skunks_given=sum(g["skunk"] >= 1 for g in won),
+            skunks_taken=sum(_skunks(g)[side] >= 1 for g in lost),
             double_skunks_given=sum(g["skunk"] >= 2 for g in won),
-            double_skunks_taken=sum(g["skunk"] >= 2 for g in lost),
+            double_skunks_taken=sum(_skunks(g)[side] >= 2 for g in lost),
             deals=deals, replayed=summaries is not None, **stats,
         ))
     return rows

@@ -22,7 +22,7 @@ from games.history.export import deal_views, game_json, game_text
 from games.history.filters import GameFilterForm
 from games.history.models import PlayerGame, RatingChange
 from games.history.replay import ReplayError, moves_of
-from games.history.replay_board import replay_context, seat_names
+from games.history.replay_board import replay_context, seat_names, side_names
 from games.models import Game
 
 PER_PAGE = 20
@@ -66,6 +66,7 @@ def _duration(game: Game):
 def record(request: HttpRequest, game_id: int) -> HttpResponse:
     game = finished_game_or_404(request, game_id)
     names = seat_names(game)
+    sides = side_names(names)
     try:
         deals = deal_views(game, names)
     except ReplayError:
@@ -75,25 +76,30 @@ def record(request: HttpRequest, game_id: int) -> HttpResponse:
         deals_of_game = [d for d in deals if d["game_no"] == result["game_no"]]
         number = result["game_no"] + 1
         title = f"Scores in game {number}" if game.match_games > 1 else "Scores through the game"
+        skunks = result.get("skunks") or []
         games.append({
             **result,
             "number": number,
-            "winner_name": names[result["winner"]],
-            "score_line": " – ".join(f"{names[i]} {s}" for i, s in enumerate(result["scores"])),
-            "chart": score_chart(deals_of_game, names, game.target, title=title) if deals_of_game else "",
+            "winner_name": sides[result["winner"]],
+            "score_line": " – ".join(f"{sides[i]} {s}" for i, s in enumerate(result["scores"])),
+            "chart": score_chart(deals_of_game, sides, game.target, title=title) if deals_of_game else "",
             "skunk_name": SKUNK_NAMES[result["skunk"]],
+            # Three players: each loser is judged on its own score, so say who was skunked.
+            "skunked": ", ".join(f"{sides[i]} {SKUNK_NAMES[k]}ed" for i, k in enumerate(skunks) if k)
+            if len(sides) > 2 else "",
         })
     changes = RatingChange.objects.filter(game=game).select_related("user").order_by("user__username")
     return render(request, "history/record.html", {
-        "game": game, "names": names, "games": games, "deals": deals,
-        "winner": names[game.winner_seat] if game.winner_seat is not None else "",
+        "game": game, "names": names, "sides": sides, "games": games, "deals": deals,
+        "winner": sides[game.winner_seat] if game.winner_seat is not None else "",
         "match_scores": " – ".join(
-            f"{names[i]} {s}" for i, s in enumerate((game.result or {}).get("match_scores", []))),
+            f"{sides[i]} {s}" for i, s in enumerate((game.result or {}).get("match_scores", []))),
         "rating_changes": changes, "seat": game.seat_of(request.user),
         "duration": _duration(game),
         "verify_data": [
             {"id": f"deal-{d['game_no']}-{d['deal_no']}", "seed": d["seed"], "commitment": d["commitment"],
-             "dealer": d["dealer"], "hands": d["hands"], "starter": d["starter"]}
+             "dealer": d["dealer"], "players": d["players_count"], "hands": d["hands"],
+             "crib_card": d["crib_card"], "starter": d["starter"]}
             for d in deals
         ],
     })

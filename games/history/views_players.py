@@ -16,15 +16,21 @@ LEADERBOARD_PER_PAGE = 50
 
 def stats(request: HttpRequest, username: str) -> HttpResponse:
     player = get_object_or_404(get_user_model(), username=username, is_active=True)
+    sections = [
+        {"key": "online", "title": "Online games", "players": 2,
+         "stats": player_stats(player, vs_computer=False)},
+        {"key": "computer", "title": "Against the computer", "players": 2,
+         "stats": player_stats(player, vs_computer=True)},
+    ]
+    # Tables of three and four (online and against the computer together), once there are any.
+    for players, key, title in ((3, "three", "Three players"), (4, "four", "Four players (partners)")):
+        table = player_stats(player, players=players)
+        if table["games"]:
+            sections.append({"key": key, "title": title, "players": players, "stats": table})
     return render(request, "history/stats.html", {
         "player": player,
         "is_self": request.user == player,
-        "sections": [
-            {"key": "online", "title": "Online games",
-             "stats": player_stats(player, vs_computer=False)},
-            {"key": "computer", "title": "Against the computer",
-             "stats": player_stats(player, vs_computer=True)},
-        ],
+        "sections": sections,
     })
 
 

@@ -1,5 +1,6 @@
 // Re-derives deals in the browser from their revealed seeds (the algorithm of games/engine/deck.py):
-// SHA-256 via Web Crypto, then the same Fisher-Yates shuffle, deal and starter as the server.
+// SHA-256 via Web Crypto, then the same Fisher-Yates shuffle, deal and starter as the server, for
+// two, three or four players.
 (function () {
   "use strict";
 
@@ -64,12 +65,18 @@
     return deck;
   }
 
-  // Two players: one card at a time, the pone first; the starter is the 13th card.
-  function deal(deck, dealer) {
-    const players = 2;
-    const hands = [[], []];
-    for (let i = 0; i < players * 6; i++) hands[(dealer + 1 + i) % players].push(deck[i]);
-    return { hands: hands, starter: deck[players * 6] };
+  // One card at a time from the top, starting left of the dealer (the pone), six each with two
+  // players, five with three or four; with three the next card goes straight to the crib. The
+  // starter is the card after those: deck[12], deck[16] or deck[20] (games/engine/game.py).
+  function deal(deck, dealer, players) {
+    players = players || 2;
+    const size = players === 2 ? 6 : 5;
+    const dealt = players * size;
+    const hands = [];
+    for (let s = 0; s < players; s++) hands.push([]);
+    for (let i = 0; i < dealt; i++) hands[(dealer + 1 + i) % players].push(deck[i]);
+    const cribCard = players === 3 ? deck[dealt] : null;
+    return { hands: hands, cribCard: cribCard, starter: deck[dealt + (players === 3 ? 1 : 0)] };
   }
 
   function sameCards(a, b) {
@@ -79,8 +86,10 @@
   async function check(d) {
     const seed = hexToBytes(d.seed);
     const hashOk = bytesToHex(await sha256(seed)) === d.commitment;
-    const dealt = deal(await shuffle(seed), d.dealer);
-    const handsOk = d.hands.every(function (hand, seat) { return sameCards(hand, dealt.hands[seat]); });
+    const dealt = deal(await shuffle(seed), d.dealer, d.players || d.hands.length);
+    const handsOk = d.hands.length === dealt.hands.length &&
+      d.hands.every(function (hand, seat) { return sameCards(hand, dealt.hands[seat]); }) &&
+      (d.crib_card === undefined || d.crib_card === null || d.crib_card === dealt.cribCard);
     const starterOk = d.starter === null || d.starter === dealt.starter;
     return { hash: hashOk, hands: handsOk, starter: starterOk, ok: hashOk && handsOk && starterOk };
   }
@@ -149,17 +158,31 @@
         output.textContent = "The seed must be hexadecimal digits, two per byte.";
         return;
       }
+      const players = form.elements.players ? Number(form.elements.players.value) : 2;
       const dealer = Number(form.elements.dealer.value);
+      if (dealer >= players) {
+        output.textContent = "With " + players + " players the dealer is seat 1 to " + players + ".";
+        return;
+      }
       const deck = await shuffle(seed);
-      const dealt = deal(deck, dealer);
+      const dealt = deal(deck, dealer, players);
       output.replaceChildren();
       const lines = [
         "Commitment (SHA-256 of the seed): " + bytesToHex(await sha256(seed)),
         "Deck, top first: " + deck.map(cardText).join(" "),
-        "Dealer's hand: " + dealt.hands[dealer].map(cardText).join(" "),
-        "Pone's hand: " + dealt.hands[1 - dealer].map(cardText).join(" "),
-        "Starter: " + cardText(dealt.starter),
       ];
+      if (players === 2) {
+        lines.push("Dealer's hand: " + dealt.hands[dealer].map(cardText).join(" "));
+        lines.push("Pone's hand: " + dealt.hands[1 - dealer].map(cardText).join(" "));
+      } else {
+        for (let k = 1; k <= players; k++) {  // from the dealer's left round to the dealer
+          const seat = (dealer + k) % players;
+          lines.push("Seat " + (seat + 1) + (seat === dealer ? " (dealer)" : "") + ": " +
+            dealt.hands[seat].map(cardText).join(" "));
+        }
+      }
+      if (dealt.cribCard) lines.push("Straight to the crib: " + cardText(dealt.cribCard));
+      lines.push("Starter: " + cardText(dealt.starter));
       for (const text of lines) {
         const p = document.createElement("p");
         p.textContent = text;
@@ -168,7 +191,9 @@
     });
   }
 
-  window.CribbageVerify = { shuffle: shuffle, deal: deal, sha256: sha256, hexToBytes: hexToBytes, bytesToHex: bytesToHex };
+  window.CribbageVerify = {
+    shuffle: shuffle, deal: deal, check: check, sha256: sha256, hexToBytes: hexToBytes, bytesToHex: bytesToHex,
+  };
   document.addEventListener("DOMContentLoaded", function () {
     verifyRecord();
     setUpForm();

@@ -67,3 +67,24 @@ def play_recording(game: Game, users: dict, rng: random.Random, limit: int = 300
         game.refresh_from_db()
         snapshots.append(game.state)
     raise AssertionError("the game did not end")
+
+
+def play_table(user, seats: list[dict], *, rules: HouseRules, seed: int = 1,
+               accept: tuple = ()) -> tuple[Game, list[dict]]:
+    """A table of three or four (``services.game_create_table``; ``seats`` describes seats 1..n-1),
+    ``accept`` = ``((user, seat), ...)`` taking their seats through ``game_accept``; the people play
+    random legal moves, the computers their own, to the end. Returns the game and the live
+    snapshot after every move (``play_recording``)."""
+    game = services.game_create_table(user=user, rules=rules, seats=seats)
+    users = {0: user}
+    for who, seat in accept:
+        services.game_accept(user=who, game_id=game.pk, seat=seat)
+        users[seat] = who
+    snapshots = play_recording(game, users, random.Random(seed))
+    game.refresh_from_db()
+    return game, snapshots
+
+
+def finish_table(user, seats: list[dict], *, rules: HouseRules, seed: int = 1, accept: tuple = ()) -> Game:
+    """:func:`play_table` without the snapshots."""
+    return play_table(user, seats, rules=rules, seed=seed, accept=accept)[0]

@@ -13,9 +13,10 @@ from playwright.sync_api import Page, expect
 from games.engine.rules import HouseRules
 from games.models import Move, Round
 from tests.e2e.helpers import screenshot, serious_axe_violations
-from tests.history.helpers import finish_between
+from tests.history.helpers import finish_between, finish_table
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+EASY = {"kind": "computer", "level": "easy"}
 
 
 def _log_in(page: Page, base_url: str, user) -> None:
@@ -100,3 +101,42 @@ def test_record_verifies_deals_in_the_browser_and_the_replay_steps(live_daphne: 
     first_six = "2\u2666 A\u2666 J\u2660 6\u2660 Q\u2663 10\u2665"  # deck.py's doctest: 2D AD JS 6S QC TH
     expect(page.locator("#verify-output")).to_contain_text(f"Deck, top first: {first_six}")
     assert serious_axe_violations(page) == []
+
+
+def test_tables_of_three_and_four_verify_and_replay_in_the_browser(live_daphne: str, page: Page,
+                                                                   alice, bob, carol):
+    page.set_default_timeout(15000)
+    game = finish_table(alice, [{"kind": "open"}, {"kind": "invite", "user": carol}, EASY],
+                        rules=HouseRules(players=4, target=61), seed=71, accept=((bob, 1), (carol, 2)))
+    three = finish_table(alice, [EASY, EASY], rules=HouseRules(players=3, target=61), seed=72)
+    _log_in(page, live_daphne, bob)
+    for table in (game, three):
+        if table.vs_computer:
+            _log_in(page, live_daphne, alice)
+        deals = Round.objects.filter(game=table).count()
+        page.goto(f"{live_daphne}/games/{table.pk}/record/")
+        expect(page.locator("#verify-summary")).to_have_attribute("data-state", "ok")
+        expect(page.locator('[data-verify-status="ok"]')).to_have_count(deals)
+        sides = 2 if table.players == 4 else 3
+        expect(page.locator(".score-chart polyline")).to_have_count(sides)
+        screenshot(page, f"history-record-{table.players}")
+        assert serious_axe_violations(page) == []
+        total = Move.objects.filter(game=table).count()
+        page.goto(f"{live_daphne}/games/{table.pk}/replay/?step={total // 2}")
+        expect(page.locator(".replay-table .seat")).to_have_count(table.players)
+        screenshot(page, f"history-replay-{table.players}")
+        assert serious_axe_violations(page) == []
+
+    # The checker deals a seed for three: five each, the next card to the crib, the starter after.
+    page.goto(f"{live_daphne}/fair-deals/")
+    page.get_by_label("Seed (hex)").fill("6578616d706c65")
+    page.get_by_label("Players").select_option("3")
+    page.get_by_label("Dealer").select_option("2")
+    page.get_by_role("button", name="Shuffle and deal").click()
+    output = page.locator("#verify-output")
+    expect(output).to_contain_text("Seat 1: ")
+    expect(output).to_contain_text("Seat 3 (dealer): ")
+    expect(output).to_contain_text("Straight to the crib: ")
+    deck = output.locator("p").nth(1).inner_text().removeprefix("Deck, top first: ").split(" ")
+    expect(output).to_contain_text(f"Straight to the crib: {deck[15]}")
+    expect(output).to_contain_text(f"Starter: {deck[16]}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django import template
+from django.db.models import Count, Q
 
 from games.history.charts import rating_chart
 from games.history.models import PlayerGame, Pool, Rating, RatingChange
@@ -26,7 +27,8 @@ def deal_commitment(game: Game, v) -> dict:
 
 @register.inclusion_tag("history/_profile.html", takes_context=True)
 def profile_history(context, player) -> dict:
-    """Ratings (with their history), a few figures and links, for the profile page."""
+    """Ratings (with their history), a few figures and links, for the profile page (the figures are
+    two-player games'; tables of three and four get a line of their own)."""
     viewer = context.get("user")
     ratings = []
     for rating in Rating.objects.filter(user=player).order_by("-pool"):
@@ -40,6 +42,8 @@ def profile_history(context, player) -> dict:
     recent = PlayerGame.objects.filter(user=player).select_related("game", "opponent")
     if viewer != player:
         recent = recent.online()
+    tables = recent.filter(players__gt=2).aggregate(
+        games=Count("pk"), wins=Count("pk", filter=Q(result=PlayerGame.Result.WIN)))
     return {
         "player": player,
         "is_self": viewer == player,
@@ -47,6 +51,7 @@ def profile_history(context, player) -> dict:
         "ratings": ratings,
         "online": player_stats(player, vs_computer=False),
         "computer": player_stats(player, vs_computer=True) if viewer == player else None,
+        "tables": tables,
     }
 
 
