@@ -55,8 +55,7 @@ class LogLine:
 
 
 def seat_names(game: Game, viewer_seat: int | None) -> list[str]:
-    seats = sorted(game.seats.all(), key=lambda s: s.index)
-    return ["You" if s.index == viewer_seat else s.display_name for s in seats]
+    return ["You" if i == viewer_seat else name for i, name in enumerate(game.seat_names())]
 
 
 SEATS_RE = re.compile(r"\b[Ss]eats (\d)((?: and \d)+)")

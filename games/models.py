@@ -189,6 +189,20 @@ class Game(models.Model):
             parts.append("discard hints")
         return parts
 
+    def seat_names(self) -> list[str]:
+        """Each seat's name in seat order. Computers of one level at one table are numbered
+        ("Computer 1 (easy)", "Computer 2 (easy)") so players can tell them apart."""
+        seats = sorted(self.seats.all(), key=lambda s: s.index)
+        names = [s.display_name for s in seats]
+        numbered: dict[str, int] = {}
+        out = []
+        for seat, name in zip(seats, names, strict=True):
+            if seat.is_computer and names.count(name) > 1:
+                numbered[name] = numbered.get(name, 0) + 1
+                name = f"Computer {numbered[name]} ({seat.get_computer_level_display().lower()})"
+            out.append(name)
+        return out
+
     def seat_of(self, user) -> int | None:
         """The seat index ``user`` holds in this game, or None for a stranger."""
         if not getattr(user, "is_authenticated", False):

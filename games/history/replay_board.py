@@ -8,8 +8,6 @@ track per side (a partnership of four shares one).
 
 from __future__ import annotations
 
-from collections import Counter
-
 from games.board import PHASE_TITLES, TRACK_COLORS, log_lines, personalise
 from games.engine.cards import parse_card
 from games.engine.game import GameState
@@ -19,18 +17,8 @@ from games.models import Game, Move
 
 
 def seat_names(game: Game) -> list[str]:
-    """Each seat's name. Computers of one level at one table are numbered in seat order
-    ("Computer 1 (easy)", "Computer 2 (easy)") so a record can tell them apart."""
-    seats = sorted(game.seats.all(), key=lambda s: s.index)
-    names = [s.display_name for s in seats]
-    numbered: Counter[str] = Counter()
-    out = []
-    for seat, name in zip(seats, names, strict=True):
-        if seat.is_computer and names.count(name) > 1:
-            numbered[name] += 1
-            name = f"Computer {numbered[name]} ({seat.get_computer_level_display().lower()})"
-        out.append(name)
-    return out
+    """Each seat's name (see ``Game.seat_names``)."""
+    return game.seat_names()
 
 
 def side_names(names: list[str]) -> list[str]:

@@ -100,7 +100,7 @@ def test_the_lobby_form_creates_a_table_and_the_board_shows_every_seat(alice):
     assert response.status_code == 302 and response["Location"] == game.get_absolute_url()
     html = c.get(game.get_absolute_url()).content.decode()
     assert html.count('class="seat seat--opponent') == 2
-    assert 'aria-label="You 0, Computer (easy) 0, Computer (easy) 0, game to 121"' in html
+    assert 'aria-label="You 0, Computer 1 (easy) 0, Computer 2 (easy) 0, game to 121"' in html
 
 
 def test_the_lobby_form_reports_an_unknown_invitee(alice):
