@@ -17,6 +17,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
 from games.engine.state import SKUNK_NAMES
+from games.history.analysis import discard_report
 from games.history.charts import score_chart
 from games.history.export import deal_views, game_json, game_text
 from games.history.filters import GameFilterForm
@@ -95,6 +96,7 @@ def record(request: HttpRequest, game_id: int) -> HttpResponse:
         "match_scores": " – ".join(
             f"{sides[i]} {s}" for i, s in enumerate((game.result or {}).get("match_scores", []))),
         "rating_changes": changes, "seat": game.seat_of(request.user),
+        "analysis": discard_report(game),
         "duration": _duration(game),
         "verify_data": [
             {"id": f"deal-{d['game_no']}-{d['deal_no']}", "seed": d["seed"], "commitment": d["commitment"],

@@ -1,0 +1,71 @@
+"""After-game analysis: each player's discard against the expert's best, in expected points.
+
+The expectation is the same one the expert computer and the discard hint use (``discard_table``),
+so a player can see, deal by deal, what their lay-aways cost them on average.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.core.cache import cache
+
+from games.engine.cards import parse_cards
+from games.engine.players import analyse_discard
+from games.models import Game, Round
+
+
+@dataclass(frozen=True)
+class DiscardVerdict:
+    game_no: int
+    deal_no: int
+    seat: int
+    dealer: bool
+    hand: str
+    chosen: str
+    best: str
+    chosen_net: float
+    best_net: float
+    loss: float
+
+
+def _fmt(cards) -> str:
+    return " ".join(f"{c.rank_char}{c.symbol}" for c in cards)
+
+
+def discard_verdicts(game: Game) -> list[DiscardVerdict]:
+    """Every person's discard in a finished two-player game (computers are not judged)."""
+    if game.players != 2 or game.status != Game.Status.FINISHED:
+        return []
+    people = {s.index for s in game.seats.all() if not s.is_computer}
+    out = []
+    for rnd in Round.objects.filter(game=game).order_by("game_no", "deal_no"):
+        deal = rnd.summary or {}
+        hands, discards = deal.get("hands") or [], deal.get("discards") or []
+        for seat in sorted(people):
+            if seat >= len(hands) or seat >= len(discards) or len(discards[seat]) != 2:
+                continue  # the deal ended before this seat laid away
+            hand6, laid = parse_cards(hands[seat]), parse_cards(discards[seat])
+            a = analyse_discard(hand6, laid, is_dealer=rnd.dealer == seat)
+            out.append(DiscardVerdict(
+                rnd.game_no, rnd.deal_no, seat, rnd.dealer == seat, _fmt(hand6), _fmt(a.chosen.laid_away),
+                _fmt(a.best.laid_away), a.chosen.net, a.best.net, a.loss,
+            ))
+    return out
+
+
+def discard_report(game: Game) -> dict:
+    """Verdicts and per-seat totals, cached: a finished game never changes."""
+    key = f"discard-report:{game.pk}:{game.version}"
+    report = cache.get(key)
+    if report is None:
+        verdicts = discard_verdicts(game)
+        totals = {}
+        for v in verdicts:
+            t = totals.setdefault(v.seat, {"seat": v.seat, "deals": 0, "best": 0, "loss": 0.0})
+            t["deals"] += 1
+            t["best"] += v.loss < 1e-9
+            t["loss"] += v.loss
+        report = {"verdicts": verdicts, "totals": sorted(totals.values(), key=lambda t: t["seat"])}
+        cache.set(key, report, timeout=24 * 3600)
+    return report

@@ -1,0 +1,69 @@
+"""After-game discard analysis on the record page."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.urls import reverse
+
+from games.engine.actions import Discard
+from games.engine.game import legal_actions
+from games.engine.players import analyse_discard, discard_table
+from games.engine.rules import HouseRules
+from games.history.analysis import discard_report, discard_verdicts
+from games.models import Round
+from tests.history.helpers import finish_vs_computer
+from tests.services.factories import computer_game, play_out
+
+pytestmark = pytest.mark.django_db
+SHORT = HouseRules(target=61)
+
+
+def _expert_discards(state, seat, rng):
+    """Lay away what the expert would; anything else at random."""
+    if state.phase == "discard":
+        best = discard_table(state.hands[seat], is_dealer=state.dealer == seat)[0]
+        return Discard(seat, tuple(c for c in state.hands[seat] if c in best.laid_away))
+    return rng.choice(legal_actions(state, seat))
+
+
+def test_totals_add_up_and_every_deal_is_judged(alice):
+    game = finish_vs_computer(alice, seed=3, rules=SHORT)
+    report = discard_report(game)
+    verdicts = report["verdicts"]
+    rounds = [r for r in Round.objects.filter(game=game) if len((r.summary.get("discards") or [[]])[0]) == 2]
+    assert len(verdicts) == len(rounds) > 0
+    assert all(v.seat == 0 and v.loss >= 0 for v in verdicts)  # the computer is not judged
+    (total,) = report["totals"]
+    assert total["deals"] == len(verdicts)
+    assert total["loss"] == pytest.approx(sum(v.loss for v in verdicts))
+    assert total["best"] == sum(v.loss == 0 for v in verdicts)
+    for v in verdicts:
+        assert v.loss == pytest.approx(max(0.0, v.best_net - v.chosen_net))
+
+
+def test_playing_the_experts_discards_loses_nothing(alice):
+    game = computer_game(alice, level="easy", rules=SHORT)
+    play_out(game, {0: alice}, random.Random(4), choose=_expert_discards)
+    game.refresh_from_db()
+    verdicts = discard_verdicts(game)
+    assert verdicts and all(v.loss == 0 and v.chosen == v.best for v in verdicts)
+
+
+def test_the_analysis_matches_the_engine_for_each_deal(alice):
+    game = finish_vs_computer(alice, seed=5, rules=SHORT)
+    from games.engine.cards import parse_cards
+
+    for v, rnd in zip(discard_verdicts(game), Round.objects.filter(game=game).order_by("game_no", "deal_no"),
+                      strict=False):
+        deal = rnd.summary
+        a = analyse_discard(parse_cards(deal["hands"][0]), parse_cards(deal["discards"][0]), rnd.dealer == 0)
+        assert v.loss == pytest.approx(a.loss)
+
+
+def test_the_record_page_shows_the_analysis(client, alice):
+    game = finish_vs_computer(alice, seed=3, rules=SHORT)
+    client.force_login(alice)
+    html = client.get(reverse("game_record", args=[game.pk])).content.decode()
+    assert "Discard analysis" in html and "points lost in expectation" in html
