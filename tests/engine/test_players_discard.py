@@ -9,7 +9,7 @@ import pytest
 
 from games.engine.cards import DECK, parse_cards
 from games.engine.players import analyse_discard, discard_table, hand_table
-from games.engine.players.endgame import endgame_choice, starter_scores
+from games.engine.players.endgame import PEG_AVERAGE, endgame_choice, starter_scores
 from games.engine.players.throw_model import throw_factor
 from games.engine.scoring import hand_total, score_hand
 
@@ -143,7 +143,7 @@ def test_endgame_maximises_the_chance_to_count_out() -> None:
         pick = endgame_choice(table, hand6, is_dealer=False, my_score=121 - need, opp_score=100, target=121)
 
         def chance(option, need=need, hand6=hand6):
-            return sum(s + 2.5 >= need for s in starter_scores(option.kept, hand6))
+            return sum(s + PEG_AVERAGE[False] >= need for s in starter_scores(option.kept, hand6))
 
         assert chance(pick) == max(chance(o) for o in table)
         checked += pick != table[0]

@@ -1,7 +1,7 @@
 """Computer players only ever choose legal actions, from their own view, under every house rule.
 
-Each example plays a whole match: one seat is the computer under test, the other picks uniformly
-among its legal actions (so it under-counts at random with manual counting, which the computer
+Each example plays a whole match: one seat is the computer under test, the others pick uniformly
+among their legal actions (so it under-counts at random with manual counting, which the computer
 must punish with muggins). Every decision of the computer is checked against ``legal_actions``.
 """
 
@@ -24,6 +24,7 @@ RULES = st.builds(
     peg_out_zone=st.sampled_from((0, 1, 5)),
     manual_counting=st.booleans(),
     match_games=st.sampled_from((1, 3)),
+    players=st.sampled_from((2, 2, 3, 4)),
 ).flatmap(
     lambda r: st.sampled_from((r, HouseRules(**{**r.to_dict(), "muggins": True})))
     if r.manual_counting else st.just(r)
@@ -33,6 +34,7 @@ RULES = st.builds(
 def play_match(rules: HouseRules, level: str, computer: int, seed: int, max_actions: int = 3000) -> int:
     """Play a match; return how many decisions the computer made (all checked)."""
     rng = random.Random(seed)
+    computer %= rules.players
     state = new_game(rules, f"legal-{seed}".encode())
     decisions = 0
     for _ in range(max_actions):
@@ -64,19 +66,21 @@ def _check_show_choices(state, action) -> None:
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(rules=RULES, level=st.sampled_from(LEVELS), computer=st.integers(0, 1), seed=st.integers(0, 10**9))
+@given(rules=RULES, level=st.sampled_from(LEVELS), computer=st.integers(0, 3), seed=st.integers(0, 10**9))
 def test_computer_moves_are_always_legal(rules: HouseRules, level: str, computer: int, seed: int) -> None:
     assert play_match(rules, level, computer, seed) > 0
 
 
 def test_every_level_plays_thousands_of_legal_moves() -> None:
-    # A fixed sweep on top of the generated examples: each level, both seats, manual counting with
-    # muggins and a peg-out zone, the short game.
+    # A fixed sweep on top of the generated examples: each level, two seats, manual counting with
+    # muggins and a peg-out zone, the short game, three and four players (seat 1 for the computer).
     total = 0
     rules = [
         HouseRules(),
         HouseRules(target=61, manual_counting=True, muggins=True, peg_out_zone=5),
         HouseRules(manual_counting=True, muggins=True, peg_out_zone=1, match_games=3),
+        HouseRules(players=3, manual_counting=True, muggins=True),
+        HouseRules(players=4, target=61),
     ]
     for i, level in enumerate(LEVELS):
         for computer in (0, 1):

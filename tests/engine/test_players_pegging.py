@@ -9,7 +9,7 @@ import pytest
 from games.engine.actions import Discard, Play
 from games.engine.cards import DECK, parse_card, parse_cards
 from games.engine.events import Event
-from games.engine.game import apply
+from games.engine.game import apply, legal_actions
 from games.engine.players import pegging
 from games.engine.players.choose import _opp_min_value, peg_situation
 from games.engine.players.pegging import PegSituation, greedy_play, points_for, search_play
@@ -130,3 +130,67 @@ def test_peg_situation_sees_only_the_view() -> None:
     assert hidden <= set(s.unseen)  # the opponent's cards and discards are unknown to seat 0
     assert len(s.unseen) == 52 - 6 - 1 - 1  # my six, the starter, the KH
     assert s.i_am_dealer and s.my_show == hand_total(parse_cards("TD 5D 6D 7D"), parse_card("5C"))
+
+
+PEG_KINDS = {"fifteen", "thirty_one", "pair", "run", "go", "last_card"}
+
+
+def _exhaustive(state, me: int) -> int:
+    """Minimax of the rest of the play through the engine itself: pegging points, me minus them."""
+    if state.phase != "play":
+        return 0
+    values = []
+    for action in legal_actions(state, state.turn):
+        after, events = apply(state, action)
+        gained = sum(e.points if e.seat == me else -e.points for e in events if e.kind in PEG_KINDS)
+        values.append(gained + _exhaustive(after, me))
+    return max(values) if state.turn == me else min(values)
+
+
+def test_solver_agrees_with_the_engine_on_known_hands() -> None:
+    # With both hands known, the search's value is the exact minimax of the engine's own play.
+    rng = random.Random(5)
+    checked = 0
+    while checked < 15:
+        cards = rng.sample(DECK, 13)
+        state = start_deal(HouseRules(), dealer=0, hands=(cards[:6], cards[6:12]), starter=cards[12])
+        state, _ = apply(state, Discard(0, tuple(cards[4:6])))
+        state, _ = apply(state, Discard(1, tuple(cards[10:12])))
+        for _ in range(rng.randint(1, 3)):
+            if state.phase == "play":
+                state, _ = apply(state, rng.choice(legal_actions(state, state.turn)))
+        if state.phase != "play" or not any(isinstance(a, Play) for a in legal_actions(state, state.turn)):
+            continue
+        me = state.turn
+        mine = tuple(sorted(c.rank for c in state.hands[me]))
+        theirs = tuple(sorted(c.rank for c in state.hands[1 - me]))
+        series = tuple(c.rank for _, c in state.series)
+        s = PegSituation(state.hands[me], len(theirs), tuple(c for _, c in state.series), state.count,
+                         state.gone[1 - me], ())
+        solver = pegging._Solver(s, None, {}, False)
+        solver.horizon = False
+        best = max(
+            solver.play(mine[:i] + mine[i + 1:], theirs, series, state.count, r, pegging._replies(series)[r],
+                        True, False, state.gone[1 - me], pegging.FAR, pegging.FAR, 0.0, -200, 200)
+            for i, r in enumerate(mine) if state.count + min(r, 10) <= 31
+        )
+        assert best == _exhaustive(state, me), (state.hands, state.series)
+        checked += 1
+
+
+def test_a_hand_that_passed_up_points_is_less_likely() -> None:
+    # The opponent answered my 10 with a 3. Had they held a 5 they would (likely) have made 15.
+    s = PegSituation(hand=parse_cards("2H 9C"), opp_cards=3, series=parse_cards("TS 3D"), count=13,
+                     opp_gone=False, unseen=(), opp_played=parse_cards("3D"), opp_history=(((10,), 3),))
+    assert pegging._history_likelihood(s, (5, 8, 13)) < pegging._history_likelihood(s, (7, 8, 13)) == 1.0
+
+
+def test_kept_samples_respect_the_goes_and_end() -> None:
+    # The opponent said go at 28: their two cards are 4s or better. Every sample must agree.
+    unseen = tuple(c for c in DECK if c not in parse_cards("AH 2H 3H 4H TS QD 5C"))
+    s = PegSituation(hand=parse_cards("AH 2H"), opp_cards=2, series=(), count=0, opp_gone=False,
+                     unseen=unseen, opp_min_value=4, opp_played=parse_cards("TS QD"))
+    exact, hands = pegging._opponent_hands(s, random.Random(3))
+    assert not exact
+    for _, (weight, ranks) in zip(range(50), hands, strict=False):
+        assert len(ranks) == 2 and all(min(r, 10) >= 4 for r in ranks) and weight > 0

@@ -10,9 +10,10 @@ Levels:
   when nothing fits).
 * ``standard``: keeps the four with the best average hand over the 46 starters (crib ignored);
   pegs greedily (``pegging.greedy_play``).
-* ``expert``: lays away by exact expected hand plus or minus expected crib (``discard_table``),
-  switching to win chances near the end (``endgame``); pegs by lookahead over the opponent's
-  possible hands (``pegging.search_play``).
+* ``expert``: lays away by exact expected hand plus or minus expected crib (``discard_table``:
+  the same table the discard hint shows, so away from the end of a game its first row is the
+  expert's choice), switching to win chances near the end (``endgame``); pegs by lookahead over
+  the opponent's possible hands (``pegging.search_play``).
 
 Every level counts its own hand truly (manual counting), calls muggins exactly when the
 opponent under-counted, acknowledges the show and starts the next game; it never resigns.
@@ -76,21 +77,42 @@ def choose_action(view: SeatView, level: str, rng: random.Random) -> Action:
 
 def _discard(view: SeatView, level: str, rng: random.Random) -> Action:
     legal = view.legal_actions
-    if level == "easy" or view.players != 2:
+    if level == "easy":
         return rng.choice(legal)
+    if view.players != 2:
+        return _keep_best_four(view)
     hand6 = view.hand
     is_dealer = view.dealer == view.seat
     if level == "standard":
         laid = hand_table(hand6)[0].laid_away
     else:
         table = discard_table(hand6, is_dealer)
-        opp = 1 - view.seat
+        my_score, opp_score = _scores(view)
         laid = endgame_choice(
-            table, hand6, is_dealer=is_dealer, my_score=view.scores[view.seat],
-            opp_score=view.scores[opp], target=view.target, peg_out_zone=view.rules.peg_out_zone,
+            table, hand6, is_dealer=is_dealer, my_score=my_score, opp_score=opp_score,
+            target=view.target, peg_out_zone=view.rules.peg_out_zone,
         ).laid_away
     wanted = frozenset(laid)
     return next(a for a in legal if frozenset(a.cards) == wanted)
+
+
+def _keep_best_four(view: SeatView) -> Action:
+    """Three or four players (five cards, one laid away): keep the four with the best average hand
+    over the 47 starters; the crib, shared out among more hands, is left out of it."""
+    hand = view.hand
+    unseen = [c for c in DECK if c not in hand]
+
+    def worth(action: Discard) -> float:
+        kept = [c for c in hand if c not in action.cards]
+        return sum(hand_total(kept, s) for s in unseen)
+
+    return max(view.legal_actions, key=worth)
+
+
+def _scores(view: SeatView) -> tuple[int, int]:
+    """My side's score and the best of the other sides' (the one to fear near the end)."""
+    mine = view.side_of(view.seat)
+    return view.scores[mine], max(s for side, s in enumerate(view.scores) if side != mine)
 
 
 # --- the play ---------------------------------------------------------------------------------
@@ -112,7 +134,7 @@ def _play(view: SeatView, level: str, rng: random.Random) -> Action:
 def peg_situation(view: SeatView) -> PegSituation:
     """What ``view.seat`` knows about the play, in the form the pegging code wants."""
     seat = view.seat
-    opp = (seat + 1) % view.players
+    opp = (seat + 1) % view.players  # with more players: the next to play (only greedy is used then)
     starter = view.starter
     seen: set[Card] = set(view.kept) | set(view.discards) | set(view.hand)
     seen.update(c for _, c in view.plays)
@@ -120,6 +142,7 @@ def peg_situation(view: SeatView) -> PegSituation:
         seen.add(starter)
     unseen = tuple(c for c in DECK if c not in seen)
     kept = view.kept
+    my_score, opp_score = _scores(view)
     return PegSituation(
         hand=view.hand,
         opp_cards=view.hand_sizes[opp],
@@ -127,16 +150,32 @@ def peg_situation(view: SeatView) -> PegSituation:
         count=view.count,
         opp_gone=view.gone[opp],
         unseen=unseen,
-        opp_min_value=_opp_min_value(view, opp),
-        my_score=view.scores[seat],
-        opp_score=view.scores[opp],
+        opp_min_value=_opp_min_value(view, opp) if view.players == 2 else 1,
+        my_score=my_score,
+        opp_score=opp_score,
         target=view.target,
         i_am_dealer=view.dealer == seat,
         my_show=hand_total(kept, starter) if starter is not None and len(kept) == 4 else None,
         opp_played=tuple(c for s, c in view.plays if s == opp),
         starter=starter,
         peg_out_zone=view.rules.peg_out_zone,
+        opp_history=_opp_history(view, opp) if view.players == 2 else (),
     )
+
+
+def _opp_history(view: SeatView, opp: int) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """The opponent's plays this deal: (ranks of the series before the card, the card's rank)."""
+    series: list[int] = []
+    out = []
+    for event in view.log:
+        if event.kind == "play":
+            rank = event.cards[0].rank
+            if event.seat == opp:
+                out.append((tuple(series), rank))
+            series.append(rank)
+        elif event.kind == "reset":
+            series = []
+    return tuple(out)
 
 
 def _opp_min_value(view: SeatView, opp: int) -> int:

@@ -2,16 +2,31 @@
 
 Pegging depends only on ranks (and count values), so the search works on tuples of ranks.
 
-The expert looks ahead over the rest of the play. It cannot see the opponent's cards, so it
-averages over the hands the opponent could hold: the unseen cards (52 minus its own hand and
-discards, the starter and the cards played) that fit what the opponent has shown, i.e. every card
-the opponent still holds is worth more than 31 minus the count at which they last said go. When
-few rank combinations are possible it enumerates them all, exactly weighted; otherwise it samples a
-fixed number of hands from the ``random.Random`` it was given. For each hand it solves the rest of
-the play as a two-player game with both hands known (minimax: the opponent pegs as well as
-possible), and plays the card with the best average. Near the end of the game a deal that wins or
-loses the game is worth ``WIN`` instead of its point difference, which turns "most points" into
-"best chance to win" (peg out, or hold the opponent back when they would count out first).
+The expert (``search_play``) looks ahead over the rest of the play. It cannot see the opponent's
+cards, so it averages over hands the opponent could hold (perfect-information Monte Carlo):
+
+* **Which hands.** The pool is the unseen cards (52 minus its own hand and discards, the starter
+  and the cards played) that fit what the opponent has shown: every card they still hold is worth
+  more than 31 minus the count at which they last said go (or a go was scored). When few rank
+  combinations fit (``EXACT_LIMIT``) they are all enumerated, weighted by how many card
+  combinations give them. Otherwise hands are sampled as the opponent would have kept them:
+  six cards (those they have played plus unseen ones) split by the best average hand among the
+  splits that keep the cards played (``_kept_samples``).
+* **How likely.** Each hand is weighted by how well it explains the opponent's plays: a play that
+  passed up points the hand could have scored makes that hand less likely (``PASSED_UP``).
+* **How deep.** For each hand the rest of the play is solved as a two-player game with both hands
+  known: alpha-beta minimax, the opponent pegging as well as possible. Positions at the start of
+  a series are remembered and shared by all hands of a decision. Early in the play (at least
+  ``HORIZON_CARDS`` cards still in hands) only the current series is searched, which keeps the
+  first lead and reply fast; tests showed no loss of strength from this.
+* **How much work.** Sampling stops after ``NODE_BUDGET`` search nodes (at least ``MIN_SAMPLES``,
+  at most ``MAX_SAMPLES`` hands): a node count, not a clock, so a seeded game replays exactly.
+
+It plays the card with the best weighted average. Near the end of the game (``endgame_matters``)
+every position is judged by who wins: reaching the target in the play is worth ``WIN``, and at the
+end of the play the show is settled in its order (pone's hand, dealer's hand, the crib at its
+average ``CRIB_ESTIMATE``, the peg-out zone honoured), so "most points" becomes "best chance to win":
+peg out when that is the only way, hold the opponent back when they would count out first.
 
 >>> points_for((7, 5), 12, 6)  # 7-5-6: a run of three
 3
@@ -25,7 +40,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 from itertools import combinations, combinations_with_replacement
-from math import comb
+from math import comb, exp
 
 from games.engine.cards import Card
 
@@ -38,11 +53,11 @@ MAX_SAMPLES = 32  # opponent hands sampled at most when there are too many rank 
 MIN_SAMPLES = 6  # ... and at least, whatever the budget
 NODE_BUDGET = 1500  # search nodes after which sampling stops (about 5 ms)
 HORIZON_CARDS = 7  # with this many cards still in hands, search to the end of the series only
-REPLIES_CACHE = 100_000  # series whose reply points are remembered (about 30 MB at most)
+REPLIES_CACHE = 40_000  # series whose reply points are remembered (about 10 MB at most)
 EXACT_LIMIT = 40  # enumerate every rank combination of the opponent's hand up to this many
-MODEL_KEEP = True
-OPP_GREEDY = False
+PASSED_UP = 1.0  # how sure the opponent would have taken points they could (see _history_likelihood)
 KEEP_SOFT = 0.3  # weight of a sampled deal whose best keep would not have held the cards played
+KEEP_TRIES = 20  # deals tried for one kept hand before a uniform sample stands in
 CRIB_ESTIMATE = 4.5  # a crib's average worth, used only to judge whether the dealer counts out
 
 
@@ -92,6 +107,9 @@ class PegSituation:
     opp_played: tuple[Card, ...] = ()  # the opponent's cards already laid this deal
     starter: Card | None = None
     peg_out_zone: int = 0
+    # The opponent's plays this deal, in order, each as (ranks of the series before it, rank laid):
+    # a card that passed up points says something about what else they held.
+    opp_history: tuple[tuple[tuple[int, ...], int], ...] = ()
 
     def playable(self) -> list[Card]:
         return [c for c in self.hand if self.count + c.value <= 31]
@@ -213,9 +231,6 @@ class _Solver:
                             break
             return best
         best = WIN + 1
-        if OPP_GREEDY:
-            top = moves[0][0]
-            moves = [m for m in moves if m[0] == top]
         for pts, i, r in moves:
             v = self.play(me, opp[:i] + opp[i + 1 :], series, count, r, pts, False, me_gone, opp_gone,
                           need_me, need_opp, acc, alpha, beta)
@@ -362,7 +377,7 @@ def _opponent_hands(sit: PegSituation, rng: random.Random):
                 hands.append((float(ways), combo))
         return True, iter(hands)
 
-    if MODEL_KEEP and sit.opp_cards + len(sit.opp_played) == 4:
+    if sit.opp_cards + len(sit.opp_played) == 4 and k == sit.opp_cards and len(sit.unseen) >= 6:
         return False, _kept_samples(sit, pool, k, rng)
 
     def samples():
@@ -373,51 +388,79 @@ def _opponent_hands(sit: PegSituation, rng: random.Random):
 
 
 def _kept_samples(sit: PegSituation, pool: list[Card], k: int, rng: random.Random):
-    """Hands the opponent would have kept, rather than any four unseen cards.
+    """Hands the opponent would have kept, rather than any ``k`` unseen cards.
 
     Deal the opponent six cards: those they have played plus unseen ones; they keep the four with
     the best average hand (ranks only) among the splits that hold every card they have played.
     A deal whose overall best split would not have kept those cards is less likely to be the real
-    one, so it weighs ``KEEP_SOFT``; a keep that contradicts their goes is dropped.
+    one, so it weighs ``KEEP_SOFT``; a keep that contradicts their goes is dealt again, and after
+    ``KEEP_TRIES`` such deals a uniform sample of the pool stands in.
     """
     played = tuple(c.rank for c in sit.opp_played)
     fits = {c.rank for c in pool}
     need = 6 - len(played)
     unseen = list(sit.unseen)
     while True:
-        ranks6 = tuple(sorted(played + tuple(c.rank for c in rng.sample(unseen, need))))
-        for i, (_, kept) in enumerate(_best_keeps(ranks6)):
-            rest = list(kept)
-            try:
-                for r in played:
-                    rest.remove(r)
-            except ValueError:
-                continue  # this split lays away a card they have played
-            if len(rest) == k and all(r in fits for r in rest):
-                yield (1.0 if i == 0 else KEEP_SOFT), tuple(rest)
-            break
+        for _ in range(KEEP_TRIES):
+            ranks6 = tuple(sorted(played + tuple(c.rank for c in rng.sample(unseen, need))))
+            found = _keep_with(ranks6, played)
+            if found is not None:
+                first, rest = found
+                if all(r in fits for r in rest):
+                    yield (1.0 if first else KEEP_SOFT), rest
+                    break
+        else:
+            yield 1.0, tuple(sorted(c.rank for c in rng.sample(pool, k)))
 
 
-_KEEPS: dict[tuple[int, ...], list[tuple[float, tuple[int, ...]]]] = {}
+def _keep_with(ranks6: tuple[int, ...], played: tuple[int, ...]) -> tuple[bool, tuple[int, ...]] | None:
+    """The best keep of ``ranks6`` that holds ``played``: (is it the best keep of all, the kept
+    ranks not yet played), or None if no keep holds them (cannot happen with four or fewer)."""
+    for i, split in enumerate(_keep_order(ranks6)):
+        drop = _SPLITS[split]
+        rest = [r for j, r in enumerate(ranks6) if j not in drop]
+        try:
+            for r in played:
+                rest.remove(r)
+        except ValueError:
+            continue  # this split lays away a card they have played
+        return i == 0, tuple(rest)
+    return None
 
 
-def _best_keeps(ranks6: tuple[int, ...]) -> list[tuple[float, tuple[int, ...]]]:
-    """The 15 ways to keep four of six ranks, best average hand (fifteens, pairs, runs over the
-    starters the holder cannot see) first. Memoised: there are only 18,564 six-rank multisets."""
+_SPLITS = tuple(combinations(range(6), 2))  # which two of six sorted ranks are laid away
+_KEEPS: dict[tuple[int, ...], bytes] = {}
+
+
+def _keep_order(ranks6: tuple[int, ...]) -> bytes:
+    """The 15 splits of six sorted ranks (indexes into ``_SPLITS``), best average hand first
+    (fifteens, pairs, runs over the starters the holder cannot see). Memoised compactly: there
+    are only 18,564 six-rank multisets, about 1 MB in all."""
     found = _KEEPS.get(ranks6)
     if found is None:
         table = score5()
         unseen = [4 - ranks6.count(r) for r in range(14)]
         unseen[0] = 0
-        options = []
-        for drop in combinations(range(6), 2):
-            kept = tuple(r for i, r in enumerate(ranks6) if i not in drop)
-            key = rank_key(kept)
+        values = []
+        for split, drop in enumerate(_SPLITS):
+            key = rank_key(r for i, r in enumerate(ranks6) if i not in drop)
             ways = sum(n * table[key * PRIMES[r]] for r, n in enumerate(unseen) if n)
-            options.append((ways / 46, kept))
-        options.sort(key=lambda o: -o[0])
-        found = _KEEPS[ranks6] = options
+            values.append((-ways, split))
+        found = _KEEPS[ranks6] = bytes(split for _, split in sorted(values))
     return found
+
+
+def _history_likelihood(sit: PegSituation, remaining: tuple[int, ...]) -> float:
+    """How well a hand explains the opponent's plays: players take points when they can, so each
+    play that scored ``d`` less than the best card the hand held then weighs ``exp(-PASSED_UP * d)``."""
+    held = list(remaining) + [c.rank for c in sit.opp_played]
+    passed = 0
+    for series, rank in sit.opp_history:
+        replies = _replies(series)
+        best = max(replies[r] for r in held)
+        passed += best - replies[rank]
+        held.remove(rank)
+    return exp(-PASSED_UP * passed) if passed > 0 else 1.0
 
 
 def _opp_show(sit: PegSituation, remaining: tuple[int, ...]) -> int | None:
@@ -451,6 +494,8 @@ def search_play(sit: PegSituation, rng: random.Random) -> Card:
     memo: dict = {}
     exact, hands = _opponent_hands(sit, rng)
     for samples, (weight, opp) in enumerate(hands, 1):
+        if sit.opp_history:
+            weight *= _history_likelihood(sit, opp)
         values = cache.get(opp)
         if values is None:
             solver = _Solver(sit, _opp_show(sit, opp) if endgame else None, memo, endgame)
