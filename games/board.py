@@ -178,6 +178,7 @@ def board_context(game: Game, user, *, error: str = "") -> dict:
         "computer_url": reverse("computer_step", args=[game.pk]),
         "result": _result(state_view, sides),
         "can_next_deal": any(isinstance(a, NextDeal) for a in state_view.legal_actions),
+        "play_order": _play_order(state_view, names),
         "online": not game.vs_computer,
         "can_abort": game.status == Game.Status.ACTIVE and not state_view.plays and state_view.deal_no == 0
         and state_view.game_no == 0,
@@ -188,6 +189,13 @@ def board_context(game: Game, user, *, error: str = "") -> dict:
         "presence": presence_context(game, user) if not game.vs_computer else None,
         "error": error,
     }
+
+
+def _play_order(v: SeatView, names: list[str]) -> list[str]:
+    """Who leads and who follows, clockwise from the dealer's left (tables of three and four)."""
+    if v.players == 2 or v.dealer is None:
+        return []
+    return [names[(v.dealer + k) % v.players] for k in range(1, v.players + 1)]
 
 
 def _clock(game: Game, v: SeatView, names: list[str]) -> dict | None:
