@@ -101,6 +101,16 @@ def test_the_lobby_form_creates_a_table_and_the_board_shows_every_seat(alice):
     html = c.get(game.get_absolute_url()).content.decode()
     assert html.count('class="seat seat--opponent') == 2
     assert 'aria-label="You 0, Computer 1 (easy) 0, Computer 2 (easy) 0, game to 121"' in html
+    act(game, alice, {"type": "cut_for_deal", "position": 7})  # the computers cut when the page loaded
+    state = load(game)
+    while state.dealer is None:  # equal low cards: everyone cuts again
+        services.play_computer_turns(game.pk)
+        act(game, alice, {"type": "cut_for_deal", "position": 7})
+        state = load(game)
+    html = c.get(game.get_absolute_url()).content.decode()
+    names = ["You", "Computer 1 (easy)", "Computer 2 (easy)"]
+    order = " → ".join(names[(state.dealer + k) % 3] for k in range(1, 3))
+    assert f"Order of play: {order} → {names[state.dealer]} (dealer)" in html
 
 
 def test_the_lobby_form_reports_an_unknown_invitee(alice):
