@@ -56,11 +56,16 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # NUL in a path, query, form or cookie: 400 before any lookup (PostgreSQL would raise a 500).
+    "games.middleware.RejectNullCharactersMiddleware",
+    "games.middleware.BusyDatabaseMiddleware",  # all pooled connections busy: 503, not 500
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # After sessions, auth and messages: a refused log-in gets the page with a message.
+    "games.ratelimit.LoginThrottleMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
 ]
@@ -91,6 +96,15 @@ DATABASES = {
         conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")),
     )
 }
+# DB_POOL_MAX > 0 (set by `make serve`): a psycopg connection pool per process, for PostgreSQL. Under
+# ASGI every request runs in a thread of its own, so CONN_MAX_AGE cannot keep connections; without a
+# pool each request and each websocket render would open (and PostgreSQL fork) a new one.
+DB_POOL_MAX = int(os.environ.get("DB_POOL_MAX", "0"))
+if DB_POOL_MAX and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"]["CONN_MAX_AGE"] = 0  # Django refuses a pool with persistent connections
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 2, "max_size": DB_POOL_MAX, "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "20")),
+    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A live daphne in the browser tests runs in another process: it needs a file, not :memory:.
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / os.environ.get("TEST_DB_NAME", "test_db.sqlite3"))}
@@ -127,6 +141,13 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
+# Rate limits ("N/s", "N/m", "N/h", "N/10s"…; "off" for none), counted in CACHES (games/ratelimit.py).
+# Moves: generous, a quick player against the computer posts every ~100 ms and must never see it.
+RATE_LIMIT_MOVES = os.environ.get("RATE_LIMIT_MOVES", "600/m")  # per user
+# Failed log-ins: strict. Over either, every log-in for that address (and username) waits.
+RATE_LIMIT_LOGIN_FAILURES = os.environ.get("RATE_LIMIT_LOGIN_FAILURES", "10/m")  # per address + username
+RATE_LIMIT_LOGIN_FAILURES_PER_IP = os.environ.get("RATE_LIMIT_LOGIN_FAILURES_PER_IP", "100/m")
+
 # Seconds a player may be away on their own turn before the other may claim the win.
 ABSENCE_CLAIM_SECONDS = int(os.environ.get("ABSENCE_CLAIM_SECONDS", "180"))
 # Turn-timer expiries that forfeit a game.
@@ -150,7 +171,7 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))  # collectstatic's target
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -179,20 +200,32 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "cribbage@localhost")
 COMPUTER_DELAY_SECONDS = float(os.environ.get("COMPUTER_DELAY_SECONDS", "0.6"))
 
 if not DEBUG:
-    SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
-    CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
+    # Production is served over TLS (a proxy in front of daphne sets X-Forwarded-Proto). HTTPS=false
+    # is for a plain-HTTP site on loopback only, such as the load benchmark: no secure-only cookies,
+    # no redirect, no HSTS (and `check --deploy` says so).
+    HTTPS = env_bool("HTTPS", True)
+    SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", HTTPS)
+    CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", HTTPS)
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
-    SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", HTTPS)
+    SECURE_REDIRECT_EXEMPT = [r"^health/$"]  # load balancers probe the processes over plain HTTP
+    SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000" if HTTPS else "0"))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
 
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
+    # One line per action (games.actions: game= user= action= version= latency_ms=); pid tells the
+    # daphne processes of `make serve` apart.
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s pid=%(process)d %(name)s %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "loggers": {
         "games": {"handlers": ["console"], "level": os.environ.get("GAMES_LOG_LEVEL", "INFO")},
     },
 }
+if not DEBUG:
+    # daphne's command line adds a root handler of its own: print each line once.
+    LOGGING["loggers"]["games"]["propagate"] = False
+    # With DEBUG off Django sends a 500's traceback only to mail_admins: print it for the operator.
+    LOGGING["loggers"]["django.request"] = {"handlers": ["console"], "level": "ERROR", "propagate": False}

@@ -10,12 +10,19 @@ import asyncio
 import contextlib
 import json
 
-from channels.db import database_sync_to_async
+from channels.db import DatabaseSyncToAsync
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.middleware import csrf
 
 from games import broadcast
+
+
+def database_sync_to_async(func):
+    """channels' helper, but on the thread pool rather than one thread per process: each call is
+    self-contained (its own connection, closed after), and with one shared thread every board render
+    of every socket in the process queued behind the others (bench.load: handshakes over 30 s)."""
+    return DatabaseSyncToAsync(func, thread_sensitive=False)
 
 
 def csrf_token(scope: dict) -> str:

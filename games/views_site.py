@@ -2,19 +2,74 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import secrets
+import time
+
+from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
 from django.conf import settings
+from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.views.decorators.cache import never_cache
 
 from games.engine.cards import parse_cards
+
+log = logging.getLogger(__name__)
+
+# Each check must answer within this many seconds or it counts as down (a probe must not hang).
+HEALTH_TIMEOUT_SECONDS = 3.0
 
 
 def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html")
 
 
-def health(request: HttpRequest) -> JsonResponse:
-    return JsonResponse({"ok": True})
+def _database_round_trip() -> None:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+        if cursor.fetchone() != (1,):
+            raise RuntimeError("SELECT 1 did not give 1")
+
+
+async def _channel_layer_round_trip() -> None:
+    """A message to a fresh channel of this process and back: the path every push takes."""
+    layer = get_channel_layer()
+    if layer is None:
+        raise RuntimeError("no channel layer is configured")
+    channel = await layer.new_channel("health.")
+    nonce = secrets.token_hex(8)
+    await layer.send(channel, {"type": "health.check", "nonce": nonce})
+    message = await layer.receive(channel)
+    if message.get("nonce") != nonce:
+        raise RuntimeError("the channel layer gave back another message")
+
+
+async def _check(name: str, probe) -> dict:
+    started = time.perf_counter()
+    try:
+        await asyncio.wait_for(probe(), HEALTH_TIMEOUT_SECONDS)
+    except Exception as exc:  # noqa: BLE001 - any failure is "down"; the reason goes to the log
+        log.warning("health check %s failed: %r", name, exc)
+        # The exception's class only: a public probe must not describe the infrastructure.
+        result = {"ok": False, "error": type(exc).__name__}
+    else:
+        result = {"ok": True}
+    return {**result, "ms": round((time.perf_counter() - started) * 1000, 1)}
+
+
+@never_cache
+async def health(request: HttpRequest) -> JsonResponse:
+    """JSON for load balancers and operators: 200 when the database and the channel layer both answer
+    (``{"ok": true, "database": {...}, "channel_layer": {...}}``), 503 when either does not."""
+    database, layer = await asyncio.gather(
+        _check("database", sync_to_async(_database_round_trip)),
+        _check("channel_layer", _channel_layer_round_trip),
+    )
+    ok = database["ok"] and layer["ok"]
+    return JsonResponse({"ok": ok, "database": database, "channel_layer": layer}, status=200 if ok else 503)
 
 
 def board_demo(request: HttpRequest) -> HttpResponse:
