@@ -176,8 +176,8 @@ async def test_the_socket_scan_catches_a_leak(monkeypatch):
 
     original = board.render_board_oob
 
-    def leaky(game_id, user):
-        html = original(game_id, user)
+    def leaky(game_id, user, *args, **kwargs):
+        html = original(game_id, user, *args, **kwargs)
         state = services.load_state(Game.objects.get(pk=game_id))
         return html.replace("</header>", f"<p>{state.hands[1][0] if state.deck else ''}</p></header>", 1)
 
