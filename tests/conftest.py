@@ -71,3 +71,25 @@ def live_daphne(django_db_setup, django_db_blocker):
     finally:
         process.terminate()
         process.join(timeout=10)
+
+
+# Players for service and web tests (no password hashing: tests log in with force_login).
+@pytest.fixture
+def alice(db):
+    from tests.services.factories import make_user
+
+    return make_user("alice")
+
+
+@pytest.fixture
+def bob(db):
+    from tests.services.factories import make_user
+
+    return make_user("bob")
+
+
+@pytest.fixture
+def carol(db):
+    from tests.services.factories import make_user
+
+    return make_user("carol")
