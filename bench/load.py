@@ -508,7 +508,7 @@ class Servers:
         self.log_name = getattr(log, "name", "")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "cribsite.serve", "--workers", str(workers), "--host", HOST,
-             "--port", str(port)],
+             "--port", str(port), "--exit-with-parent"],
             env=env, stdout=log, stderr=log, cwd=ROOT,
         )
 

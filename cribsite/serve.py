@@ -58,8 +58,9 @@ def preflight(workers: int) -> None:
         print("serve: warning: SQLite serialises every write; set DATABASE_URL to PostgreSQL", flush=True)
 
 
-def serve(workers: list[Worker]) -> int:
+def serve(workers: list[Worker], *, exit_with_parent: bool = False) -> int:
     stopping = False
+    parent = os.getppid()
 
     def stop(signum, frame) -> None:
         nonlocal stopping
@@ -72,6 +73,9 @@ def serve(workers: list[Worker]) -> int:
     status = 0
     while not stopping:
         time.sleep(0.5)
+        if exit_with_parent and os.getppid() != parent:
+            print("serve: the process that started us is gone; stopping", flush=True)
+            break
         for worker in workers:
             code = worker.process.poll()
             if code is None or stopping:
@@ -102,6 +106,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
     parser.add_argument("--proxy-headers", action="store_true",
                         default=os.environ.get("PROXY_HEADERS", "") not in ("", "0", "false"))
+    parser.add_argument("--exit-with-parent", action="store_true",
+                        help="stop when the starting process dies (tests and the load benchmark)")
     parser.add_argument("--access-log", action="store_true",
                         default=os.environ.get("ACCESS_LOG", "") not in ("", "0", "false"))
     args = parser.parse_args(argv)
@@ -115,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     ]
     print(f"serve: {args.workers} daphne worker(s) on http://{args.host}:{args.port}"
           f"..{args.port + args.workers - 1}", flush=True)
-    return serve(workers)
+    return serve(workers, exit_with_parent=args.exit_with_parent)
 
 
 if __name__ == "__main__":

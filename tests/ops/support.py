@@ -115,7 +115,7 @@ class Site:
         self._log = log_path.open("ab")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "cribsite.serve", "--workers", str(workers), "--host", HOST,
-             "--port", str(self.port)],
+             "--port", str(self.port), "--exit-with-parent"],  # no orphans if pytest is killed
             env=full, stdout=self._log, stderr=subprocess.STDOUT, cwd=ROOT,
         )
         try:

@@ -11,6 +11,7 @@ import secrets
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from django.db.utils import OperationalError
@@ -141,6 +142,31 @@ def test_serve_refuses_more_than_one_worker_without_redis():
     result = subprocess.run(command, env=env, cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert result.returncode != 0
     assert "needs REDIS_URL" in result.stderr
+
+
+def test_serve_stops_its_workers_when_the_process_that_started_it_dies(tmp_path):
+    """--exit-with-parent (tests, the load benchmark): a killed test run leaves no server behind."""
+    log = tmp_path / "serve.log"
+    starter = (
+        "import subprocess, sys\n"
+        f"subprocess.Popen([sys.executable, '-m', 'cribsite.serve', '--workers', '1', '--port',"
+        f" '{closed_port()}', '--exit-with-parent'], stdout=open({str(log)!r}, 'w'),"
+        " stderr=subprocess.STDOUT)\n"
+        "import time; time.sleep(3)\n"  # long enough for the worker to start
+    )
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    subprocess.run([sys.executable, "-c", starter], cwd=ROOT, env=env, timeout=60, check=True)
+    deadline = time.monotonic() + 30
+    while "is gone; stopping" not in log.read_text() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    text = log.read_text()
+    assert "is gone; stopping" in text, text
+    pids = [int(p) for p in re.findall(r"is pid (\d+)", text)]
+    assert pids
+    time.sleep(1)
+    for pid in pids:
+        status = Path(f"/proc/{pid}/status")
+        assert not status.exists() or "zombie" in status.read_text().lower(), f"worker {pid} still runs"
 
 
 def test_serve_runs_daphne_on_consecutive_ports():
