@@ -68,7 +68,9 @@ def _lock_match(match_id: int) -> tuple[Tournament, Match]:
         raise TournamentError("No such match.")
     tournament = _lock(tournament_id)
     match = (
-        Match.objects.select_for_update().select_related("entrant1__user", "entrant2__user").get(pk=match_id)
+        Match.objects.select_for_update(of=("self",))
+        .select_related("entrant1__user", "entrant2__user")
+        .get(pk=match_id)
     )
     return tournament, match
 
@@ -530,7 +532,7 @@ def on_game_finished(sender, game: Game, **kwargs) -> None:
         return
     t = _lock(tournament_id)
     m = (
-        Match.objects.select_for_update()
+        Match.objects.select_for_update(of=("self",))
         .select_related("entrant1__user", "entrant2__user")
         .filter(game=game)
         .first()
