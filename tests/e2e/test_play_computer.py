@@ -27,14 +27,20 @@ def test_sign_up_and_play_a_whole_game_against_the_computer(live_daphne: str, pa
     expect(page.get_by_text("Cut for deal: pick any card")).to_be_visible()
     assert serious_axe_violations(page) == []
     dealt = re.compile(r"(you deal|Computer \(easy\) deals)")
-    for attempt in range(5):  # equal ranks cut again (the deck is random here)
-        # Any card the computer has not taken: its pick is random, so no fixed position is free.
-        free = page.locator(".cut-deck button.fan__card:not([disabled])")
-        free.nth(10 + 7 * attempt).click(position={"x": 6, "y": 20}, force=True)
-        expect(page.locator(".cut-result")).to_contain_text(re.compile(r"(you deal|deals|cut again)"))
-        if dealt.search(page.locator(".cut-result").inner_text()):
+    offered = page.get_by_text("Cut for deal: pick any card")
+    for attempt in range(40):  # equal ranks cut again (the deck is random here)
+        if "phase-cut" not in (page.locator("#board").get_attribute("class") or ""):
             break
-        expect(page.get_by_text("Cut for deal: pick any card")).to_be_visible()
+        if not offered.is_visible():  # the computer's cut is still on its way
+            page.wait_for_timeout(100)
+            continue
+        # Any card the computer has not taken: its pick is random, so no fixed position is free.
+        # The old result ("cut again") stays on screen until the answer lands, so wait for the
+        # board's version to move rather than for the text.
+        before = page.locator("#board").get_attribute("data-version")
+        free = page.locator(".cut-deck button.fan__card:not([disabled])")
+        free.nth(10 + 3 * (attempt % 8)).click(position={"x": 6, "y": 20}, force=True)
+        expect(page.locator("#board")).not_to_have_attribute("data-version", before or "")
     expect(page.locator(".cut-result")).to_contain_text(dealt)
 
     # The discard: pick two, see them marked, confirm; the crib shows face down with its owner.
@@ -72,8 +78,11 @@ def test_sign_up_and_play_a_whole_game_against_the_computer(live_daphne: str, pa
             if _click_if_enabled(page, page.get_by_role("button", name="Next hand")):
                 continue
         elif "phase-discard" in phase and page.get_by_role("checkbox").count() == 6:
-            page.get_by_role("checkbox").nth(0).check()
-            page.get_by_role("checkbox").nth(1).check()
+            try:  # the board may move on under the pointer; the loop looks again
+                page.get_by_role("checkbox").nth(0).check(timeout=2000)
+                page.get_by_role("checkbox").nth(1).check(timeout=2000)
+            except PlaywrightTimeout:
+                continue
             _click_if_enabled(page, page.get_by_role("button", name="Lay away to the crib"))
             continue
         page.wait_for_timeout(50)
@@ -96,16 +105,13 @@ def _click_if_enabled(page: Page, locator) -> bool:
     The computer moves on its own, so the board may be redrawn under the pointer: a click that
     misses (or is refused as stale, with a message) is simply tried again by the caller's loop.
     """
-    version = page.locator("#board").get_attribute("data-version")
     try:
         if not locator.count() or not locator.first.is_enabled(timeout=2000):
             return False
-        locator.first.click(timeout=3000)
+        # Wait for this click's own answer: a push that lands meanwhile also moves the version.
+        with page.expect_response(lambda r: r.request.method == "POST", timeout=10000):
+            locator.first.click(timeout=3000)
     except PlaywrightTimeout:
         return False
-    page.wait_for_function(
-        "(v) => { const b = document.querySelector('#board');"
-        " return b && (b.dataset.version !== v || document.querySelector('.board-error')); }",
-        arg=version,
-    )
+    page.wait_for_function("() => !document.querySelector('.htmx-request')")
     return True
