@@ -8,11 +8,13 @@ It starts the site as ``make serve`` does (``cribsite.serve``: two daphne proces
 PostgreSQL and Redis) on 127.0.0.1, then runs bot players in pairs, as browsers would: each bot
 logs in by POSTing the log-in form with its CSRF token, one of a pair invites the other through
 the lobby's seek form and the other accepts from its lobby, both open the game's websocket
-(with an Origin header), and they play whole games reading only the board HTML their socket
-pushes (``data-version``, the ``button.playable`` cards, the discard checkboxes, the cut, Go,
-Next hand and Next game buttons), POSTing to ``/games/<id>/act/`` with ``X-CSRFToken`` and
-``HX-Request: true``. Each bot thinks 0.5-2 s before every move, a quick human's pace. The two bots
-of a pair use different daphne processes, so every push crosses Redis.
+(with an Origin header, and the ``?tab=`` id a board page gives its socket), and they play whole
+games reading only board HTML (``data-version``, the ``button.playable`` cards, the discard
+checkboxes, the cut, Go, Next hand and Next game buttons), POSTing to ``/games/<id>/act/`` with
+``X-CSRFToken``, ``HX-Request: true`` and ``X-Board-Tab``: as in a browser, a bot's own move comes
+back in the answer (its socket is spared that push) and the opponent's socket is pushed it. Each
+bot thinks 0.5-2 s before every move, a quick human's pace. The two bots of a pair use different
+daphne processes, so every push crosses Redis.
 
 Figures for each level, measured over ``--duration`` seconds once every pair has started:
 
@@ -190,6 +192,7 @@ class Bot:
         self.sent: list[tuple[float, int]] = []  # (when, version made) for each accepted move in the window
         self.ws = None
         self.reader: asyncio.Task | None = None
+        self.tab = secrets.token_urlsafe(12) if game_id else ""  # a board page's id, one per game
 
     # HTTP ---------------------------------------------------------------------------------------------
 
@@ -218,6 +221,8 @@ class Bot:
         headers = {"X-CSRFToken": self.cookie("csrftoken")}
         if htmx:
             headers["HX-Request"] = "true"
+            if self.tab:  # as board.html's hx-headers: our socket is spared the board we are answered
+                headers["X-Board-Tab"] = self.tab
         async with self.session.post(path, data=data, headers=headers, allow_redirects=False) as response:
             return response.status, await response.text()
 
@@ -234,7 +239,7 @@ class Bot:
 
     async def open_socket(self, game_id: int, level: Level) -> None:
         self._reset_game(game_id)
-        ws_url = self.base_url.replace("http://", "ws://", 1) + f"/ws/game/{game_id}/"
+        ws_url = self.base_url.replace("http://", "ws://", 1) + f"/ws/game/{game_id}/?tab={self.tab}"
         self.ws = await ws_connect(
             ws_url,
             origin=self.base_url,  # AllowedHostsOriginValidator refuses a socket without one
@@ -308,9 +313,7 @@ class Bot:
             task.cancel()
         if not done:
             level.error(BotError("stalled", f"{self.username} game {self.game_id} v{self.version}"))
-            if self.ws is not None:  # ask for a fresh board, as a page does on reconnect
-                with contextlib.suppress(Exception):
-                    await self.ws.send("sync")
+            await self._resync()
 
     async def _move(self, fields: list[tuple[str, str]], level: Level) -> None:
         sent = time.perf_counter()
@@ -320,6 +323,7 @@ class Bot:
             )
         except (aiohttp.ClientError, TimeoutError) as exc:
             level.error(BotError("http_" + type(exc).__name__, f"{self.username} {fields[0][1]}"))
+            await self._resync()  # the move may have committed: our socket was spared its push
             await asyncio.sleep(1)
             return
         version = board_version(html)
@@ -333,7 +337,15 @@ class Bot:
             self.offer(html, version)
         else:
             level.error(BotError(f"act_{status}", f"{self.username} {fields}: {html[:200]}"))
+            if status >= 500:
+                await self._resync()
             await asyncio.sleep(1)
+
+    async def _resync(self) -> None:
+        """Ask the socket for the current board, as a page refetches it when an answer is lost."""
+        if self.ws is not None:
+            with contextlib.suppress(Exception):
+                await self.ws.send("sync")
 
 def latencies(sender: Bot, receiver: Bot) -> tuple[list[float], int]:
     """Milliseconds from each of ``sender``'s accepted POSTs to ``receiver``'s socket having that

@@ -64,10 +64,11 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
-    # After sessions, auth and messages: a refused log-in gets the page with a message.
-    "games.ratelimit.LoginThrottleMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # After sessions, auth and messages: a refused log-in gets the page with a message. Last, being
+    # sync-only: Django then runs every middleware above it in one thread, with no async hop between.
+    "games.ratelimit.LoginThrottleMiddleware",
 ]
 
 ROOT_URLCONF = "cribsite.urls"
@@ -136,6 +137,7 @@ if REDIS_URL:
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": os.environ.get("CHANNEL_PREFIX", "asgi") + "-cache",
+            "OPTIONS": {"pool_class": "games.cache.SharedConnectionPool"},  # not one per request
         }
     }
 else:

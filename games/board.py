@@ -7,6 +7,7 @@ board and a reloaded one are the same HTML.
 from __future__ import annotations
 
 import re
+import secrets
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -106,9 +107,11 @@ def _latest_events(game: Game) -> list:
     return ([last.note] if last.note else []) + last.events
 
 
-def board_context(game: Game, user, *, error: str = "") -> dict:
+def board_context(game: Game, user, *, error: str = "", latest_events=None) -> dict:
+    """``latest_events``: the calls of the move just made, when the caller has them (saves a query)."""
     seat = game.seat_of(user)
     assert seat is not None, "only players get a board"
+    calls = _latest_events(game) if latest_events is None else latest_events
     state_view: SeatView = view(_state(game), seat)
     names = seat_names(game, seat)
     n = state_view.players
@@ -160,7 +163,7 @@ def board_context(game: Game, user, *, error: str = "") -> dict:
         ],
         "log": log_lines(state_view.log, names, seat),
         # The calls of the latest move, the last few only: a whole show is in the log beside it.
-        "calls": [line for line in log_lines(_latest_events(game), names, seat) if line.loud][-4:],
+        "calls": [line for line in log_lines(calls, names, seat) if line.loud][-4:],
         "show": [
             {"entry": h, "owner": names[h.seat], "mine": h.seat == seat} for h in state_view.show
         ],
@@ -188,6 +191,8 @@ def board_context(game: Game, user, *, error: str = "") -> dict:
         "abort_url": reverse("abort", args=[game.pk]),
         "presence": presence_context(game, user) if not game.vs_computer else None,
         "error": error,
+        # This page's id: its htmx requests and its socket carry it (see GameConsumer.game_changed).
+        "tab": secrets.token_urlsafe(12),
     }
 
 
@@ -278,7 +283,7 @@ def render_board(game: Game, user, *, error: str = "", oob: bool = False, csrf_t
 
 def render_board_oob(game_id: int, user, csrf_token: str = "") -> str | None:
     """The board for a websocket push (``hx-swap-oob``), or None if the user no longer has a seat."""
-    game = Game.objects.filter(pk=game_id).prefetch_related("seats__user").first()
+    game = Game.objects.with_seats().filter(pk=game_id).first()
     if game is None or game.seat_of(user) is None or game.state is None:
         return None
     return render_board(game, user, oob=True, csrf_token=csrf_token)
@@ -324,7 +329,7 @@ def presence_context(game: Game, user) -> dict:
 
 
 def render_presence(game_id: int, user, *, oob: bool = False, csrf_token: str = "") -> str | None:
-    game = Game.objects.filter(pk=game_id).prefetch_related("seats__user").first()
+    game = Game.objects.with_seats().filter(pk=game_id).first()
     if game is None or game.seat_of(user) is None:
         return None
     context = {**presence_context(game, user), "oob": oob, "csrf_token": csrf_token}
@@ -334,7 +339,7 @@ def render_presence(game_id: int, user, *, oob: bool = False, csrf_token: str = 
 def render_chat(game_id: int, user, seat: int, message: str) -> str | None:
     from games.chat import MESSAGES
 
-    game = Game.objects.filter(pk=game_id).prefetch_related("seats__user").first()
+    game = Game.objects.with_seats().filter(pk=game_id).first()
     if game is None or game.seat_of(user) is None or message not in MESSAGES:
         return None
     names = seat_names(game, game.seat_of(user))

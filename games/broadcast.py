@@ -4,11 +4,15 @@ so no routing mistake can leak a hidden card: each socket renders its own user's
 from __future__ import annotations
 
 import logging
+import re
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 log = logging.getLogger(__name__)
+
+# A page's tab id: random, made when the board page is drawn; it only ever spares a socket a push.
+TAB_RE = re.compile(r"[A-Za-z0-9_-]{8,40}")
 
 
 def game_group(game_id: int) -> str:
@@ -28,8 +32,12 @@ def _send(group: str, message: dict) -> None:
         log.warning("push to %s failed", group, exc_info=True)
 
 
-def game_changed(game_id: int, version: int) -> None:
-    _send(game_group(game_id), {"type": "game.changed", "game": game_id, "version": version})
+def game_changed(game_id: int, version: int, *, origin: str = "", actor: int | None = None) -> None:
+    """``origin``/``actor``: the page and user whose request made the change (and got the board in
+    its answer); that one socket skips the push, every other one renders it."""
+    _send(game_group(game_id), {
+        "type": "game.changed", "game": game_id, "version": version, "origin": origin, "actor": actor,
+    })
 
 
 def presence_changed(game_id: int) -> None:

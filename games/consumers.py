@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from urllib.parse import parse_qs
 
 from channels.db import DatabaseSyncToAsync
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -32,6 +33,12 @@ def csrf_token(scope: dict) -> str:
     if len(secret) != csrf.CSRF_SECRET_LENGTH:
         return ""
     return csrf._mask_cipher_secret(secret)
+
+
+def _query_tab(scope: dict) -> str:
+    """The page's tab id (``?tab=``), which its htmx requests send as ``X-Board-Tab``."""
+    tab = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("tab", [""])[0]
+    return tab if broadcast.TAB_RE.fullmatch(tab) else ""
 
 
 class HealthConsumer(AsyncWebsocketConsumer):
@@ -80,6 +87,7 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         user = self.scope["user"]
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        self.tab = _query_tab(self.scope)
         if not user.is_authenticated or not await self._is_player(user):
             await self.close(code=4403)
             return
@@ -129,6 +137,10 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self._send_board()
 
     async def game_changed(self, event: dict) -> None:
+        # The page whose own request made this change has the new board in its answer already.
+        mine = event.get("actor") == self.scope["user"].pk
+        if mine and self.tab and event.get("origin") == self.tab:
+            return
         await self._send_board()
 
     async def _send_board(self) -> None:

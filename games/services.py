@@ -209,6 +209,7 @@ def game_accept(
         raise NotAvailable("That seat is taken or not yours to take.")
     index = free[0] if seat is None else seat
     Seat.objects.create(game=game, index=index, user=user)
+    game._prefetched_objects_cache.pop("seats", None)  # _lock read the seats before this one
     if game.invited_id is None and token and not game.seat_plan:
         game.invited = user
     if game.seats.count() == game.players:
@@ -272,13 +273,21 @@ def _rule_fields(rules: HouseRules) -> dict:
 
 def _lock(game_id: int) -> Game:
     try:
-        return Game.objects.select_for_update().get(pk=game_id)
+        return Game.objects.select_for_update().with_seats().get(pk=game_id)
     except Game.DoesNotExist:
         raise ServiceError("No such game.") from None
 
 
 def load_state(game: Game) -> engine.GameState:
-    return engine.GameState.from_dict(game.state)
+    """The engine state of the game's snapshot, parsed once per snapshot: one render asks for it
+    from several places, and parsing every card of the deck each time was a tenth of a move's cost."""
+    snapshot = game.state
+    cached = game.__dict__.get("_engine_state")
+    if cached is not None and cached[0] is snapshot:
+        return cached[1]
+    state = engine.GameState.from_dict(snapshot)
+    game.__dict__["_engine_state"] = (snapshot, state)
+    return state
 
 
 def parse_action(seat: int, data: dict) -> Action:
@@ -290,8 +299,13 @@ def parse_action(seat: int, data: dict) -> Action:
 
 
 @transaction.atomic
-def game_act(*, user: AbstractBaseUser, game_id: int, version: int, action: dict) -> Outcome:
-    """Apply one action for ``user`` if ``version`` is the game's current one."""
+def game_act(
+    *, user: AbstractBaseUser, game_id: int, version: int, action: dict, origin: str = ""
+) -> Outcome:
+    """Apply one action for ``user`` if ``version`` is the game's current one.
+
+    ``origin``: the board (page) that asked, which gets the new board in its answer, so its own
+    socket need not be sent the same board again (see ``GameConsumer.game_changed``)."""
     started = time.perf_counter()
     game = _lock(game_id)
     seat = game.seat_of(user)
@@ -301,7 +315,7 @@ def game_act(*, user: AbstractBaseUser, game_id: int, version: int, action: dict
         raise NotAvailable("This game is not in progress.")
     if version != game.version:
         raise StaleVersion("The board changed since you last saw it; here it is now.")
-    outcome = _apply(game, parse_action(seat, action))
+    outcome = _apply(game, parse_action(seat, action), origin=origin, actor=user.pk)
     log.info(
         "game=%s user=%s action=%s version=%s latency_ms=%.1f",
         game.pk, user.pk, action.get("type"), game.version, (time.perf_counter() - started) * 1000,
@@ -310,8 +324,9 @@ def game_act(*, user: AbstractBaseUser, game_id: int, version: int, action: dict
 
 
 @transaction.atomic
-def game_computer_step(*, game_id: int) -> Outcome | None:
-    """Let one computer seat take one action, if one is due. Returns None when none is."""
+def game_computer_step(*, game_id: int, origin: str = "", asked_by: int | None = None) -> Outcome | None:
+    """Let one computer seat take one action, if one is due. Returns None when none is.
+    ``origin`` and ``asked_by``: the page that asked and its user, as for ``game_act``."""
     started = time.perf_counter()
     game = _lock(game_id)
     if game.status != Game.Status.ACTIVE:
@@ -319,7 +334,7 @@ def game_computer_step(*, game_id: int) -> Outcome | None:
     action = _computer_action(game, load_state(game))
     if action is None:
         return None
-    outcome = _apply(game, action)
+    outcome = _apply(game, action, origin=origin, actor=asked_by)
     log.info(
         "game=%s user=computer action=%s version=%s latency_ms=%.1f",
         game.pk, action_to_dict(action)["type"], game.version, (time.perf_counter() - started) * 1000,
@@ -363,7 +378,10 @@ def _next_seq(game: Game) -> int:
     return (game.moves.aggregate(m=Max("seq"))["m"] or 0) + 1
 
 
-def _apply(game: Game, action: Action, *, note: Event | None = None, by_timeout: bool = False) -> Outcome:
+def _apply(
+    game: Game, action: Action, *, note: Event | None = None, by_timeout: bool = False, origin: str = "",
+    actor: int | None = None,
+) -> Outcome:
     """Apply ``action``; ``note`` is an event of the site's own (a timeout, a claim) logged first."""
     state = load_state(game)
     try:
@@ -383,6 +401,7 @@ def _apply(game: Game, action: Action, *, note: Event | None = None, by_timeout:
     )
     _record_round(game, state, new_state)
     game.state = new_state.to_dict()
+    game.__dict__["_engine_state"] = (game.state, new_state)  # GameState is immutable: share it
     game.version = seen + 1
     game.turn_started_at = now
     fields = {"state": game.state, "version": game.version, "updated_at": now, "turn_started_at": now}
@@ -401,7 +420,7 @@ def _apply(game: Game, action: Action, *, note: Event | None = None, by_timeout:
         raise StaleVersion("Someone else moved first; here is the board now.")
     if game.status == Game.Status.FINISHED:
         game_finished.send(sender=Game, game=game)
-    _after_commit(game)
+    _after_commit(game, origin=origin, actor=actor)
     return Outcome(game, events)
 
 
@@ -416,9 +435,9 @@ def _record_round(game: Game, before: engine.GameState, after: engine.GameState)
     )
 
 
-def _after_commit(game: Game) -> None:
+def _after_commit(game: Game, *, origin: str = "", actor: int | None = None) -> None:
     game_id, version = game.pk, game.version
-    transaction.on_commit(lambda: broadcast.game_changed(game_id, version))
+    transaction.on_commit(lambda: broadcast.game_changed(game_id, version, origin=origin, actor=actor))
 
 
 # --- leaving, timers and claims -------------------------------------------------------------------
@@ -521,7 +540,7 @@ def game_say(*, user: AbstractBaseUser, game_id: int, message: str) -> None:
     """Send a quick message to the table (a key of ``chat.MESSAGES``), rate limited."""
     from games import chat
 
-    game = Game.objects.filter(pk=game_id).prefetch_related("seats").first()
+    game = Game.objects.with_seats().filter(pk=game_id).first()
     seat = game.seat_of(user) if game else None
     if seat is None:
         raise NotAPlayer("You are not playing in this game.")

@@ -16,28 +16,30 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.views.decorators.http import require_POST
 
-from games import ratelimit, services
+from games import broadcast, ratelimit, services
 from games.board import board_context, presence_context
 from games.models import Game
 
 ACTION_FIELDS = ("type", "position", "card", "points")
 
 
-def _board_response(request: HttpRequest, game: Game, *, status: int = 200, error: str = "") -> HttpResponse:
+def _board_response(
+    request: HttpRequest, game: Game, *, status: int = 200, error: str = "", latest_events=None
+) -> HttpResponse:
     if game.state is None:  # a seek not accepted yet, or withdrawn: there is no board to show
         if not request.htmx:
             if error:
                 messages.error(request, error)
             return redirect("invitation", token=game.invite_token)
         return HttpResponse(error or "This game has not started.", status=status if status >= 400 else 409)
-    context = board_context(game, request.user, error=error)
+    context = board_context(game, request.user, error=error, latest_events=latest_events)
     template = "games/board.html#board" if request.htmx else "games/board.html"
     return render(request, template, context, status=status)
 
 
 @login_required
 def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
-    game = get_object_or_404(Game, pk=game_id)
+    game = get_object_or_404(Game.objects.with_seats(), pk=game_id)
     if game.seat_of(request.user) is None:
         return HttpResponseForbidden("This is not your game.")
     if game.state is None:  # a seek not accepted yet, or withdrawn: there is no board
@@ -50,12 +52,16 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     return _board_response(request, game)
 
 
+def board_tab(request: HttpRequest) -> str:
+    """The page a request comes from (``X-Board-Tab``, set by board.html for htmx): its socket is
+    not pushed the board the answer already carries. Anything odd is ignored, not refused."""
+    tab = request.headers.get("X-Board-Tab", "")
+    return tab if broadcast.TAB_RE.fullmatch(tab) else ""
+
+
 @login_required
 @require_POST
 def act(request: HttpRequest, game_id: int) -> HttpResponse:
-    game = get_object_or_404(Game, pk=game_id)
-    if game.seat_of(request.user) is None:
-        return HttpResponseForbidden("This is not your game.")
     action = {k: request.POST[k] for k in ACTION_FIELDS if k in request.POST}
     if request.POST.getlist("cards"):
         action["cards"] = request.POST.getlist("cards")
@@ -65,31 +71,38 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
         version = -1
     try:
         ratelimit.check_move(request.user)  # 429 with the board and a message, like any refusal
-        services.game_act(user=request.user, game_id=game.pk, version=version, action=action)
+        # The service locks the game and checks the seat itself: the hot path reads the game once.
+        outcome = services.game_act(
+            user=request.user, game_id=game_id, version=version, action=action, origin=board_tab(request)
+        )
     except services.ServiceError as exc:
-        game.refresh_from_db()
+        game = get_object_or_404(Game.objects.with_seats(), pk=game_id)
+        if game.seat_of(request.user) is None:
+            return HttpResponseForbidden("This is not your game.")
         if not request.htmx:
             messages.error(request, exc.message)
             return redirect(game)
         return _board_response(request, game, status=exc.status, error=exc.message)
-    game.refresh_from_db()
+    game = outcome.game
     if not request.htmx:
         return redirect(game)
-    return _board_response(request, game)
+    if game.status != Game.Status.ACTIVE:  # the end of a game ran the finish hooks: read it afresh
+        game = Game.objects.with_seats().get(pk=game.pk)
+    return _board_response(request, game, latest_events=outcome.events)
 
 
 @login_required
 @require_POST
 def computer_step(request: HttpRequest, game_id: int) -> HttpResponse:
     """One computer action (the board asks for it after a short pause, so plays appear one by one)."""
-    game = get_object_or_404(Game, pk=game_id)
+    game = get_object_or_404(Game.objects.with_seats(), pk=game_id)
     if game.seat_of(request.user) is None:
         return HttpResponseForbidden("This is not your game.")
     if game.has_computer:
         # Two pages (or a page and a push) may ask at once; the loser of the race just gets the board.
         with contextlib.suppress(services.ServiceError):
-            services.game_computer_step(game_id=game.pk)
-        game.refresh_from_db()
+            services.game_computer_step(game_id=game.pk, origin=board_tab(request), asked_by=request.user.pk)
+        game = Game.objects.with_seats().get(pk=game.pk)
     if not request.htmx:
         return redirect(game)
     return _board_response(request, game)
@@ -97,7 +110,7 @@ def computer_step(request: HttpRequest, game_id: int) -> HttpResponse:
 
 def _service_post(request: HttpRequest, game_id: int, call, *, quiet: bool = False) -> HttpResponse:
     """Run a service for a player and answer with the board (htmx) or a redirect (no JavaScript)."""
-    game = get_object_or_404(Game, pk=game_id)
+    game = get_object_or_404(Game.objects.with_seats(), pk=game_id)
     if game.seat_of(request.user) is None:
         return HttpResponseForbidden("This is not your game.")
     error, status = "", 200
@@ -138,7 +151,7 @@ def timeout(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 def presence_fragment(request: HttpRequest, game_id: int) -> HttpResponse:
-    game = get_object_or_404(Game, pk=game_id)
+    game = get_object_or_404(Game.objects.with_seats(), pk=game_id)
     if game.seat_of(request.user) is None:
         return HttpResponseForbidden("This is not your game.")
     return render(request, "games/_presence.html", presence_context(game, request.user))

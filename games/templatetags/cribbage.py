@@ -8,6 +8,7 @@ e.g. ``aria-label="{{ card|card_name }}"``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 
 from django import template
 from django.utils.html import format_html
@@ -47,7 +48,12 @@ def card_name(card: Card | str) -> str:
 @register.simple_tag
 def card_face(card: Card | str, size: str = "medium", extra_class: str = "") -> SafeString:
     """A face-up card: rank and suit in two corners, a large centre mark, red or black by suit."""
-    c = _card(card)
+    return _card_face(_card(card), size, extra_class)
+
+
+# A board draws dozens of cards on every move: each distinct card, size and class is built once.
+@lru_cache(maxsize=1024)
+def _card_face(c: Card, size: str, extra_class: str) -> SafeString:
     colour = "red" if c.suit in "HD" else "black"
     suit = c.symbol + TEXT_STYLE
     rank = _rank_label(c)
@@ -81,6 +87,7 @@ def card_face(card: Card | str, size: str = "medium", extra_class: str = "") -> 
 
 
 @register.simple_tag
+@lru_cache(maxsize=64)
 def card_back(size: str = "medium", extra_class: str = "") -> SafeString:
     """A face-down card (the crib, the deck, an opponent's hand)."""
     return format_html(

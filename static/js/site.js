@@ -57,6 +57,17 @@
     if (!(e.detail.requestConfig && e.detail.requestConfig.elt.closest(".discard-form"))) rememberPicks();
   });
   document.addEventListener("htmx:afterSwap", restorePicks);
+
+  // A move's answer carries the new board, and this page's socket is spared the same push. If the
+  // answer is lost (network, a 5xx), ask for the board again rather than sit on a stale one.
+  function refetchBoard(e) {
+    const board = document.getElementById("board");
+    if (!board || !e.detail.elt || !board.contains(e.detail.elt)) return;
+    htmx.ajax("GET", window.location.pathname, { target: "#board", swap: "outerHTML" });
+  }
+  document.addEventListener("htmx:sendError", refetchBoard);
+  document.addEventListener("htmx:responseError", refetchBoard);
+  document.addEventListener("htmx:timeout", refetchBoard);
 })();
 
 // The turn clock counts down between server renders; the server alone decides when time is up.

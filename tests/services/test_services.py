@@ -56,7 +56,9 @@ def _secrets(monkeypatch):
 def pushes(monkeypatch):
     """Records broadcast calls instead of sending them."""
     calls: list[tuple] = []
-    monkeypatch.setattr(broadcast, "game_changed", lambda game_id, version: calls.append((game_id, version)))
+    monkeypatch.setattr(
+        broadcast, "game_changed", lambda game_id, version, **kw: calls.append((game_id, version))
+    )
     monkeypatch.setattr(broadcast, "lobby_changed", lambda *args, **kwargs: calls.append(("lobby",)))
     return calls
 

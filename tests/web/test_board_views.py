@@ -35,9 +35,6 @@ def _secrets(monkeypatch):
     fixed_secrets(monkeypatch, "web")
 
 
-
-
-
 def logged_in(user, **kwargs) -> Client:
     c = Client(**kwargs)
     c.force_login(user)
@@ -550,3 +547,20 @@ def test_the_page_without_javascript_survives_a_lost_race_for_the_computer(a, al
     c.force_login(alice)
     response = c.get(reverse("game", args=[game.pk]))
     assert response.status_code < 500
+
+
+def test_each_board_page_has_its_own_tab_id_for_its_socket_and_its_requests(a, go_game):
+    pages = [a.get(reverse("game", args=[go_game.pk])).content.decode() for _ in range(2)]
+    tabs = []
+    for html in pages:
+        socket_tab = re.search(r'ws-connect="/ws/game/\d+/\?tab=([\w-]+)"', html).group(1)
+        header_tab = re.search(r'hx-headers=\'\{"X-Board-Tab": "([\w-]+)"\}\'', html).group(1)
+        assert socket_tab == header_tab and len(socket_tab) >= 16
+        tabs.append(socket_tab)
+    assert tabs[0] != tabs[1]
+
+
+def test_an_odd_tab_header_is_ignored_not_refused(a, go_game):
+    form = {"type": "play", "card": "XX", "version": go_game.version}
+    response = a.post(reverse("act", args=[go_game.pk]), form, headers={**HTMX, "X-Board-Tab": "<script>"})
+    assert response.status_code == 422

@@ -137,3 +137,50 @@ async def test_a_socket_never_moves():
     assert _version(html) == game.version
     assert await sync_to_async(lambda: services.Game.objects.get(pk=game.pk).version)() == game.version
     await sock.disconnect()
+
+
+async def _drain(communicator: WebsocketCommunicator) -> list[str]:
+    """Whatever this socket is sent until it has been quiet for a moment."""
+    got = []
+    while not await communicator.receive_nothing(timeout=0.5):
+        got.append(await communicator.receive_from(timeout=1))
+    return got
+
+
+async def _connect_tab(game_id: int, headers, tab: str) -> WebsocketCommunicator:
+    communicator = WebsocketCommunicator(application, f"/ws/game/{game_id}/?tab={tab}", headers=headers)
+    connected, _ = await communicator.connect()
+    assert connected
+    return communicator
+
+
+async def test_the_page_that_moved_is_not_pushed_the_board_its_answer_carries():
+    game, alice, bob, _ = await sync_to_async(_two_player_game)()
+    h_alice, h_bob = await sync_to_async(_headers_for)(alice, bob)
+    here = await _connect_tab(game.pk, h_alice, "alice-tab-one")
+    other_tab = await _connect_tab(game.pk, h_alice, "alice-tab-two")
+    opponent = await _connect_tab(game.pk, h_bob, "bob-tab-one")
+    for sock in (here, other_tab, opponent):
+        await _drain(sock)
+
+    def post(user, tab: str, position: int) -> tuple[int, str]:
+        client = Client(headers={"HX-Request": "true", "X-Board-Tab": tab})
+        client.force_login(user)
+        g = services.Game.objects.get(pk=game.pk)
+        response = client.post(f"/games/{g.pk}/act/", {"type": "cut_for_deal", "position": position,
+                                                         "version": g.version})
+        return response.status_code, response.content.decode()
+
+    status, answer = await sync_to_async(post)(alice, "alice-tab-one", 5)
+    assert status == 200 and _version(answer) == game.version + 1
+    assert _version(await _receive_board(other_tab)) == game.version + 1
+    assert _version(await _receive_board(opponent)) == game.version + 1
+    assert not [m for m in await _drain(here) if 'id="board"' in m]
+
+    # Naming someone else's page spares nobody: only the mover's own page skips the push.
+    status, _answer = await sync_to_async(post)(bob, "alice-tab-one", 40)
+    assert status == 200
+    assert _version(await _receive_board(here)) == game.version + 2
+    assert _version(await _receive_board(opponent)) == game.version + 2
+    for sock in (here, other_tab, opponent):
+        await sock.disconnect()

@@ -300,8 +300,8 @@ def test_the_scan_catches_a_leak(monkeypatch, leak):
     """The check is live: a board that slips one hidden card into its error line fails it."""
     original = views_game.board_context
 
-    def leaky(game, user, *, error=""):
-        context = original(game, user, error=error)
+    def leaky(game, user, **kwargs):
+        context = original(game, user, **kwargs)
         context["error"] = leak(services.load_state(game))
         return context
 

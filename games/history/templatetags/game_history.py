@@ -7,10 +7,11 @@ from datetime import timedelta
 from django import template
 from django.db.models import Count, Q
 
+from games.engine.deck import commitment, deal_seed
 from games.history.charts import rating_chart
 from games.history.models import PlayerGame, Pool, Rating, RatingChange
 from games.history.stats import player_stats
-from games.models import Game, Round
+from games.models import Game
 
 register = template.Library()
 RECENT_GAMES = 5
@@ -19,9 +20,11 @@ RECENT_GAMES = 5
 @register.inclusion_tag("history/_commitment.html")
 def deal_commitment(game: Game, v) -> dict:
     """The current deal's number and the SHA-256 commitment to its shuffle (``v``: the SeatView)."""
-    if v is None or v.phase == "cut":
+    if v is None or v.phase == "cut" or not game.secret:
         return {"round": None}
-    round_ = Round.objects.filter(game=game, game_no=v.game_no, deal_no=v.deal_no).first()
+    # The same hash the deal's Round row keeps, computed here: the board is drawn on every move.
+    seed = deal_seed(bytes.fromhex(game.secret), v.game_no, v.deal_no)
+    round_ = {"game_no": v.game_no, "deal_no": v.deal_no, "commitment": commitment(seed)}
     return {"round": round_, "game": game, "match": v.rules.match_games > 1}
 
 

@@ -1,0 +1,145 @@
+"""What one move costs the server, in process: ``python -m bench.move [--moves N] [--profile] [--json]``.
+
+Plays whole games between two people through the real view (a Django test client POSTing to
+``/games/<id>/act/`` as htmx does) and, after each move, renders the board the opponent's socket is
+pushed (``render_board_oob``, what ``GameConsumer`` sends; the mover's own page has the new board in
+the POST's answer and its socket skips the push). It prints the median and p95 time and the number
+of SQL queries of the POST and of the push render, and what one move costs in all, which bounds how
+many moves per second one worker process can serve. ``bench.load`` measures the whole site (daphne,
+Redis, PostgreSQL, sockets); this isolates the Python side.
+
+Uses its own test database (``DATABASE_URL`` picks the engine; SQLite by default) and removes it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import json
+import os
+import pstats
+import random
+import statistics
+import time
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cribsite.settings")
+os.environ.setdefault("DEBUG", "false")
+os.environ.setdefault("SECRET_KEY", "bench-move-" + "x" * 40)
+os.environ.setdefault("HTTPS", "false")
+os.environ.setdefault("TEST_DB_NAME", "bench_move.sqlite3")
+
+
+def _median_p95(values: list[float]) -> dict:
+    ordered = sorted(values)
+    p95 = ordered[int(0.95 * (len(ordered) - 1))]
+    return {"p50": round(statistics.median(ordered), 2), "p95": round(p95, 2)}
+
+
+def run(moves: int, profiler: cProfile.Profile | None) -> dict:
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    from games import services
+    from games.board import render_board_oob
+    from games.engine.actions import action_to_dict
+    from games.engine.game import legal_actions
+    from games.engine.rules import HouseRules
+    from games.models import Game
+
+    users = get_user_model()
+    players = [users.objects.create_user(f"bench{i}-{time.time_ns()}", password="x") for i in range(2)]
+    clients = []
+    for user in players:
+        client = Client(headers={"HX-Request": "true"})
+        client.force_login(user)
+        clients.append(client)
+    rng = random.Random(7)
+    post_ms, post_q, push_ms, push_q = [], [], [], []
+    game = None
+    while len(post_ms) < moves:
+        if game is None or game.status != Game.Status.ACTIVE:
+            game = services.game_create_between(players=players, rules=HouseRules())
+        state = services.load_state(game)
+        due = list(state.to_act)
+        if not due:
+            break
+        seat = due[0]
+        options = list(legal_actions(state, seat))
+        action = action_to_dict(rng.choice(options))
+        data = {k: v for k, v in action.items() if k not in ("seat", "cards")}
+        if "cards" in action:
+            data["cards"] = action["cards"]
+        data["version"] = game.version
+        url = f"/games/{game.pk}/act/"
+        if profiler:
+            profiler.enable()
+        with CaptureQueriesContext(connection) as queries:
+            start = time.perf_counter()
+            response = clients[seat].post(url, data)
+            post_ms.append((time.perf_counter() - start) * 1000)
+        post_q.append(len(queries))
+        if response.status_code != 200:
+            raise SystemExit(f"move refused: {response.status_code} {data}")
+        for viewer in players:
+            if viewer == players[seat]:
+                continue  # the mover's page has the board in its answer; its socket skips it
+            with CaptureQueriesContext(connection) as queries:
+                start = time.perf_counter()
+                render_board_oob(game.pk, viewer, "x" * 64)
+                push_ms.append((time.perf_counter() - start) * 1000)
+            push_q.append(len(queries))
+        if profiler:
+            profiler.disable()
+        game.refresh_from_db()
+    post, push = _median_p95(post_ms), _median_p95(push_ms)
+    return {
+        "moves": len(post_ms),
+        "post_ms": post,
+        "post_queries": statistics.median(post_q),
+        "push_render_ms": push,
+        "push_queries": statistics.median(push_q),
+        "move_ms": round(post["p50"] + push["p50"], 2),
+        "moves_per_second_per_worker": round(1000 / (post["p50"] + push["p50"]), 1),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--moves", type=int, default=400)
+    parser.add_argument("--profile", action="store_true", help="print the 30 costliest functions")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+
+    import django
+
+    django.setup()
+    from django.db import connection
+    from django.test.utils import setup_test_environment
+
+    setup_test_environment()
+    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
+    profiler = cProfile.Profile() if args.profile else None
+    try:
+        run(20, None)  # warm the template and URL caches
+        figures = run(args.moves, profiler)
+    finally:
+        connection.creation.destroy_test_db(old_name, verbosity=0)
+    if args.json:
+        print(json.dumps(figures))
+        return
+    print(f"{figures['moves']} moves, database {connection.vendor}")
+    print(f"  POST /act/      p50 {figures['post_ms']['p50']:7.2f} ms  p95 "
+          f"{figures['post_ms']['p95']:7.2f} ms"
+          f"  {figures['post_queries']:g} queries")
+    print(f"  push render     p50 {figures['push_render_ms']['p50']:7.2f} ms  p95 "
+          f"{figures['push_render_ms']['p95']:7.2f} ms  {figures['push_queries']:g} queries")
+    print(f"  one move (POST + push) {figures['move_ms']} ms: "
+          f"{figures['moves_per_second_per_worker']} moves/s per worker process")
+    if profiler:
+        pstats.Stats(profiler).sort_stats("cumulative").print_stats(30)
+
+
+if __name__ == "__main__":
+    main()
