@@ -240,6 +240,25 @@ def game_withdraw(*, user: AbstractBaseUser, game_id: int) -> Game:
     return game
 
 
+@transaction.atomic
+def game_leave(*, user: AbstractBaseUser, game_id: int) -> Game:
+    """Give up a seat taken at a table that has not started; whoever posted it withdraws it instead.
+    A seat kept for an invited player stays theirs to take again."""
+    game = _lock(game_id)
+    if game.status != Game.Status.WAITING:
+        raise NotAvailable("That game has already started.")
+    if game.created_by_id == user.pk:
+        raise ServiceError("You posted this table: withdraw it instead.")
+    if game.seat_of(user) is None:
+        raise NotAPlayer("You have no seat at this table.")
+    Seat.objects.filter(game=game, user=user).delete()
+    game.version += 1
+    game.save(update_fields=["version", "updated_at"])
+    transaction.on_commit(broadcast.lobby_changed)
+    log.info("game=%s user=%s action=leave", game.pk, user.pk)
+    return game
+
+
 def game_rematch(*, user: AbstractBaseUser, game_id: int) -> Game:
     old = Game.objects.filter(pk=game_id).prefetch_related("seats").first()
     if old is None or old.seat_of(user) is None:

@@ -12,6 +12,7 @@ urlpatterns = [
     path("games/new/table/", views_lobby.new_table, name="new_table"),
     path("games/<int:game_id>/accept/", views_lobby.accept, name="accept"),
     path("games/<int:game_id>/withdraw/", views_lobby.withdraw, name="withdraw"),
+    path("games/<int:game_id>/leave/", views_lobby.leave, name="leave"),
     path("games/<int:game_id>/rematch/", views_lobby.rematch, name="rematch"),
     path("invite/<str:token>/", views_lobby.invitation, name="invitation"),
     path("games/<int:game_id>/", views_game.game_page, name="game"),

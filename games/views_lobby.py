@@ -149,6 +149,18 @@ def accept(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+def leave(request: HttpRequest, game_id: int) -> HttpResponse:
+    try:
+        services.game_leave(user=request.user, game_id=game_id)
+    except services.ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.info(request, "You left the table.")
+    return redirect("lobby")
+
+
+@login_required
+@require_POST
 def withdraw(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
         services.game_withdraw(user=request.user, game_id=game_id)

@@ -124,3 +124,32 @@ def test_the_lobby_form_reports_an_unknown_invitee(alice):
     response = c.post(reverse("new_table"), form)
     assert response.status_code == 400 and "no player called" in response.content.decode()
     assert not Game.objects.exists()
+
+
+def test_a_seated_player_may_leave_a_table_that_has_not_started(alice):
+    bob, carol = make_user("bob"), make_user("carol")
+    game = services.game_create_table(
+        user=alice, rules=HouseRules(players=3), seats=[{"kind": "open"}, {"kind": "invite", "user": carol}],
+    )
+    services.game_accept(user=bob, game_id=game.pk)
+    client = Client()
+    client.force_login(bob)
+    lobby = client.get(reverse("lobby")).content.decode()
+    assert reverse("leave", args=[game.pk]) in lobby and reverse("withdraw", args=[game.pk]) not in lobby
+    response = client.post(reverse("leave", args=[game.pk]), follow=True)
+    assert "You left the table." in response.content.decode()
+    game.refresh_from_db()
+    assert game.status == Game.Status.WAITING and game.seat_of(bob) is None
+    assert game.open_seat_indexes(carol) == [2, 1]  # carol's invitation first, then the open seat
+    # Leaving again, or leaving a table one never sat at, changes nothing and says why.
+    with pytest.raises(services.NotAPlayer):
+        services.game_leave(user=bob, game_id=game.pk)
+    # Whoever posted it withdraws it instead; a started table keeps its players.
+    with pytest.raises(services.ServiceError, match="withdraw"):
+        services.game_leave(user=alice, game_id=game.pk)
+    services.game_accept(user=bob, game_id=game.pk)
+    game = services.game_accept(user=carol, game_id=game.pk)
+    assert game.status == Game.Status.ACTIVE
+    response = client.post(reverse("leave", args=[game.pk]), follow=True)
+    assert "already started" in response.content.decode()
+    assert Game.objects.get(pk=game.pk).seat_of(bob) is not None
