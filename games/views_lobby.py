@@ -147,28 +147,27 @@ def accept(request: HttpRequest, game_id: int) -> HttpResponse:
     return redirect(game)
 
 
-@login_required
-@require_POST
-def leave(request: HttpRequest, game_id: int) -> HttpResponse:
+def _back_to_lobby(request: HttpRequest, call, game_id: int, done: str) -> HttpResponse:
+    """Run a lobby service for the user and go back to the lobby with what happened."""
     try:
-        services.game_leave(user=request.user, game_id=game_id)
+        call(user=request.user, game_id=game_id)
     except services.ServiceError as exc:
         messages.error(request, exc.message)
     else:
-        messages.info(request, "You left the table.")
+        messages.info(request, done)
     return redirect("lobby")
+
+
+@login_required
+@require_POST
+def leave(request: HttpRequest, game_id: int) -> HttpResponse:
+    return _back_to_lobby(request, services.game_leave, game_id, "You left the table.")
 
 
 @login_required
 @require_POST
 def withdraw(request: HttpRequest, game_id: int) -> HttpResponse:
-    try:
-        services.game_withdraw(user=request.user, game_id=game_id)
-    except services.ServiceError as exc:
-        messages.error(request, exc.message)
-    else:
-        messages.info(request, "Withdrawn.")
-    return redirect("lobby")
+    return _back_to_lobby(request, services.game_withdraw, game_id, "Withdrawn.")
 
 
 @login_required
