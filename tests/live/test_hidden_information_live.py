@@ -97,7 +97,7 @@ class Watcher:
     async def close(self) -> None:
         for communicator in (self.board, self.lobby):
             if communicator is not None:
-                await communicator.disconnect()
+                await communicator.disconnect(timeout=10)
 
 
 def _headers(user) -> list[tuple[bytes, bytes]]:

@@ -66,7 +66,7 @@ async def test_a_seek_pushed_to_the_lobby_can_be_accepted():
         assert f'action="/games/{seek.pk}/accept/"' in html
         assert unsubmittable_forms(html, f"/games/{seek.pk}/accept/") == []
     finally:
-        await lobby.disconnect()
+        await lobby.disconnect(timeout=10)
 
 
 async def test_the_result_pushed_to_the_other_player_offers_a_working_rematch():
@@ -105,4 +105,4 @@ async def test_the_result_pushed_to_the_other_player_offers_a_working_rematch():
         assert unsubmittable_forms(last[watcher], f"/games/{game.pk}/rematch/") == []
     finally:
         for socket in sockets.values():
-            await socket.disconnect()
+            await socket.disconnect(timeout=10)

@@ -185,7 +185,7 @@ async def first_board(game_id: int, session: str) -> str:
                 return message
         raise AssertionError("no board on connect")
     finally:
-        await communicator.disconnect()
+        await communicator.disconnect(timeout=10)
 
 
 # --- many moves at once in one game ----------------------------------------------------------------

@@ -244,7 +244,7 @@ def test_sockets_from_another_origin_are_refused(world, origin):
             headers.append((b"origin", origin))
         communicator = WebsocketCommunicator(application, path, headers=headers)
         connected, _ = await communicator.connect()
-        await communicator.disconnect()
+        await communicator.disconnect(timeout=10)
         return connected
 
     paths = ws_paths(world)
@@ -261,7 +261,7 @@ def test_a_stranger_cannot_open_the_game_socket(world):
                    (b"cookie", f"sessionid={session}".encode())]
         communicator = WebsocketCommunicator(application, f"/ws/game/{world.game.pk}/", headers=headers)
         connected, code = await communicator.connect()
-        await communicator.disconnect()
+        await communicator.disconnect(timeout=10)
         return connected, code
 
     connected, code = async_to_sync(attempt)()

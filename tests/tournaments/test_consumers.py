@@ -51,12 +51,12 @@ async def test_watchers_are_pushed_the_page_when_a_match_ends():
     pushed = await watcher.receive_from(timeout=5)
     assert "p1 wins 1–0" in pushed
     await player.receive_from(timeout=5)
-    await watcher.disconnect()
-    await player.disconnect()
+    await watcher.disconnect(timeout=10)
+    await player.disconnect(timeout=10)
 
 
 async def test_unknown_tournament_is_refused():
     communicator = WebsocketCommunicator(application, "/ws/tournament/999/", headers=_headers())
     connected, _ = await communicator.connect()
     assert not connected
-    await communicator.disconnect()
+    await communicator.disconnect(timeout=10)

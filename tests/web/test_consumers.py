@@ -40,6 +40,11 @@ def _headers_for(*users):
     return [_headers(u) for u in users]
 
 
+# Sockets are closed with ``disconnect(timeout=10)`` throughout the tests: with the default 1 s, a
+# slow close under load is cancelled half-way, which leaves channels_redis holding a receive lock
+# bound to this test's event loop, and every later socket test in the process fails on it.
+
+
 async def _connect(game_id: int, headers) -> WebsocketCommunicator:
     communicator = WebsocketCommunicator(application, f"/ws/game/{game_id}/", headers=headers)
     connected, _ = await communicator.connect()
@@ -66,7 +71,7 @@ async def test_anonymous_and_strangers_are_refused():
         communicator = WebsocketCommunicator(application, f"/ws/game/{game.pk}/", headers=headers)
         connected, _ = await communicator.connect()
         assert not connected
-        await communicator.disconnect()
+        await communicator.disconnect(timeout=10)
 
 
 async def test_each_player_is_pushed_their_own_view_after_the_other_moves():
@@ -103,8 +108,8 @@ async def test_each_player_is_pushed_their_own_view_after_the_other_moves():
         assert f'value="{card}"' in html
     for card in state.hands[0] + state.discards[0]:
         assert str(card) not in re.sub(r"<svg.*?</svg>", "", html, flags=re.S)
-    await sock_alice.disconnect()
-    await sock_bob.disconnect()
+    await sock_alice.disconnect(timeout=10)
+    await sock_bob.disconnect(timeout=10)
 
 
 async def test_a_reconnecting_socket_gets_the_current_board():
@@ -112,7 +117,7 @@ async def test_a_reconnecting_socket_gets_the_current_board():
     (h_alice,) = await sync_to_async(_headers_for)(alice)
     sock = await _connect(game.pk, h_alice)
     assert _version(await _receive_board(sock)) == game.version
-    await sock.disconnect()
+    await sock.disconnect(timeout=10)
 
     def bob_cuts():
         g = services.Game.objects.get(pk=game.pk)
@@ -124,7 +129,7 @@ async def test_a_reconnecting_socket_gets_the_current_board():
     version = await sync_to_async(bob_cuts)()
     sock = await _connect(game.pk, h_alice)
     assert _version(await _receive_board(sock)) == version
-    await sock.disconnect()
+    await sock.disconnect(timeout=10)
 
 
 async def test_a_socket_never_moves():
@@ -136,7 +141,7 @@ async def test_a_socket_never_moves():
     html = await _receive_board(sock)
     assert _version(html) == game.version
     assert await sync_to_async(lambda: services.Game.objects.get(pk=game.pk).version)() == game.version
-    await sock.disconnect()
+    await sock.disconnect(timeout=10)
 
 
 async def _drain(communicator: WebsocketCommunicator) -> list[str]:
@@ -183,4 +188,4 @@ async def test_the_page_that_moved_is_not_pushed_the_board_its_answer_carries():
     assert _version(await _receive_board(here)) == game.version + 2
     assert _version(await _receive_board(opponent)) == game.version + 2
     for sock in (here, other_tab, opponent):
-        await sock.disconnect()
+        await sock.disconnect(timeout=10)

@@ -29,7 +29,7 @@ async def test_health_socket_answers_ping():
     assert (await communicator.receive_json_from())["type"] == "hello"
     await communicator.send_to(text_data='{"type": "ping"}')
     assert (await communicator.receive_json_from())["type"] == "pong"
-    await communicator.disconnect()
+    await communicator.disconnect(timeout=10)
 
 
 @pytest.mark.asyncio
@@ -39,4 +39,4 @@ async def test_socket_from_another_origin_is_refused():
     communicator = WebsocketCommunicator(application, "/ws/health/", headers=headers)
     connected, _ = await communicator.connect()
     assert not connected
-    await communicator.disconnect()
+    await communicator.disconnect(timeout=10)
