@@ -140,8 +140,6 @@ if REDIS_URL:
             "OPTIONS": {"pool_class": "games.cache.SharedConnectionPool"},  # not one per request
         }
     }
-    # Every request reads its session: from Redis, with the database behind it, not a query each time.
-    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
