@@ -192,7 +192,7 @@ def board_context(game: Game, user, *, error: str = "", latest_events=None) -> d
         "presence": presence_context(game, user) if not game.vs_computer else None,
         "error": error,
         # This page's id: its htmx requests and its socket carry it (see GameConsumer.game_changed).
-        "tab": secrets.token_urlsafe(12),
+        "tab": secrets.token_hex(8),  # lowercase hex: never reads as a card ("4H") in the page
     }
 
 
