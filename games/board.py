@@ -7,7 +7,6 @@ board and a reloaded one are the same HTML.
 from __future__ import annotations
 
 import re
-import secrets
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -191,8 +190,6 @@ def board_context(game: Game, user, *, error: str = "", latest_events=None) -> d
         "abort_url": reverse("abort", args=[game.pk]),
         "presence": presence_context(game, user) if not game.vs_computer else None,
         "error": error,
-        # This page's id: its htmx requests and its socket carry it (see GameConsumer.game_changed).
-        "tab": secrets.token_hex(8),  # lowercase hex: never reads as a card ("4H") in the page
     }
 
 
@@ -281,10 +278,16 @@ def render_board(game: Game, user, *, error: str = "", oob: bool = False, csrf_t
     return render_to_string("games/board.html#board", context)
 
 
+def _players_game(game_id: int, user) -> Game | None:
+    """The game with its seats, if ``user`` holds one of them (sockets render only for players)."""
+    game = Game.objects.with_seats().filter(pk=game_id).first()
+    return game if game is not None and game.seat_of(user) is not None else None
+
+
 def render_board_oob(game_id: int, user, csrf_token: str = "") -> str | None:
     """The board for a websocket push (``hx-swap-oob``), or None if the user no longer has a seat."""
-    game = Game.objects.with_seats().filter(pk=game_id).first()
-    if game is None or game.seat_of(user) is None or game.state is None:
+    game = _players_game(game_id, user)
+    if game is None or game.state is None:
         return None
     return render_board(game, user, oob=True, csrf_token=csrf_token)
 
@@ -329,8 +332,8 @@ def presence_context(game: Game, user) -> dict:
 
 
 def render_presence(game_id: int, user, *, oob: bool = False, csrf_token: str = "") -> str | None:
-    game = Game.objects.with_seats().filter(pk=game_id).first()
-    if game is None or game.seat_of(user) is None:
+    game = _players_game(game_id, user)
+    if game is None:
         return None
     context = {**presence_context(game, user), "oob": oob, "csrf_token": csrf_token}
     return render_to_string("games/_presence.html", context)
@@ -339,8 +342,8 @@ def render_presence(game_id: int, user, *, oob: bool = False, csrf_token: str = 
 def render_chat(game_id: int, user, seat: int, message: str) -> str | None:
     from games.chat import MESSAGES
 
-    game = Game.objects.with_seats().filter(pk=game_id).first()
-    if game is None or game.seat_of(user) is None or message not in MESSAGES:
+    game = _players_game(game_id, user)
+    if game is None or message not in MESSAGES:
         return None
     names = seat_names(game, game.seat_of(user))
     return render_to_string(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import re
+import secrets
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -13,6 +14,15 @@ log = logging.getLogger(__name__)
 
 # A page's tab id: random, made when the board page is drawn; it only ever spares a socket a push.
 TAB_RE = re.compile(r"[A-Za-z0-9_-]{8,40}")
+
+
+def new_tab_id() -> str:
+    return secrets.token_hex(8)  # lowercase hex: never reads as a card ("4H") in the page
+
+
+def tab_id(raw: str) -> str:
+    """A tab id as a request or a socket URL gave it; anything odd is ignored (""), not refused."""
+    return raw if TAB_RE.fullmatch(raw) else ""
 
 
 def game_group(game_id: int) -> str:

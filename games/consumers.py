@@ -37,8 +37,7 @@ def csrf_token(scope: dict) -> str:
 
 def _query_tab(scope: dict) -> str:
     """The page's tab id (``?tab=``), which its htmx requests send as ``X-Board-Tab``."""
-    tab = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("tab", [""])[0]
-    return tab if broadcast.TAB_RE.fullmatch(tab) else ""
+    return broadcast.tab_id(parse_qs(scope.get("query_string", b"").decode("latin-1")).get("tab", [""])[0])
 
 
 class HealthConsumer(AsyncWebsocketConsumer):

@@ -300,12 +300,15 @@ def _lock(game_id: int) -> Game:
 def load_state(game: Game) -> engine.GameState:
     """The engine state of the game's snapshot, parsed once per snapshot: one render asks for it
     from several places, and parsing every card of the deck each time was a tenth of a move's cost."""
-    snapshot = game.state
     cached = game.__dict__.get("_engine_state")
-    if cached is not None and cached[0] is snapshot:
+    if cached is not None and cached[0] is game.state:
         return cached[1]
-    state = engine.GameState.from_dict(snapshot)
-    game.__dict__["_engine_state"] = (snapshot, state)
+    return _remember_state(game, engine.GameState.from_dict(game.state))
+
+
+def _remember_state(game: Game, state: engine.GameState) -> engine.GameState:
+    """Keep ``state`` as the parsed form of ``game.state`` (GameState is immutable: share it)."""
+    game.__dict__["_engine_state"] = (game.state, state)
     return state
 
 
@@ -420,7 +423,7 @@ def _apply(
     )
     _record_round(game, state, new_state)
     game.state = new_state.to_dict()
-    game.__dict__["_engine_state"] = (game.state, new_state)  # GameState is immutable: share it
+    _remember_state(game, new_state)
     game.version = seen + 1
     game.turn_started_at = now
     fields = {"state": game.state, "version": game.version, "updated_at": now, "turn_started_at": now}

@@ -33,8 +33,10 @@ def _board_response(
             return redirect("invitation", token=game.invite_token)
         return HttpResponse(error or "This game has not started.", status=status if status >= 400 else 409)
     context = board_context(game, request.user, error=error, latest_events=latest_events)
-    template = "games/board.html#board" if request.htmx else "games/board.html"
-    return render(request, template, context, status=status)
+    if request.htmx:
+        return render(request, "games/board.html#board", context, status=status)
+    context["tab"] = broadcast.new_tab_id()  # the whole page: its socket and its htmx requests carry it
+    return render(request, "games/board.html", context, status=status)
 
 
 @login_required
@@ -54,9 +56,8 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
 
 def board_tab(request: HttpRequest) -> str:
     """The page a request comes from (``X-Board-Tab``, set by board.html for htmx): its socket is
-    not pushed the board the answer already carries. Anything odd is ignored, not refused."""
-    tab = request.headers.get("X-Board-Tab", "")
-    return tab if broadcast.TAB_RE.fullmatch(tab) else ""
+    not pushed the board the answer already carries."""
+    return broadcast.tab_id(request.headers.get("X-Board-Tab", ""))
 
 
 @login_required
