@@ -35,7 +35,7 @@ from tests.live.support import (
     load,
     two_players,
 )
-from tests.services.factories import fixed_secrets, make_user
+from tests.services.factories import fixed_secrets, logged_in, make_user
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(240)]
 
@@ -175,12 +175,6 @@ def _board_version(html: str) -> int:
     version = board_version(html)
     assert version is not None, html[:300]
     return version
-
-
-def logged_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def assert_clean(results: list[Result]) -> None:

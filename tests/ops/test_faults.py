@@ -40,7 +40,7 @@ from tests.live.support import (
     two_players,
 )
 from tests.ops.support import Site, wait_for_other_sessions_to_end
-from tests.services.factories import fixed_secrets
+from tests.services.factories import fixed_secrets, logged_in
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(240)]
 
@@ -51,12 +51,6 @@ MAX_MOVES = 400
 @pytest.fixture(autouse=True)
 def _secrets(monkeypatch):
     fixed_secrets(monkeypatch, "ops-faults")
-
-
-def logged_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 # --- a daphne process killed in the middle of a hand --------------------------------------------

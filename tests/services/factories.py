@@ -13,6 +13,7 @@ import secrets as real_secrets
 from collections.abc import Callable, Sequence
 
 from django.contrib.auth import get_user_model
+from django.test import Client
 
 from games import models, services
 from games.engine.actions import Action, action_from_dict, action_to_dict
@@ -45,6 +46,13 @@ def fixed_secrets(monkeypatch, prefix: str = "test") -> None:
 def make_user(username: str):
     """A user without a usable password (hashing one is slow): log in with ``client.force_login``."""
     return get_user_model().objects.create_user(username=username, password=None)
+
+
+def logged_in(user, **kwargs) -> Client:
+    """A test client with ``user``'s session (``kwargs`` go to ``Client``, e.g. headers)."""
+    client = Client(**kwargs)
+    client.force_login(user)
+    return client
 
 
 def computer_game(user, *, level: str = "easy", rules: HouseRules | None = None, hints: bool = False) -> Game:

@@ -13,7 +13,7 @@ from django.utils import timezone
 from games.models import Game
 from games.tournaments import services
 from games.tournaments.models import Match, Tournament
-from tests.services.factories import fixed_secrets
+from tests.services.factories import fixed_secrets, logged_in
 
 from .helpers import active_matches, make_players, make_tournament, refresh, resign_match
 
@@ -23,12 +23,6 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture(autouse=True)
 def _secrets(monkeypatch):
     fixed_secrets(monkeypatch, "tournament-views")
-
-
-def client_for(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def test_list_shows_upcoming_running_and_finished() -> None:
@@ -49,7 +43,7 @@ def test_list_shows_upcoming_running_and_finished() -> None:
 def test_register_and_unregister_on_the_page() -> None:
     t = make_tournament(name="Club Night")
     (player,) = make_players(1)
-    client = client_for(player)
+    client = logged_in(player)
     page = client.get(t.get_absolute_url()).content.decode()
     assert "Register</button>" in page
     response = client.post(reverse("tournaments:register", args=[t.pk]))
@@ -66,7 +60,7 @@ def test_register_and_unregister_on_the_page() -> None:
 def test_full_tournament_refuses_with_a_message() -> None:
     t = make_tournament(make_players(1), max_entrants=1)
     (late,) = make_players(1, prefix="late")
-    response = client_for(late).post(reverse("tournaments:register", args=[t.pk]), follow=True)
+    response = logged_in(late).post(reverse("tournaments:register", args=[t.pk]), follow=True)
     assert "full" in response.content.decode()
     assert t.entrants.count() == 1
 
@@ -77,14 +71,14 @@ def test_knockout_page_draws_the_bracket_and_my_next_match() -> None:
     services.tournament_start(tournament_id=t.pk)
     m45 = next(m for m in active_matches(t) if m.round_no == 1)
     me = m45.entrant1.user
-    page = client_for(me).get(t.get_absolute_url()).content.decode()
+    page = logged_in(me).get(t.get_absolute_url()).content.decode()
     assert "<svg" in page and 'class="bracket"' in page
     assert "Semi-finals" in page and "Final" in page and "Quarter-finals" in page
     assert page.count('class="bracket__match') == 7
     assert "Your next match" in page
     assert reverse("game", args=[m45.game_id]) in page  # the button that opens the game
     # Somebody else sees no next match and no link into a game that is not theirs.
-    other = client_for(players[0]).get(t.get_absolute_url()).content.decode()
+    other = logged_in(players[0]).get(t.get_absolute_url()).content.decode()
     assert reverse("game", args=[m45.game_id]) not in other
     assert "Standings" not in page
 
@@ -115,7 +109,7 @@ def test_claim_forfeit_from_the_page() -> None:
     game_services.game_act(
         user=present, game_id=game.pk, version=game.version, action={"type": "cut_for_deal", "position": 0}
     )
-    client = client_for(present)
+    client = logged_in(present)
     page = client.get(t.get_absolute_url()).content.decode()
     assert "you may claim the match by forfeit" in page
     url = reverse("tournaments:claim_forfeit", args=[t.pk, m.pk])

@@ -21,6 +21,7 @@ from tests.services.factories import (
     fixed_secrets,
     human_game,
     load,
+    logged_in,
     snapshot,
     stack,
 )
@@ -33,12 +34,6 @@ HTMX = {"HX-Request": "true"}
 @pytest.fixture(autouse=True)
 def _secrets(monkeypatch):
     fixed_secrets(monkeypatch, "web")
-
-
-def logged_in(user, **kwargs) -> Client:
-    c = Client(**kwargs)
-    c.force_login(user)
-    return c
 
 
 @pytest.fixture
