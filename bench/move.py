@@ -1,4 +1,4 @@
-"""What one move costs the server, in process: ``python -m bench.move [--moves N] [--profile] [--json]``.
+"""What one move costs the server, in process: ``python -m bench.move [--moves N] [--profile] [--sql]``.
 
 Plays whole games between two people through the real view (a Django test client POSTing to
 ``/games/<id>/act/`` as htmx does) and, after each move, renders the board the opponent's socket is
@@ -35,7 +35,7 @@ def _median_p95(values: list[float]) -> dict:
     return {"p50": round(statistics.median(ordered), 2), "p95": round(p95, 2)}
 
 
-def run(moves: int, profiler: cProfile.Profile | None) -> dict:
+def run(moves: int, profiler: cProfile.Profile | None, show_sql: bool = False) -> dict:
     from django.contrib.auth import get_user_model
     from django.db import connection
     from django.test import Client
@@ -76,6 +76,8 @@ def run(moves: int, profiler: cProfile.Profile | None) -> dict:
             response = clients[seat].post(url, data)
             post_ms.append((time.perf_counter() - start) * 1000)
         post_q.append(len(queries))
+        if show_sql and len(post_ms) == moves:
+            _print_sql("POST /act/", queries)
         if response.status_code != 200:
             raise SystemExit(f"move refused: {response.status_code} {data}")
         # Only the opponent's socket renders: the mover's page has the board in its answer.
@@ -84,6 +86,8 @@ def run(moves: int, profiler: cProfile.Profile | None) -> dict:
             render_board_oob(game.pk, players[1 - seat], "x" * 64)
             push_ms.append((time.perf_counter() - start) * 1000)
         push_q.append(len(queries))
+        if show_sql and len(post_ms) == moves:
+            _print_sql("push render", queries)
         if profiler:
             profiler.disable()
         game.refresh_from_db()
@@ -99,11 +103,18 @@ def run(moves: int, profiler: cProfile.Profile | None) -> dict:
     }
 
 
+def _print_sql(what: str, queries) -> None:
+    print(f"{what}: {len(queries)} queries")
+    for q in queries.captured_queries:
+        print(f"  {q['sql'][:200]}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--moves", type=int, default=400)
     parser.add_argument("--profile", action="store_true", help="print the 30 costliest functions")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--sql", action="store_true", help="print the SQL of the last move")
     args = parser.parse_args()
 
     import django
@@ -117,7 +128,7 @@ def main() -> None:
     profiler = cProfile.Profile() if args.profile else None
     try:
         run(20, None)  # warm the template and URL caches
-        figures = run(args.moves, profiler)
+        figures = run(args.moves, profiler, show_sql=args.sql)
     finally:
         connection.creation.destroy_test_db(old_name, verbosity=0)
     if args.json:

@@ -14,6 +14,7 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
+from django.utils.functional import SimpleLazyObject
 
 from games.chat import MESSAGES
 from games.engine.actions import CutForDeal, NextDeal
@@ -188,7 +189,9 @@ def board_context(game: Game, user, *, error: str = "", latest_events=None) -> d
         "quick_messages": list(MESSAGES.items()),
         "say_url": reverse("say", args=[game.pk]),
         "abort_url": reverse("abort", args=[game.pk]),
-        "presence": presence_context(game, user) if not game.vs_computer else None,
+        # Only the full page shows presence (the pushed board partial does not): a query per seat
+        # that a push would pay for nothing.
+        "presence": SimpleLazyObject(lambda: presence_context(game, user)) if not game.vs_computer else None,
         "error": error,
     }
 
