@@ -2,11 +2,17 @@
 
 import os
 
-from django.core.asgi import get_asgi_application
+import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cribsite.settings")
 # Django must be set up before the consumers (which import models) are imported.
-django_asgi_app = get_asgi_application()
+django.setup(set_prefix=False)
+
+from django.conf import settings  # noqa: E402
+
+from cribsite.threads import PooledASGIHandler  # noqa: E402
+
+django_asgi_app = PooledASGIHandler(settings.HTTP_THREADS)
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402

@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -97,10 +98,21 @@ DATABASES = {
         conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")),
     )
 }
+# Threads per process that run Django for HTTP requests, and that run the sockets' renders
+# (cribsite/threads.py): more requests than HTTP_THREADS at once wait their turn in the event loop.
+HTTP_THREADS = int(os.environ.get("HTTP_THREADS", "2"))
+SOCKET_THREADS = int(os.environ.get("SOCKET_THREADS", "2"))
 # DB_POOL_MAX > 0 (set by `make serve`): a psycopg connection pool per process, for PostgreSQL. Under
-# ASGI every request runs in a thread of its own, so CONN_MAX_AGE cannot keep connections; without a
-# pool each request and each websocket render would open (and PostgreSQL fork) a new one.
+# ASGI a thread's connection cannot outlive its request, so CONN_MAX_AGE cannot keep connections;
+# without a pool each request and each websocket render would open (and PostgreSQL fork) a new one.
 DB_POOL_MAX = int(os.environ.get("DB_POOL_MAX", "0"))
+if DB_POOL_MAX and DB_POOL_MAX < HTTP_THREADS + SOCKET_THREADS + 1:
+    # Each of those threads holds at most one connection (+1: asgiref's own thread, which channels
+    # uses to load a socket's user); a smaller pool would make threads wait for one another.
+    raise ImproperlyConfigured(
+        f"DB_POOL_MAX={DB_POOL_MAX} is smaller than HTTP_THREADS + SOCKET_THREADS + 1 "
+        f"({HTTP_THREADS + SOCKET_THREADS + 1}): raise it or lower the thread counts."
+    )
 if DB_POOL_MAX and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"]["CONN_MAX_AGE"] = 0  # Django refuses a pool with persistent connections
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {

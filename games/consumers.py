@@ -16,14 +16,15 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.middleware import csrf
 
+from cribsite.threads import socket_executor
 from games import broadcast
 
 
 def database_sync_to_async(func):
-    """channels' helper, but on the thread pool rather than one thread per process: each call is
+    """channels' helper, but on a pool of threads rather than one thread per process: each call is
     self-contained (its own connection, closed after), and with one shared thread every board render
     of every socket in the process queued behind the others (bench.load: handshakes over 30 s)."""
-    return DatabaseSyncToAsync(func, thread_sensitive=False)
+    return DatabaseSyncToAsync(func, thread_sensitive=False, executor=socket_executor())
 
 
 def csrf_token(scope: dict) -> str:

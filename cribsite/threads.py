@@ -1,0 +1,73 @@
+"""A fixed set of reused threads for the synchronous work of requests and sockets.
+
+Django's ASGI handler gives every HTTP request a thread of its own (an asgiref
+``ThreadSensitiveContext`` with a new one-thread executor), and asgiref starts a second thread to
+join it afterwards: two thread starts per request, made on the event loop's thread, and no bound
+on how many requests run Django at once. Under ``bench.load`` at 200 games the loop spent its time
+starting threads, hundreds of threads fought over the GIL, and every pooled database connection was
+taken while more requests queued for one until they failed with 503.
+
+Here each process keeps ``HTTP_THREADS`` one-thread executors and lends one to each request for
+its whole life, so Django's thread-sensitive code (middleware, view, the request signals that
+return the database connection to the pool) still runs on one thread per request, as Django
+expects. A request that finds none free waits in the event loop, where waiting costs nothing.
+Socket renders run on their own ``SOCKET_THREADS``. With at most that many threads wanting a
+connection, the database pool never runs dry (settings checks that it is big enough).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import weakref
+from concurrent.futures import ThreadPoolExecutor
+
+from asgiref.sync import ThreadSensitiveContext, sync_to_async
+from django.conf import settings
+from django.core.handlers.asgi import ASGIHandler
+
+
+@functools.cache
+def socket_executor() -> ThreadPoolExecutor:
+    """Where websocket consumers run their database work (renders, presence)."""
+    return ThreadPoolExecutor(max_workers=settings.SOCKET_THREADS, thread_name_prefix="socket")
+
+
+class PooledASGIHandler(ASGIHandler):
+    """Django's ASGI handler, with each request run on a borrowed thread instead of a new one."""
+
+    def __init__(self, threads: int) -> None:
+        super().__init__()
+        # The middleware chain built for sync mode, entered once per request: Django's async chain
+        # hops into the request's thread for the sync-only middleware (whitenoise), back out to the
+        # event loop for the inner handler, and in again for the view.
+        self.load_middleware(is_async=False)
+        self.threads = threads
+        # One set per event loop: an asyncio.Queue belongs to the loop that first uses it (the test
+        # suite runs many loops; a server runs one).
+        self._idle: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Queue] = (
+            weakref.WeakKeyDictionary()
+        )
+
+    def _idle_executors(self) -> asyncio.Queue:
+        loop = asyncio.get_running_loop()
+        idle = self._idle.get(loop)
+        if idle is None:
+            idle = self._idle[loop] = asyncio.Queue()
+            for n in range(self.threads):
+                idle.put_nowait(ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"http{n}"))
+        return idle
+
+    async def get_response_async(self, request):
+        return await sync_to_async(self.get_response, thread_sensitive=True)(request)
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
+        idle = self._idle_executors()
+        executor = await idle.get()
+        try:
+            async with ThreadSensitiveContext(executor=executor):
+                await self.handle(scope, receive, send)
+        finally:
+            idle.put_nowait(executor)
