@@ -559,3 +559,16 @@ def test_an_odd_tab_header_is_ignored_not_refused(a, go_game):
     form = {"type": "play", "card": "XX", "version": go_game.version}
     response = a.post(reverse("act", args=[go_game.pk]), form, headers={**HTMX, "X-Board-Tab": "<script>"})
     assert response.status_code == 422
+
+
+def test_the_lobby_draws_blank_forms_once_but_never_a_filled_one(a, bob):
+    from games.forms import SeekForm
+    from games.templatetags.lobby import _blank, _draw
+
+    assert _blank(SeekForm, "seek") == _draw(SeekForm(prefix="seek"))  # the kept copy is the real thing
+    form = {"seek-target": "61", "seek-peg_out_zone": "0", "seek-match_games": "1", "seek-muggins": "on",
+            "seek-opponent": "bob"}
+    refused = text(a.post(reverse("new_seek"), form))
+    assert 'value="bob"' in refused and "Muggins needs manual counting." in refused
+    lobby = text(a.get(reverse("lobby")))
+    assert 'value="bob"' not in lobby and "Muggins needs manual counting." not in lobby
