@@ -25,8 +25,8 @@ Figures for each level, measured over ``--duration`` seconds once every pair has
   ``/ws/health/`` consumer and its "pong" back), the floor any push latency sits on; the idle echo
   (before any load) is printed too;
 - errors: 5xx and unexpected statuses, timeouts, dropped sockets, pushes that never came,
-  bots left waiting for a board. A 409 (the other player moved first while both were laying
-  away) is not an error: the bot gets the new board in the answer and goes on, as a browser does.
+  bots left waiting for a board. A 409 (the board changed under the bot's move) is not an
+  error: the bot gets the new board in the answer and goes on, as a browser does.
 
 Everything is bounded: a level lasts ``--duration`` s after a set-up of at most ``SETUP_SECONDS``,
 every request and wait has a timeout, and only 127.0.0.1 is contacted. The servers use their own
@@ -332,7 +332,7 @@ class Bot:
             if level.measuring(sent):
                 level.moves += 1
                 self.sent.append((sent, version))
-        elif status == 409:  # someone moved first (both laying away): the answer is the new board
+        elif status == 409:  # the board changed under this move: the answer is the new board
             level.stale += 1
             self.offer(html, version)
         else:

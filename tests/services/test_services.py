@@ -273,6 +273,26 @@ def test_discard_waits_for_both_then_turns_the_starter(alice, bob):
     assert [e["kind"] for e in move.events] == ["discard", "starter"]
 
 
+def test_both_players_may_lay_away_from_the_same_board(alice, bob):
+    """Everyone lays away at once: Bob's choice, made on the board from before Alice laid away, stands."""
+    game = go_deal(human_game(alice, bob))
+    seen = game.version
+    act(game, alice, {"type": "discard", "cards": ["8S", "9S"]}, version=seen)
+    # The same form again (a double click) is still stale: Alice herself moved since.
+    refused(game, services.StaleVersion,
+            lambda: act(game, alice, {"type": "discard", "cards": ["TD", "5D"]}, version=seen))
+    # A board older than the other players' laying away is stale too.
+    refused(game, services.StaleVersion,
+            lambda: act(game, bob, {"type": "discard", "cards": ["3S", "4S"]}, version=seen - 1))
+    act(game, bob, {"type": "discard", "cards": ["3S", "4S"]}, version=seen)
+    state = load(game)
+    assert state.phase == "play" and game.version == seen + 2
+    assert sorted(state.crib) == sorted(parse_cards("8S 9S 3S 4S"))
+    # Playing is one at a time: a card chosen on the board from before the starter is stale.
+    refused(game, services.StaleVersion,
+            lambda: act(game, bob, {"type": "play", "card": "KH"}, version=seen + 1))
+
+
 def test_play_and_go(alice, bob):
     game = go_deal(human_game(alice, bob))
     discard_both(game, alice, bob)
