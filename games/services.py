@@ -337,15 +337,23 @@ def game_act(
         raise NotAPlayer("You are not playing in this game.")
     if game.status != Game.Status.ACTIVE:
         raise NotAvailable("This game is not in progress.")
-    if version != game.version and not _others_acted_alongside(game, seat, version, action):
-        raise StaleVersion("The board changed since you last saw it; here it is now.")
-    outcome = _apply(game, parse_action(seat, action), origin=origin, actor=user.pk)
+    stale = version != game.version
+    if stale and not _others_acted_alongside(game, seat, version, action):
+        raise StaleVersion(STALE_MESSAGE)
+    try:
+        outcome = _apply(game, parse_action(seat, action), origin=origin, actor=user.pk)
+    except IllegalMove:
+        if stale:  # legal on the board the player saw (a cut someone has taken since): a race, not a mistake
+            raise StaleVersion(STALE_MESSAGE) from None
+        raise
     log.info(
         "game=%s user=%s action=%s version=%s latency_ms=%.1f",
         game.pk, user.pk, action.get("type"), game.version, (time.perf_counter() - started) * 1000,
     )
     return outcome
 
+
+STALE_MESSAGE = "The board changed since you last saw it; here it is now."
 
 # Everyone lays away (and cuts for deal) at once, each from their own cards: another player's
 # choice made meanwhile changes nothing this one decided on. Refusing it as stale made one player

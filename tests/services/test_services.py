@@ -273,6 +273,19 @@ def test_discard_waits_for_both_then_turns_the_starter(alice, bob):
     assert [e["kind"] for e in move.events] == ["discard", "starter"]
 
 
+def test_a_cut_taken_meanwhile_is_a_stale_board_not_a_mistake(alice, bob):
+    game = human_game(alice, bob)
+    seen = game.version
+    act(game, alice, {"type": "cut_for_deal", "position": "7"}, version=seen)
+    refused(game, services.StaleVersion,
+            lambda: act(game, bob, {"type": "cut_for_deal", "position": "7"}, version=seen), match="changed")
+    # From the current board, the same pick is the player's own mistake.
+    refused(game, services.IllegalMove, lambda: act(game, bob, {"type": "cut_for_deal", "position": "7"}))
+    act(game, bob, {"type": "cut_for_deal", "position": "8"}, version=seen)
+    game.refresh_from_db()
+    assert game.version == seen + 2 and Move.objects.filter(game=game).count() == 2
+
+
 def test_both_players_may_lay_away_from_the_same_board(alice, bob):
     """Everyone lays away at once: Bob's choice, made on the board from before Alice laid away, stands."""
     game = go_deal(human_game(alice, bob))
