@@ -313,7 +313,7 @@ def rivals(state, rng: random.Random, *, junk_only: bool = False) -> list[tuple[
 def test_eight_different_moves_at_one_version_apply_exactly_one(crew_of):
     """Every fifth moment, eight moves none of which is legal: all refused as illegal, nothing
     changes. Otherwise some legal ones among them, and two of the eight sent at the previous version
-    (a lagging tab): exactly one move is applied, and recorded once."""
+    (a lagging tab): exactly one move is applied (one per seat where all act at once), each recorded once."""
     game, alice, bob = two_players()
     users = {0: alice, 1: bob}
     clients = {0: logged_in(alice), 1: logged_in(bob)}
