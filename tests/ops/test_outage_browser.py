@@ -18,7 +18,7 @@ from playwright.sync_api import Page, expect
 from games.engine.game import legal_actions
 from games.models import Game
 from tests.live.support import HttpPlayer, as_form, load, session_key, two_players
-from tests.ops.support import Site, closed_port, http_get
+from tests.ops.support import Site, closed_port, http_get, wait_for_other_sessions_to_end
 from tests.services.factories import fixed_secrets
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True),
@@ -115,3 +115,5 @@ def test_the_board_survives_a_channel_layer_outage(page: Page, static_root, serv
             wait_for_version(page, game.version)
         assert_no_error_shown(page)
     assert not server_errors, server_errors
+    # The workers' pooled connections outlive them by a moment: the test database is dropped next.
+    wait_for_other_sessions_to_end()
