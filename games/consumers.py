@@ -8,14 +8,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import json
 from urllib.parse import parse_qs
 
 from channels.db import DatabaseSyncToAsync
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
-from django.db import connections
 from django.middleware import csrf
 
 from cribsite.threads import socket_executor
@@ -26,16 +24,7 @@ def database_sync_to_async(func):
     """channels' helper, but on a pool of threads rather than one thread per process: each call is
     self-contained (its own connection, closed after), and with one shared thread every board render
     of every socket in the process queued behind the others (bench.load: handshakes over 30 s)."""
-    @functools.wraps(func)
-    def closing(*args, **kwargs):
-        try:
-            return func(*args, **kwargs)
-        finally:
-            # The pool's threads live on after each call: give the connection back now, always
-            # (channels' own clean-up keeps one that Django thinks still usable).
-            connections.close_all()
-
-    return DatabaseSyncToAsync(closing, thread_sensitive=False, executor=socket_executor())
+    return DatabaseSyncToAsync(func, thread_sensitive=False, executor=socket_executor())
 
 
 def csrf_token(scope: dict) -> str:
