@@ -21,7 +21,7 @@ from games.engine.actions import CutForDeal, NextDeal
 from games.engine.cards import Card
 from games.engine.events import Event
 from games.engine.view import SeatView, view
-from games.models import Game, Move
+from games.models import Game
 
 SEAT_RE = re.compile(r"\b[Ss]eat (\d)\b(?: (\w+))?")
 # Engine texts are in the third person ("seat 0 deals"); "You" takes the plain verb.
@@ -100,18 +100,10 @@ def log_lines(events, names: list[str], me: int | None) -> list[LogLine]:
     return lines
 
 
-def _latest_events(game: Game) -> list:
-    last = Move.objects.filter(game=game).order_by("-seq").only("events", "note").first()
-    if last is None:
-        return []
-    return ([last.note] if last.note else []) + last.events
-
-
-def board_context(game: Game, user, *, error: str = "", latest_events=None) -> dict:
-    """``latest_events``: the calls of the move just made, when the caller has them (saves a query)."""
+def board_context(game: Game, user, *, error: str = "") -> dict:
     seat = game.seat_of(user)
     assert seat is not None, "only players get a board"
-    calls = _latest_events(game) if latest_events is None else latest_events
+    calls = game.last_events  # the latest move's note and events, kept on the game by the services
     state_view: SeatView = view(_state(game), seat)
     names = seat_names(game, seat)
     n = state_view.players
@@ -283,7 +275,7 @@ def render_board(game: Game, user, *, error: str = "", oob: bool = False, csrf_t
 
 def _players_game(game_id: int, user) -> Game | None:
     """The game with its seats, if ``user`` holds one of them (sockets render only for players)."""
-    game = Game.objects.with_seats().filter(pk=game_id).first()
+    game = Game.objects.for_play(game_id)
     return game if game is not None and game.seat_of(user) is not None else None
 
 

@@ -18,7 +18,6 @@ from datetime import timedelta
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import Max
 from django.utils import timezone
 
 from games import broadcast
@@ -293,10 +292,10 @@ def _rule_fields(rules: HouseRules) -> dict:
 
 
 def _lock(game_id: int) -> Game:
-    try:
-        return Game.objects.select_for_update().with_seats().get(pk=game_id)
-    except Game.DoesNotExist:
-        raise ServiceError("No such game.") from None
+    game = Game.objects.for_play(game_id, lock=True)
+    if game is None:
+        raise ServiceError("No such game.")
+    return game
 
 
 def load_state(game: Game) -> engine.GameState:
@@ -424,7 +423,7 @@ def _computer_action(game: Game, state: engine.GameState) -> Action | None:
 
 
 def _next_seq(game: Game) -> int:
-    return (game.moves.aggregate(m=Max("seq"))["m"] or 0) + 1
+    return game.move_count + 1
 
 
 def _apply(
@@ -439,7 +438,7 @@ def _apply(
         raise IllegalMove(str(exc)) from None
     seen = game.version
     now = timezone.now()
-    Move.objects.create(
+    move = Move.objects.create(
         game=game,
         seq=_next_seq(game),
         seat=action.seat,
@@ -453,7 +452,10 @@ def _apply(
     _remember_state(game, new_state)
     game.version = seen + 1
     game.turn_started_at = now
-    fields = {"state": game.state, "version": game.version, "updated_at": now, "turn_started_at": now}
+    game.move_count = move.seq
+    game.last_events = ([move.note] if move.note else []) + move.events
+    fields = {"state": game.state, "version": game.version, "updated_at": now, "turn_started_at": now,
+              "move_count": game.move_count, "last_events": game.last_events}
     if new_state.phase in FINISHED_PHASES:
         game.status = Game.Status.FINISHED
         game.finished_at = timezone.now()

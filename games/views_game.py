@@ -23,16 +23,14 @@ from games.models import Game
 ACTION_FIELDS = ("type", "position", "card", "points")
 
 
-def _board_response(
-    request: HttpRequest, game: Game, *, status: int = 200, error: str = "", latest_events=None
-) -> HttpResponse:
+def _board_response(request: HttpRequest, game: Game, *, status: int = 200, error: str = "") -> HttpResponse:
     if game.state is None:  # a seek not accepted yet, or withdrawn: there is no board to show
         if not request.htmx:
             if error:
                 messages.error(request, error)
             return redirect("invitation", token=game.invite_token)
         return HttpResponse(error or "This game has not started.", status=status if status >= 400 else 409)
-    context = board_context(game, request.user, error=error, latest_events=latest_events)
+    context = board_context(game, request.user, error=error)
     if request.htmx:
         return render(request, "games/board.html#board", context, status=status)
     context["tab"] = broadcast.new_tab_id()  # the whole page: its socket and its htmx requests carry it
@@ -89,7 +87,7 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
         return redirect(game)
     if game.status != Game.Status.ACTIVE:  # the end of a game ran the finish hooks: read it afresh
         game = Game.objects.with_seats().get(pk=game.pk)
-    return _board_response(request, game, latest_events=outcome.events)
+    return _board_response(request, game)
 
 
 @login_required

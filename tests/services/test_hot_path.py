@@ -1,0 +1,152 @@
+"""The hot path of a move and of a push: ``Game.objects.for_play`` and the move counters on the game.
+
+``for_play`` must give exactly what ``with_seats`` gives (it replaces it where every millisecond
+counts), and ``move_count`` / ``last_events`` must always agree with the Move log they summarise.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+
+import pytest
+from django.apps import apps
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
+
+from games import services
+from games.board import render_board_oob
+from games.models import Game, Move
+from tests.services.factories import (
+    computer_game,
+    fixed_secrets,
+    human_game,
+    logged_in,
+    make_user,
+    play_out,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _secrets(monkeypatch):
+    fixed_secrets(monkeypatch, "hot")
+
+
+def _fields(game: Game) -> dict:
+    return {f.attname: getattr(game, f.attname) for f in Game._meta.concrete_fields}
+
+
+def _seats(game: Game) -> list[tuple]:
+    return [(s.pk, s.index, s.user_id, s.computer_level, s.timeouts, s.display_name)
+            for s in game.seats.all()]
+
+
+def test_for_play_gives_what_with_seats_gives(alice, bob):
+    game = human_game(alice, bob)
+    other = human_game(bob, alice)  # a second game: nothing of it may leak into the first
+    fast, slow = Game.objects.for_play(game.pk), Game.objects.with_seats().get(pk=game.pk)
+    assert _fields(fast) == _fields(slow)
+    assert _seats(fast) == _seats(slow)
+    assert fast.seat_names() == slow.seat_names() == ["alice", "bob"]
+    assert (fast.seat_of(alice), fast.seat_of(bob), fast.seat_of(make_user("carol"))) == (0, 1, None)
+    assert [s.index for s in fast.seats.filter(index=1)] == [1]  # a filter stays within this game
+    assert fast.seats.filter(game=other).count() == 0
+    assert services.load_state(fast) == services.load_state(slow)
+
+
+def test_for_play_computer_seats_and_missing_games(alice):
+    game = computer_game(alice, level="expert")
+    fast = Game.objects.for_play(game.pk)
+    assert _seats(fast) == _seats(Game.objects.with_seats().get(pk=game.pk))
+    assert fast.has_computer and fast.seats.all()[1].user is None
+    assert Game.objects.for_play(game.pk + 1000) is None
+
+
+def test_for_play_reads_no_more_than_two_statements_and_fetches_the_rest_when_asked(alice, bob):
+    game = human_game(alice, bob)
+    alice.email = "alice@example.com"
+    alice.save()
+    with CaptureQueriesContext(connection) as queries:
+        fast = Game.objects.for_play(game.pk)
+        names = fast.seat_names()
+        seat = fast.seat_of(alice)
+    assert len(queries) == 2 and names == ["alice", "bob"] and seat == 0
+    # Only the id and name of a player are read; anything else is loaded on demand, correctly.
+    assert fast.seats.all()[0].user.email == "alice@example.com"
+
+
+def test_for_play_locks_the_row_for_a_move(alice, bob):
+    game = human_game(alice, bob)
+    with transaction.atomic(), CaptureQueriesContext(connection) as queries:
+        assert Game.objects.for_play(game.pk, lock=True).pk == game.pk
+    locked = "FOR UPDATE" in queries[0]["sql"]
+    assert locked == connection.features.has_select_for_update
+
+
+def _moves(game: Game) -> int:
+    return Move.objects.filter(game=game).count()
+
+
+def _summary_from_log(game: Game) -> tuple[int, list]:
+    last = Move.objects.filter(game=game).order_by("-seq").first()
+    if last is None:
+        return 0, []
+    return last.seq, ([last.note] if last.note else []) + last.events
+
+
+def test_move_count_and_last_events_follow_the_move_log(alice, bob):
+    game = human_game(alice, bob)
+    assert (game.move_count, game.last_events) == (0, [])
+    rng = random.Random(5)
+    users = {0: alice, 1: bob}
+    for stop_after in (1, 2, 9, 30):
+        play_out(game, users, rng, stop=lambda state, n=stop_after: _moves(game) >= n)
+        game.refresh_from_db()
+        assert (game.move_count, game.last_events) == _summary_from_log(game)
+        assert game.move_count == Move.objects.filter(game=game).count()
+    play_out(game, users, rng)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert (game.move_count, game.last_events) == _summary_from_log(game)
+
+
+def test_a_timeout_note_is_among_the_last_events(alice, bob):
+    game = human_game(alice, bob)
+    Game.objects.filter(pk=game.pk).update(turn_timer=30)
+    Game.objects.filter(pk=game.pk).update(turn_started_at=game.created_at.replace(year=2000))
+    services.game_timeout(user=bob, game_id=game.pk)
+    game.refresh_from_db()
+    assert game.last_events and game.last_events[0]["kind"] == "timeout"
+    assert (game.move_count, game.last_events) == _summary_from_log(game)
+
+
+def test_the_migration_fills_the_counters_from_the_log(alice, bob):
+    game = human_game(alice, bob)
+    play_out(game, {0: alice, 1: bob}, random.Random(2), stop=lambda state: _moves(game) >= 7)
+    untouched = human_game(bob, alice)
+    Game.objects.update(move_count=0, last_events=[])
+    migration = importlib.import_module("games.migrations.0004_game_move_count_last_events")
+    migration.fill_from_move_log(apps, None)
+    game.refresh_from_db()
+    untouched.refresh_from_db()
+    assert (game.move_count, game.last_events) == _summary_from_log(game) and game.move_count == 7
+    assert (untouched.move_count, untouched.last_events) == (0, [])
+
+
+def test_a_move_and_a_push_stay_cheap_in_queries(alice, bob):
+    """The session, the user, the locked game, its seats, the new move and the snapshot (with the
+    transaction's own statements); a push reads the game and its seats only."""
+    game = human_game(alice, bob)
+    client = logged_in(alice, headers={"HX-Request": "true"})
+    with CaptureQueriesContext(connection) as queries:
+        response = client.post(f"/games/{game.pk}/act/", {"type": "cut_for_deal", "position": 3,
+                                                          "version": game.version})
+    assert response.status_code == 200
+    statements = [q["sql"] for q in queries.captured_queries
+                  if not q["sql"].startswith(("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE"))]
+    assert len(statements) <= 6, statements
+    with CaptureQueriesContext(connection) as queries:
+        assert render_board_oob(game.pk, bob, "x" * 64)
+    assert len(queries) == 2, [q["sql"] for q in queries.captured_queries]
