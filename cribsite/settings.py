@@ -152,6 +152,9 @@ if REDIS_URL:
             "OPTIONS": {"pool_class": "games.cache.SharedConnectionPool"},  # not one per request
         }
     }
+    # Sessions read from that shared cache, kept in the database: one SQL query less on every
+    # request. Not with a per-process cache: one worker could keep a session another ended.
+    SESSION_ENGINE = "games.sessions"
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 from django.utils.html import escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
@@ -173,10 +174,8 @@ def render_board(
         name=name,
         desc=_details(tracks, target),
     )
-    lanes = "".join(
-        f'<path class="lane lane--{t.color}" d="{lay.lane_path(i)}"/>' for i, t in enumerate(tracks)
-    )
-    svg = "".join([head, _wood(lay, p), lanes, _holes(lay, p), _marks(lay), _pegs(lay, tracks, p), "</svg>"])
+    fixed = _fixed_parts(len(tracks), target, p, tuple(t.color for t in tracks))
+    svg = "".join([head, fixed, _pegs(lay, tracks, p), "</svg>"])
     return format_html(
         '<figure class="cribbage-board" id="{}" data-target="{}">{}{}</figure>',
         id_prefix,
@@ -184,6 +183,14 @@ def render_board(
         mark_safe(svg),  # built from numbers, fixed strings and the escaped prefix
         _caption(tracks, target),
     )
+
+
+@lru_cache(maxsize=64)
+def _fixed_parts(n: int, target: int, p: str, colors: tuple[str, ...]) -> str:
+    """Wood, lanes, holes and marks: the same for every board of one shape (every move draws two)."""
+    lay = Layout(n, target)
+    lanes = "".join(f'<path class="lane lane--{c}" d="{lay.lane_path(i)}"/>' for i, c in enumerate(colors))
+    return "".join([_wood(lay, p), lanes, _holes(lay, p), _marks(lay)])
 
 
 def _wood(lay: Layout, p: str) -> str:

@@ -66,6 +66,9 @@ def parse_card(token: str) -> Card:
 
     Raises ``ValueError`` naming the bad token.
     """
+    known = _BY_NOTATION.get(token)  # saved states hold canonical notation: ~100 cards a board
+    if known is not None:
+        return known
     text = token.strip().upper()
     if text.startswith("10"):
         text = "T" + text[2:]
@@ -90,3 +93,4 @@ def full_deck() -> tuple[Card, ...]:
 
 
 DECK = full_deck()
+_BY_NOTATION = {str(c): c for c in DECK}

@@ -70,6 +70,7 @@ print(json.dumps({
     "DATABASE": settings.DATABASES["default"]["ENGINE"],
     "LAYER": settings.CHANNEL_LAYERS["default"]["BACKEND"],
     "CACHE": settings.CACHES["default"]["BACKEND"],
+    "SESSION_ENGINE": settings.SESSION_ENGINE,
     "RATE_LIMIT_MOVES": settings.RATE_LIMIT_MOVES,
     "RATE_LIMIT_LOGIN_FAILURES": settings.RATE_LIMIT_LOGIN_FAILURES,
 }))
@@ -101,6 +102,13 @@ def test_the_production_settings_are_hardened():
     assert s["DATABASE"] == "django.db.backends.postgresql"
     assert s["LAYER"] == "channels_redis.core.RedisChannelLayer"
     assert s["CACHE"] == "django.core.cache.backends.redis.RedisCache"  # rate limits shared by processes
+    assert s["SESSION_ENGINE"] == "games.sessions"  # sessions read from it, kept in the database
+
+
+def test_without_a_shared_cache_sessions_stay_in_the_database_alone():
+    s = production_settings(REDIS_URL="")
+    assert s["CACHE"] == "django.core.cache.backends.locmem.LocMemCache"
+    assert s["SESSION_ENGINE"] == "django.contrib.sessions.backends.db"
 
 
 def test_production_refuses_to_start_without_a_secret_key():
