@@ -89,6 +89,9 @@ TEMPLATES = [
     },
 ]
 
+# Django's model backend with a cheaper read of each request's user (games/auth.py).
+AUTHENTICATION_BACKENDS = ["games.auth.ModelBackend"]
+
 WSGI_APPLICATION = "cribsite.wsgi.application"
 ASGI_APPLICATION = "cribsite.asgi.application"
 

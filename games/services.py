@@ -339,8 +339,9 @@ def game_act(
     stale = version != game.version
     if stale and not _others_acted_alongside(game, seat, version, action):
         raise StaleVersion(STALE_MESSAGE)
+    parsed = parse_action(seat, action)  # malformed data is the sender's mistake on any board: a 422
     try:
-        outcome = _apply(game, parse_action(seat, action), origin=origin, actor=user.pk)
+        outcome = _apply(game, parsed, origin=origin, actor=user.pk)
     except IllegalMove:
         if stale:  # legal on the board the player saw (a cut someone has taken since): a race, not a mistake
             raise StaleVersion(STALE_MESSAGE) from None

@@ -286,6 +286,22 @@ def test_a_cut_taken_meanwhile_is_a_stale_board_not_a_mistake(alice, bob):
     assert game.version == seen + 2 and Move.objects.filter(game=game).count() == 2
 
 
+def test_malformed_data_from_a_board_others_changed_is_refused_as_malformed(alice, bob):
+    """Not "the board changed": no board could have sent it (a forged or broken form)."""
+    game = human_game(alice, bob)
+    seen = game.version
+    act(game, alice, {"type": "cut_for_deal", "position": "7"}, version=seen)
+    refused(game, services.IllegalMove,
+            lambda: act(game, bob, {"type": "cut_for_deal", "position": "x"}, version=seen),
+            match="not a move")
+    game = go_deal(human_game(alice, bob))
+    seen = game.version
+    act(game, alice, {"type": "discard", "cards": ["8S", "9S"]}, version=seen)
+    refused(game, services.IllegalMove,
+            lambda: act(game, bob, {"type": "discard", "cards": ["3S", "ZZ"]}, version=seen),
+            match="bad card")
+
+
 def test_both_players_may_lay_away_from_the_same_board(alice, bob):
     """Everyone lays away at once: Bob's choice, made on the board from before Alice laid away, stands."""
     game = go_deal(human_game(alice, bob))
