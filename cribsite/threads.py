@@ -24,7 +24,12 @@ from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
 from django.conf import settings
-from django.core.handlers.asgi import ASGIHandler
+from django.core import signals
+from django.core.exceptions import RequestAborted
+from django.core.handlers.asgi import ASGIHandler, get_script_prefix
+from django.http import FileResponse
+from django.http.response import HttpResponseBase
+from django.urls import set_script_prefix
 
 
 @functools.cache
@@ -60,6 +65,40 @@ class PooledASGIHandler(ASGIHandler):
 
     async def get_response_async(self, request):
         return await sync_to_async(self.get_response, thread_sensitive=True)(request)
+
+    async def handle(self, scope, receive, send) -> None:
+        """Django's ``handle``, with all of a request's synchronous work in one visit to its thread:
+        the ``request_started`` signal, the middleware and the view, and closing the response
+        (``request_finished``, which gives the database connection back). Django's makes three
+        visits and starts two tasks a request, one of them to cancel an async view when the client
+        goes away; these views are synchronous and cannot be cancelled anyway. A streamed
+        response (a static file) is closed after it is sent, as Django does."""
+        try:
+            body_file = await self.read_body(receive)
+        except RequestAborted:
+            return
+        try:
+            set_script_prefix(get_script_prefix(scope))
+            response = await sync_to_async(self._respond, thread_sensitive=True)(scope, body_file)
+            try:
+                await self.send_response(response, send)
+            finally:
+                if response.streaming:
+                    await sync_to_async(response.close, thread_sensitive=True)()
+        finally:
+            body_file.close()
+
+    def _respond(self, scope, body_file) -> HttpResponseBase:
+        signals.request_started.send(sender=self.__class__, scope=scope)
+        request, response = self.create_request(scope, body_file)
+        if request is not None:
+            response = self.get_response(request)
+            response._handler_class = self.__class__
+            if isinstance(response, FileResponse):
+                response.block_size = self.chunk_size
+        if not response.streaming:
+            response.close()
+        return response
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "http":
