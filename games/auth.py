@@ -12,6 +12,8 @@ from django.contrib.auth.backends import ModelBackend as DjangoModelBackend
 from django.core.exceptions import ValidationError
 from django.db import connections, router
 
+from games import rows
+
 
 class ModelBackend(DjangoModelBackend):
     def get_user(self, user_id):
@@ -20,9 +22,10 @@ class ModelBackend(DjangoModelBackend):
             pk = model._meta.pk.to_python(user_id)
         except ValidationError:
             return None
-        alias = router.db_for_read(model)
-        manager = model._default_manager.db_manager(alias)
-        quote = connections[alias].ops.quote_name
-        sql = f"SELECT * FROM {quote(model._meta.db_table)} WHERE {quote(model._meta.pk.column)} = %s"
-        user = next(iter(manager.raw(sql, [pk])), None)
+        connection = connections[router.db_for_read(model)]
+        quote = connection.ops.quote_name
+        table = quote(model._meta.db_table)
+        found = rows.fetch(connection, f"SELECT {rows.columns(model, table, quote)} FROM {table} "
+                                       f"WHERE {table}.{quote(model._meta.pk.column)} = %s", [pk])
+        user = rows.build(model, connection, found[0]) if found else None
         return user if user is not None and self.user_can_authenticate(user) else None

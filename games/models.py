@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db import connections, models
 from django.urls import reverse
 
+from games import rows
 from games.engine.rules import HouseRules
 
 
@@ -57,12 +58,15 @@ class GameQuerySet(models.QuerySet):
         lock of a move (SELECT ... FOR UPDATE where the database has it)."""
         connection = connections[self.db]
         quote = connection.ops.quote_name
-        sql = f"SELECT * FROM {quote(Game._meta.db_table)} WHERE {quote('id')} = %s"
+        table = quote(Game._meta.db_table)
+        sql = f"SELECT {rows.columns(Game, table, quote)} FROM {table} WHERE {table}.{quote('id')} = %s"
         if lock and connection.features.has_select_for_update:
             sql += " FOR UPDATE"
-        game = next(iter(self.raw(sql, [game_id])), None)
-        if game is not None:
-            attach_seats(game, connection)
+        found = rows.fetch(connection, sql, [game_id])
+        if not found:
+            return None
+        game = rows.build(Game, connection, found[0])
+        attach_seats(game, connection)
         return game
 
 
@@ -75,21 +79,24 @@ def attach_seats(game: Game, connection) -> None:
     user_model = get_user_model()
     quote = connection.ops.quote_name
     seat_table, user_table = quote(Seat._meta.db_table), quote(user_model._meta.db_table)
-    columns = [f.column for f in Seat._meta.concrete_fields]
     username = user_model._meta.get_field(user_model.USERNAME_FIELD).column
-    seats = list(Seat.objects.db_manager(connection.alias).raw(
-        f"SELECT {', '.join('s.' + quote(c) for c in columns)}, u.{quote(username)} AS player_name "
-        f"FROM {seat_table} s LEFT JOIN {user_table} u ON u.{quote('id')} = s.{quote('user_id')} "
+    found = rows.fetch(
+        connection,
+        f"SELECT {rows.columns(Seat, 's', quote)}, u.{quote(username)} FROM {seat_table} s "
+        f"LEFT JOIN {user_table} u ON u.{quote('id')} = s.{quote('user_id')} "
         f"WHERE s.{quote('game_id')} = %s ORDER BY s.{quote('index')}",
         [game.pk],
-    ))
-    user_field = Seat._meta.get_field("user")
-    for seat in seats:
+    )
+    user_field, game_field = Seat._meta.get_field("user"), Seat._meta.get_field("game")
+    user_fields = ["id", user_model.USERNAME_FIELD]
+    seats = []
+    for row in found:
+        seat = rows.build(Seat, connection, row)
         if seat.user_id is not None:
-            user = user_model.from_db(connection.alias, ["id", user_model.USERNAME_FIELD],
-                                      [seat.user_id, seat.player_name])
-            user_field.set_cached_value(seat, user)
-        Seat._meta.get_field("game").set_cached_value(seat, game)
+            user_field.set_cached_value(seat, user_model.from_db(connection.alias, user_fields,
+                                                                 [seat.user_id, row[-1]]))
+        game_field.set_cached_value(seat, game)
+        seats.append(seat)
     cached = Seat.objects.db_manager(connection.alias).filter(game_id=game.pk)
     cached._result_cache, cached._prefetch_done = seats, True
     game._prefetched_objects_cache = {"seats": cached}

@@ -11,8 +11,8 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
 from django import template
-from django.utils.html import format_html
-from django.utils.safestring import SafeString
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
 
 from games.board_svg import render_board
 from games.engine.cards import Card, parse_card
@@ -95,6 +95,20 @@ def card_back(size: str = "medium", extra_class: str = "") -> SafeString:
         _size_class(size),
         f" {extra_class}" if extra_class else "",
     )
+
+
+@register.simple_tag
+def score_log(lines) -> SafeString:
+    """The deal's log as list items, newest first. One tag, not a template loop: at the show the
+    loop was a fifth of the board's rendering, and a board is drawn twice a move."""
+    if not lines:
+        return mark_safe("<li>Nothing yet.</li>")
+    return format_html_join("", '<li class="log-{}{}"><span>{}{}</span>{}</li>', (
+        (line.kind, " log--mine" if line.mine else "",
+         format_html('<span class="who">{}:</span> ', line.who) if line.who else "", line.text,
+         format_html(' <span class="points">+{}</span>', line.points) if line.points else "")
+        for line in reversed(lines)
+    ))
 
 
 @register.simple_tag

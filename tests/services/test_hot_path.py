@@ -35,7 +35,9 @@ def _secrets(monkeypatch):
 
 
 def _fields(game: Game) -> dict:
-    return {f.attname: getattr(game, f.attname) for f in Game._meta.concrete_fields}
+    """Every column, with its Python type: 0 == False, but a template prints them differently."""
+    return {f.attname: (type(getattr(game, f.attname)), getattr(game, f.attname))
+            for f in Game._meta.concrete_fields}
 
 
 def _seats(game: Game) -> list[tuple]:

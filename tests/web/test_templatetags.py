@@ -322,3 +322,22 @@ def test_board_demo_renders_in_debug_only(client, settings):
     assert b'class="card-button' in response.content
     settings.DEBUG = False
     assert client.get("/dev/board-demo/").status_code == 404
+
+
+def test_score_log_lists_newest_first_marks_mine_and_escapes():
+    from games.board import LogLine
+
+    lines = [
+        LogLine("You", "play 5♥ for 15", 2, "play", (), True),
+        LogLine("<b>Bob</b>", "says go", 0, "go", (), False),
+        LogLine("", "Bob deals", 0, "dealer", (), False),
+    ]
+    html = render("{% score_log lines %}", lines=lines)
+    items = re.findall(r"<li[^>]*>.*?</li>", html)
+    assert len(items) == 3
+    assert items[0] == '<li class="log-dealer"><span>Bob deals</span></li>'  # newest first
+    assert items[1] == ('<li class="log-go"><span><span class="who">&lt;b&gt;Bob&lt;/b&gt;:</span> '
+                        "says go</span></li>")
+    assert items[2] == ('<li class="log-play log--mine"><span><span class="who">You:</span> play 5♥ for 15'
+                        '</span> <span class="points">+2</span></li>')
+    assert render("{% score_log lines %}", lines=[]) == "<li>Nothing yet.</li>"

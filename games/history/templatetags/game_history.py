@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from functools import lru_cache
 
 from django import template
 from django.db.models import Count, Q
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString, mark_safe
 
 from games.engine.deck import commitment, deal_seed
 from games.history.charts import rating_chart
@@ -17,15 +20,22 @@ register = template.Library()
 RECENT_GAMES = 5
 
 
-@register.inclusion_tag("history/_commitment.html")
-def deal_commitment(game: Game, v) -> dict:
-    """The current deal's number and the SHA-256 commitment to its shuffle (``v``: the SeatView)."""
+@register.simple_tag
+def deal_commitment(game: Game, v) -> SafeString:
+    """The current deal's number and the SHA-256 commitment to its shuffle (``v``: the SeatView).
+    The same hash the deal's Round row keeps, computed here (the board is drawn on every move)."""
     if v is None or v.phase == "cut" or not game.secret:
-        return {"round": None}
-    # The same hash the deal's Round row keeps, computed here: the board is drawn on every move.
-    seed = deal_seed(bytes.fromhex(game.secret), v.game_no, v.deal_no)
-    round_ = {"game_no": v.game_no, "deal_no": v.deal_no, "commitment": commitment(seed)}
-    return {"round": round_, "game": game, "match": v.rules.match_games > 1}
+        return mark_safe("")
+    return _commitment_html(game.secret, v.game_no, v.deal_no, v.rules.match_games > 1)
+
+
+@lru_cache(maxsize=512)
+def _commitment_html(secret: str, game_no: int, deal_no: int, match: bool) -> SafeString:
+    """Built once a deal: the hash and its markup do not change until the next one."""
+    seal = commitment(deal_seed(bytes.fromhex(secret), game_no, deal_no))
+    return render_to_string("history/_commitment.html", {
+        "round": {"game_no": game_no, "deal_no": deal_no, "commitment": seal}, "match": match,
+    })
 
 
 @register.inclusion_tag("history/_profile.html", takes_context=True)
