@@ -147,9 +147,9 @@ def board_context(game: Game, user, *, error: str = "") -> dict:
         "record_url": _record_url(game),
         "tracks": tracks,
         "phase_title": PHASE_TITLES.get(state_view.phase, ""),
-        "cut_deck": [
+        "cut_deck": [  # fifty-two places to cut, drawn only while cutting for deal
             {"position": p, "taken_by": cut_taken.get(p), "legal": p in cut_legal} for p in range(52)
-        ],
+        ] if state_view.phase == "cut" else [],
         "cut_cards": [
             {"name": names[s], "card": c} for s, c in enumerate(state_view.cut_cards) if c is not None
         ],

@@ -3,6 +3,9 @@ from django.urls import path
 from games import views_game, views_lobby, views_site
 
 urlpatterns = [
+    # Every move, every computer step: first, so that resolving them tries nothing else.
+    path("games/<int:game_id>/act/", views_game.act, name="act"),
+    path("games/<int:game_id>/computer/", views_game.computer_step, name="computer_step"),
     path("", views_site.home, name="home"),
     path("health/", views_site.health, name="health"),
     path("dev/board-demo/", views_site.board_demo, name="board_demo"),  # 404 unless DEBUG
@@ -16,8 +19,6 @@ urlpatterns = [
     path("games/<int:game_id>/rematch/", views_lobby.rematch, name="rematch"),
     path("invite/<str:token>/", views_lobby.invitation, name="invitation"),
     path("games/<int:game_id>/", views_game.game_page, name="game"),
-    path("games/<int:game_id>/act/", views_game.act, name="act"),
-    path("games/<int:game_id>/computer/", views_game.computer_step, name="computer_step"),
     path("games/<int:game_id>/claim/", views_game.claim_win, name="claim_win"),
     path("games/<int:game_id>/abort/", views_game.abort, name="abort"),
     path("games/<int:game_id>/timeout/", views_game.timeout, name="timeout"),
