@@ -9,10 +9,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import timedelta
+from functools import lru_cache
 
 from django.conf import settings
 from django.template.loader import render_to_string
-from django.urls import NoReverseMatch, reverse
+from django.urls import NoReverseMatch, get_script_prefix, reverse
 from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
 
@@ -100,6 +101,17 @@ def log_lines(events, names: list[str], me: int | None) -> list[LogLine]:
     return lines
 
 
+@lru_cache(maxsize=4096)
+def _game_url(prefix: str, name: str, game_id: int) -> str:
+    return reverse(name, args=[game_id])
+
+
+def game_url(name: str, game_id: int) -> str:
+    """``reverse(name, args=[game_id])``, remembered: a board names five of its game's URLs and
+    reversing them was half of building its context. Keyed by the script prefix, as reverse is."""
+    return _game_url(get_script_prefix(), name, game_id)
+
+
 def board_context(game: Game, user, *, error: str = "") -> dict:
     seat = game.seat_of(user)
     assert seat is not None, "only players get a board"
@@ -169,8 +181,8 @@ def board_context(game: Game, user, *, error: str = "") -> dict:
         "turn_name": names[state_view.turn] if isinstance(state_view.turn, int) else "",
         "computer_pending": computer_to_act(game),
         "computer_delay_ms": int(settings.COMPUTER_DELAY_SECONDS * 1000),
-        "act_url": reverse("act", args=[game.pk]),
-        "computer_url": reverse("computer_step", args=[game.pk]),
+        "act_url": game_url("act", game.pk),
+        "computer_url": game_url("computer_step", game.pk),
         "result": _result(state_view, sides),
         "can_next_deal": any(isinstance(a, NextDeal) for a in state_view.legal_actions),
         "play_order": _play_order(state_view, names),
@@ -179,8 +191,8 @@ def board_context(game: Game, user, *, error: str = "") -> dict:
         and state_view.game_no == 0,
         "clock": _clock(game, state_view, names),
         "quick_messages": list(MESSAGES.items()),
-        "say_url": reverse("say", args=[game.pk]),
-        "abort_url": reverse("abort", args=[game.pk]),
+        "say_url": game_url("say", game.pk),
+        "abort_url": game_url("abort", game.pk),
         # Only the full page shows presence (the pushed board partial does not): a query per seat
         # that a push would pay for nothing.
         "presence": SimpleLazyObject(lambda: presence_context(game, user)) if not game.vs_computer else None,
@@ -211,7 +223,7 @@ def _clock(game: Game, v: SeatView, names: list[str]) -> dict | None:
         "deadline": deadline.isoformat(),
         "remaining_s": int(remaining),
         "remaining_ms": int(remaining * 1000) + 250,  # ask a moment after the deadline, not before
-        "url": reverse("timeout", args=[game.pk]),
+        "url": game_url("timeout", game.pk),
         "timeouts": {s.index: s.timeouts for s in game.seats.all()},
     }
 

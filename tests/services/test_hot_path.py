@@ -152,3 +152,18 @@ def test_a_move_and_a_push_stay_cheap_in_queries(alice, bob):
     with CaptureQueriesContext(connection) as queries:
         assert render_board_oob(game.pk, bob, "x" * 64)
     assert len(queries) == 2, [q["sql"] for q in queries.captured_queries]
+
+
+def test_a_boards_urls_are_remembered_per_script_prefix():
+    from django.urls import get_script_prefix, reverse, set_script_prefix
+
+    from games.board import game_url
+
+    assert game_url("act", 41) == reverse("act", args=[41]) == "/games/41/act/"
+    before = get_script_prefix()
+    try:
+        set_script_prefix("/cribbage/")  # a site served under a prefix gets its own URLs
+        assert game_url("act", 41) == reverse("act", args=[41]) == "/cribbage/games/41/act/"
+    finally:
+        set_script_prefix(before)
+    assert game_url("say", 41) == "/games/41/say/"
