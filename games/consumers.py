@@ -11,6 +11,7 @@ import contextlib
 import json
 from urllib.parse import parse_qs
 
+from channels.consumer import get_handler_name
 from channels.db import DatabaseSyncToAsync
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -41,7 +42,22 @@ def _query_tab(scope: dict) -> str:
     return broadcast.tab_id(parse_qs(scope.get("query_string", b"").decode("latin-1")).get("tab", [""])[0])
 
 
-class HealthConsumer(AsyncWebsocketConsumer):
+class Consumer(AsyncWebsocketConsumer):
+    """Channels' consumer without its database clean-up before every message.
+
+    Channels closes the stale database connections of its one thread-sensitive thread before each
+    message a consumer handles: a hop to that thread (shared by every socket of the process) for
+    every push, echo and heartbeat. These consumers never use that thread for the database: their
+    calls run through ``database_sync_to_async`` above, which closes its connections itself."""
+
+    async def dispatch(self, message: dict) -> None:
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+
+class HealthConsumer(Consumer):
     """Answers "ping" with "pong": lets a page (and a probe) see that websockets get through."""
 
     async def connect(self) -> None:
@@ -53,7 +69,7 @@ class HealthConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=json.dumps({"type": "pong"}))
 
 
-class LobbyConsumer(AsyncWebsocketConsumer):
+class LobbyConsumer(Consumer):
     """Sends a lobby page its lists, rendered for its own user, whenever seeks change."""
 
     async def connect(self) -> None:
@@ -81,7 +97,7 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         return render_lobby_lists(self.scope["user"], csrf_token(self.scope))
 
 
-class GameConsumer(AsyncWebsocketConsumer):
+class GameConsumer(Consumer):
     """One per open board: joins the game's group if the user holds a seat, refuses anyone else."""
 
     async def connect(self) -> None:

@@ -189,3 +189,32 @@ async def test_the_page_that_moved_is_not_pushed_the_board_its_answer_carries():
     assert _version(await _receive_board(opponent)) == game.version + 2
     for sock in (here, other_tab, opponent):
         await sock.disconnect(timeout=10)
+
+
+async def test_a_push_does_not_queue_behind_channels_shared_thread(monkeypatch):
+    """Channels would hop to its one shared thread before every message; these consumers close
+    their database connections in their own calls instead, so no message waits for that thread."""
+    import channels.consumer
+
+    hops = []
+
+    async def counted():
+        hops.append(1)
+
+    monkeypatch.setattr(channels.consumer, "aclose_old_connections", counted)
+    game, alice, bob, _ = await sync_to_async(_two_player_game)()
+    h_alice, = await sync_to_async(_headers_for)(alice)
+    sock = await _connect(game.pk, h_alice)
+    await _receive_board(sock)
+    await sync_to_async(services.game_act)(user=bob, game_id=game.pk, version=game.version,
+                                           action={"type": "cut_for_deal", "position": "5"})
+    assert _version(await _receive_board(sock)) == game.version + 1
+    assert hops == []
+    await sock.disconnect(timeout=10)
+
+
+async def test_a_message_without_a_handler_is_an_error_as_in_channels():
+    from games.consumers import GameConsumer
+
+    with pytest.raises(ValueError, match="No handler for message type game.unknown"):
+        await GameConsumer().dispatch({"type": "game.unknown"})
