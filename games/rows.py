@@ -48,3 +48,32 @@ def fetch(connection, sql: str, params) -> list[tuple]:
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchall()
+
+
+def _prepared(model: type[models.Model], connection, values: dict) -> tuple[list[str], list]:
+    """Quoted columns and database-ready values (JSON encoded, datetimes adapted…) by field name."""
+    fields = [model._meta.get_field(name) for name in values]
+    quote = connection.ops.quote_name
+    return ([quote(f.column) for f in fields],
+            [f.get_db_prep_save(values[f.name], connection) for f in fields])
+
+
+def insert(model: type[models.Model], connection, values: dict) -> None:
+    """One ``INSERT`` of ``values`` (by field name; nothing filled in, no signals sent)."""
+    columns_, params = _prepared(model, connection, values)
+    table = connection.ops.quote_name(model._meta.db_table)
+    placeholders = ", ".join(["%s"] * len(params))
+    with connection.cursor() as cursor:
+        cursor.execute(f"INSERT INTO {table} ({', '.join(columns_)}) VALUES ({placeholders})", params)
+
+
+def update(model: type[models.Model], connection, where: dict, values: dict) -> int:
+    """``UPDATE ... SET values WHERE where`` (equalities, by field name): the number of rows changed."""
+    set_columns, set_params = _prepared(model, connection, values)
+    where_columns, where_params = _prepared(model, connection, where)
+    table = connection.ops.quote_name(model._meta.db_table)
+    sql = (f"UPDATE {table} SET {', '.join(f'{c} = %s' for c in set_columns)} "
+           f"WHERE {' AND '.join(f'{c} = %s' for c in where_columns)}")
+    with connection.cursor() as cursor:
+        cursor.execute(sql, set_params + where_params)
+        return cursor.rowcount

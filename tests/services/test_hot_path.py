@@ -167,3 +167,23 @@ def test_a_boards_urls_are_remembered_per_script_prefix():
     finally:
         set_script_prefix(before)
     assert game_url("say", 41) == "/games/41/say/"
+
+
+def test_a_move_is_written_as_the_orm_would_write_it(alice, bob):
+    """The Move row and the game's snapshot, written by plain statements, read back through the ORM
+    with every value and type as given (JSON, datetimes, booleans, a missing note)."""
+    game = human_game(alice, bob)
+    Game.objects.filter(pk=game.pk).update(turn_timer=30, turn_started_at=game.created_at.replace(year=2000))
+    services.game_timeout(user=bob, game_id=game.pk)  # a note and by_timeout on each cut
+    game.refresh_from_db()
+    moves = list(Move.objects.filter(game=game).order_by("seq"))
+    assert [m.seq for m in moves] == [1, 2] and all(m.by_timeout is True for m in moves)
+    assert all(isinstance(m.note, dict) and m.note["kind"] == "timeout" for m in moves)
+    assert moves[0].action == {"type": "cut_for_deal", "seat": 0, "position": moves[0].action["position"]}
+    assert moves[0].created_at.tzinfo is not None and moves[0].created_at <= game.updated_at
+    assert isinstance(game.state, dict) and game.version == 3 and game.turn_started_at == game.updated_at
+    plain = human_game(bob, alice)
+    services.game_act(user=bob, game_id=plain.pk, version=plain.version,
+                      action={"type": "cut_for_deal", "position": "9"})
+    move = Move.objects.get(game=plain)
+    assert move.note is None and move.by_timeout is False and move.seat == 0
