@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import threading
 from functools import partial
 
 import pytest
@@ -71,6 +72,31 @@ def live_daphne(django_db_setup, django_db_blocker):
     finally:
         process.terminate()
         process.join(timeout=10)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _socket_threads_let_go_of_the_database(django_db_setup):
+    """At the end of the run, each socket thread (``cribsite.threads.socket_executor``) closes its
+    database connection, before the test database is dropped: a render still finishing when its
+    test ended kept one open, and PostgreSQL refused to drop a database in use (a warning)."""
+    yield
+    from concurrent.futures import wait
+
+    from django.conf import settings
+    from django.db import connections
+
+    from cribsite.threads import socket_executor
+
+    if not socket_executor.cache_info().currsize:
+        return
+    # One task per thread: each waits at the barrier until all are running, so no thread takes two.
+    barrier = threading.Barrier(settings.SOCKET_THREADS, timeout=10)
+
+    def let_go() -> None:
+        barrier.wait()
+        connections.close_all()
+
+    wait([socket_executor().submit(let_go) for _ in range(settings.SOCKET_THREADS)], timeout=20)
 
 
 # Players for service and web tests (no password hashing: tests log in with force_login).
