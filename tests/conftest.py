@@ -75,28 +75,50 @@ def live_daphne(django_db_setup, django_db_blocker):
 
 
 @pytest.fixture(scope="session", autouse=True)
-def _socket_threads_let_go_of_the_database(django_db_setup):
-    """At the end of the run, each socket thread (``cribsite.threads.socket_executor``) closes its
-    database connection, before the test database is dropped: a render still finishing when its
-    test ended kept one open, and PostgreSQL refused to drop a database in use (a warning)."""
+def _threads_let_go_of_the_database(django_db_setup):
+    """At the end of the run, every long-lived thread that may have used the database closes its
+    connection, before the test database is dropped (PostgreSQL refuses to drop one in use, a
+    warning): the socket threads (a render still finishing when its test ended kept one open), the
+    request threads of the pooled handler, and asgiref's one thread for thread-sensitive calls."""
     yield
     from concurrent.futures import wait
 
+    from asgiref.sync import SyncToAsync
     from django.conf import settings
     from django.db import connections
 
     from cribsite.threads import socket_executor
 
-    if not socket_executor.cache_info().currsize:
-        return
-    # One task per thread: each waits at the barrier until all are running, so no thread takes two.
-    barrier = threading.Barrier(settings.SOCKET_THREADS, timeout=10)
+    futures = []
+    if socket_executor.cache_info().currsize:
+        # One task per thread: each waits at the barrier until all run, so no thread takes two.
+        barrier = threading.Barrier(settings.SOCKET_THREADS, timeout=10)
 
-    def let_go() -> None:
-        barrier.wait()
-        connections.close_all()
+        def let_go() -> None:
+            barrier.wait()
+            connections.close_all()
 
-    wait([socket_executor().submit(let_go) for _ in range(settings.SOCKET_THREADS)], timeout=20)
+        futures += [socket_executor().submit(let_go) for _ in range(settings.SOCKET_THREADS)]
+    from cribsite.asgi import django_asgi_app
+
+    one_thread_executors = [SyncToAsync.single_thread_executor]
+    for idle in list(django_asgi_app._idle.values()):  # per event loop: asyncio.Queue of executors
+        one_thread_executors += list(idle._queue)
+    futures += [executor.submit(connections.close_all) for executor in one_thread_executors]
+    wait(futures, timeout=20)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_channel_layer():
+    """Each test gets its own channel layer, as Channels gives one when CHANNEL_LAYERS changes.
+    channels_redis keeps an asyncio lock per channel, bound to the event loop that first took it; a
+    socket test cut off mid-receive left one that the next test's loop could not take ("is bound to
+    a different event loop"), and socket tests after it failed (PostgreSQL + Redis pass, now and
+    then)."""
+    yield
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
 
 
 # Players for service and web tests (no password hashing: tests log in with force_login).
