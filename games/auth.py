@@ -22,10 +22,5 @@ class ModelBackend(DjangoModelBackend):
             pk = model._meta.pk.to_python(user_id)
         except ValidationError:
             return None
-        connection = connections[router.db_for_read(model)]
-        quote = connection.ops.quote_name
-        table = quote(model._meta.db_table)
-        found = rows.fetch(connection, f"SELECT {rows.columns(model, table, quote)} FROM {table} "
-                                       f"WHERE {table}.{quote(model._meta.pk.column)} = %s", [pk])
-        user = rows.build(model, connection, found[0]) if found else None
+        user = rows.get(model, connections[router.db_for_read(model)], pk)
         return user if user is not None and self.user_can_authenticate(user) else None

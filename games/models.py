@@ -57,16 +57,9 @@ class GameQuerySet(models.QuerySet):
         bench.load: loading the game and its seats was 15% of a worker's CPU). ``lock``: the row
         lock of a move (SELECT ... FOR UPDATE where the database has it)."""
         connection = connections[self.db]
-        quote = connection.ops.quote_name
-        table = quote(Game._meta.db_table)
-        sql = f"SELECT {rows.columns(Game, table, quote)} FROM {table} WHERE {table}.{quote('id')} = %s"
-        if lock and connection.features.has_select_for_update:
-            sql += " FOR UPDATE"
-        found = rows.fetch(connection, sql, [game_id])
-        if not found:
-            return None
-        game = rows.build(Game, connection, found[0])
-        attach_seats(game, connection)
+        game = rows.get(Game, connection, game_id, lock=lock)
+        if game is not None:
+            attach_seats(game, connection)
         return game
 
 

@@ -44,6 +44,18 @@ def build(model: type[models.Model], connection, row) -> models.Model:
     return model.from_db(connection.alias, None, values)
 
 
+def get(model: type[models.Model], connection, pk, *, lock: bool = False) -> models.Model | None:
+    """The ``model`` row with primary key ``pk``, or None. ``lock``: ``SELECT ... FOR UPDATE`` where
+    the database has it (a move's row lock)."""
+    quote = connection.ops.quote_name
+    table, key = quote(model._meta.db_table), quote(model._meta.pk.column)
+    sql = f"SELECT {columns(model, table, quote)} FROM {table} WHERE {table}.{key} = %s"
+    if lock and connection.features.has_select_for_update:
+        sql += " FOR UPDATE"
+    found = fetch(connection, sql, [pk])
+    return build(model, connection, found[0]) if found else None
+
+
 def fetch(connection, sql: str, params) -> list[tuple]:
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
