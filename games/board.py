@@ -190,7 +190,6 @@ def board_context(game: Game, user, *, error: str = "") -> dict:
         "can_abort": game.status == Game.Status.ACTIVE and not state_view.plays and state_view.deal_no == 0
         and state_view.game_no == 0,
         "clock": _clock(game, state_view, names),
-        "quick_messages": list(MESSAGES.items()),
         "say_url": game_url("say", game.pk),
         "abort_url": game_url("abort", game.pk),
         # Only the full page shows presence (the pushed board partial does not): a query per seat
@@ -347,8 +346,6 @@ def render_presence(game_id: int, user, *, oob: bool = False, csrf_token: str = 
 
 
 def render_chat(game_id: int, user, seat: int, message: str) -> str | None:
-    from games.chat import MESSAGES
-
     game = _players_game(game_id, user)
     if game is None or message not in MESSAGES:
         return None

@@ -159,10 +159,16 @@ def render_board(
     ``transform``, so when htmx swaps in a new board it settles the ``style`` attribute and the
     CSS transition slides each peg to its new hole.
     """
-    tracks = [_as_track(t, i) for i, t in enumerate(raw_tracks)]
+    tracks = tuple(_as_track(t, i) for i, t in enumerate(raw_tracks))
     if not tracks:
         raise ValueError("a board needs at least one track")
-    target = int(target)
+    return _render_board(tracks, int(target), id_prefix)
+
+
+# Every move draws two boards, and most moves score nothing: the same pegs for the same viewer.
+# About 6 kB a board, so this holds a few recent boards of each of some hundreds of viewers.
+@lru_cache(maxsize=1024)
+def _render_board(tracks: tuple[Track, ...], target: int, id_prefix: str) -> SafeString:
     lay = Layout(len(tracks), target)
     p = escape(id_prefix)
     name = summary(tracks, target)

@@ -3,11 +3,13 @@ so no routing mistake can leak a hidden card: each socket renders its own user's
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import logging
 import re
 import secrets
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 
 log = logging.getLogger(__name__)
@@ -36,10 +38,34 @@ def _send(group: str, message: dict) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
+    loop = _serving_loop()
+    if loop is not None:
+        # A request's thread in a running server: the event loop sends it, and the answer does not
+        # wait for Redis (nor for a Redis that is down). Sends keep their order on the loop.
+        try:
+            future = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop)
+        except RuntimeError:  # the loop closed under us: the server is stopping
+            log.warning("push to %s dropped: the server is stopping", group)
+            return
+        future.add_done_callback(lambda done: _check(group, done))
+        return
     try:
         async_to_sync(layer.group_send)(group, message)
     except Exception:  # noqa: BLE001 - a push is best effort: the move is committed, pages resync
         log.warning("push to %s failed", group, exc_info=True)
+
+
+def _serving_loop() -> asyncio.AbstractEventLoop | None:
+    """The event loop whose ``sync_to_async`` runs this thread (what ``async_to_sync`` would hop
+    back to), or None outside one (a management command, a synchronous test)."""
+    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    return loop if loop is not None and loop.is_running() else None
+
+
+def _check(group: str, done: concurrent.futures.Future) -> None:
+    if not done.cancelled() and done.exception() is not None:
+        # A push is best effort: the move is committed, and pages resync when they reconnect.
+        log.warning("push to %s failed", group, exc_info=done.exception())
 
 
 def game_changed(game_id: int, version: int, *, origin: str = "", actor: int | None = None) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
@@ -97,8 +98,14 @@ class LobbyConsumer(Consumer):
         return render_lobby_lists(self.scope["user"], csrf_token(self.scope))
 
 
+# The board's root element carries its version (board.html), in its first few hundred characters.
+BOARD_VERSION = re.compile(r'<div id="board"[^>]*?\bdata-version="(\d+)"')
+
+
 class GameConsumer(Consumer):
     """One per open board: joins the game's group if the user holds a seat, refuses anyone else."""
+
+    sent_version = -1  # the newest board this socket has sent
 
     async def connect(self) -> None:
         user = self.scope["user"]
@@ -157,12 +164,21 @@ class GameConsumer(Consumer):
         mine = event.get("actor") == self.scope["user"].pk
         if mine and self.tab and event.get("origin") == self.tab:
             return
+        # A board is drawn from the game as it is when drawn, so one push can carry several moves:
+        # when moves come quickly (the show, a computer's turns, a busy server), the later
+        # messages find their version sent already and cost nothing.
+        version = event.get("version")
+        if isinstance(version, int) and version <= self.sent_version:
+            return
         await self._send_board()
 
     async def _send_board(self) -> None:
         html = await self._render()
         if html is not None:
             await self.send(text_data=html)
+            match = BOARD_VERSION.search(html, 0, 400)
+            if match:
+                self.sent_version = max(self.sent_version, int(match.group(1)))
 
     @database_sync_to_async
     def _is_player(self, user) -> bool:

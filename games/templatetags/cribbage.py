@@ -15,6 +15,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
 from games.board_svg import render_board
+from games.chat import MESSAGES
 from games.engine.cards import Card, parse_card
 
 register = template.Library()
@@ -103,12 +104,32 @@ def score_log(lines) -> SafeString:
     loop was a fifth of the board's rendering, and a board is drawn twice a move."""
     if not lines:
         return mark_safe("<li>Nothing yet.</li>")
-    return format_html_join("", '<li class="log-{}{}"><span>{}{}</span>{}</li>', (
-        (line.kind, " log--mine" if line.mine else "",
-         format_html('<span class="who">{}:</span> ', line.who) if line.who else "", line.text,
-         format_html(' <span class="points">+{}</span>', line.points) if line.points else "")
-        for line in reversed(lines)
-    ))
+    return mark_safe("".join(_log_item(line) for line in reversed(lines)))  # each item is escaped
+
+
+# A deal's log grows by a line or two a move and is drawn on every board: each line is built once.
+@lru_cache(maxsize=4096)
+def _log_item(line) -> SafeString:
+    return format_html(
+        '<li class="log-{}{}"><span>{}{}</span>{}</li>',
+        line.kind,
+        " log--mine" if line.mine else "",
+        format_html('<span class="who">{}:</span> ', line.who) if line.who else "",
+        line.text,
+        format_html(' <span class="points">+{}</span>', line.points) if line.points else "",
+    )
+
+
+@register.simple_tag
+@lru_cache(maxsize=1)
+def quick_message_buttons() -> SafeString:
+    """The quick messages' buttons: the same on every board, and a loop of them cost more than
+    the rest of the board's side column."""
+    return format_html_join(
+        "",
+        '<button type="submit" name="message" value="{}" class="button button--small">{}</button>',
+        MESSAGES.items(),
+    )
 
 
 @register.simple_tag

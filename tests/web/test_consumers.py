@@ -6,8 +6,10 @@ import re
 
 import pytest
 from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import User
+from django.db import transaction
 from django.test import Client
 
 from cribsite.asgi import application
@@ -189,6 +191,45 @@ async def test_the_page_that_moved_is_not_pushed_the_board_its_answer_carries():
     assert _version(await _receive_board(opponent)) == game.version + 2
     for sock in (here, other_tab, opponent):
         await sock.disconnect(timeout=10)
+
+
+async def test_a_board_already_sent_is_not_drawn_again_for_a_later_message(monkeypatch):
+    """A board is drawn from the game as it is: when two moves' messages arrive after both moves,
+    the first push carries both and the second message costs no render. Other sockets, newer
+    versions and a page's own request for a board are drawn as ever."""
+    from games import board
+
+    renders = []
+    original = board.render_board_oob
+
+    def counted(*args, **kwargs):
+        renders.append(1)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(board, "render_board_oob", counted)
+    game, alice, bob, _ = await sync_to_async(_two_player_game)()
+    h_alice, = await sync_to_async(_headers_for)(alice)
+    sock = await _connect(game.pk, h_alice)
+    await _receive_board(sock)
+    layer, group = get_channel_layer(), f"game-{game.pk}"
+
+    def both_cut() -> None:
+        with transaction.atomic():  # both moves' messages go out after both have committed
+            for mover, position in ((bob, "5"), (alice, "40")):
+                version = services.Game.objects.get(pk=game.pk).version
+                services.game_act(user=mover, game_id=game.pk, version=version,
+                                  action={"type": "cut_for_deal", "position": position})
+
+    await sync_to_async(both_cut)()
+    boards = [m for m in await _drain(sock) if 'id="board"' in m]
+    assert [_version(b) for b in boards] == [game.version + 2]
+    renders.clear()
+    await layer.group_send(group, {"type": "game.changed", "game": game.pk, "version": game.version + 1})
+    await layer.group_send(group, {"type": "game.changed", "game": game.pk, "version": game.version + 2})
+    assert not [m for m in await _drain(sock) if 'id="board"' in m] and renders == []
+    await sock.send_to(text_data="sync")  # a page asking for its board always gets it
+    assert _version(await _receive_board(sock)) == game.version + 2
+    await sock.disconnect(timeout=10)
 
 
 async def test_a_push_does_not_queue_behind_channels_shared_thread(monkeypatch):
