@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from django.utils.html import escape, format_html, format_html_join
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeData, SafeString, mark_safe
 
 STREETS = 3
 STEP = 10  # hole pitch along a street
@@ -162,13 +162,16 @@ def render_board(
     tracks = tuple(_as_track(t, i) for i, t in enumerate(raw_tracks))
     if not tracks:
         raise ValueError("a board needs at least one track")
-    return _render_board(tracks, int(target), id_prefix)
+    # A SafeString equals the str of the same text: the key says which each label and the prefix
+    # are, so plain text never comes back as a cached trusted one.
+    safe = tuple(isinstance(x, SafeData) for x in (id_prefix, *(t.label for t in tracks)))
+    return _render_board(tracks, int(target), id_prefix, safe)
 
 
 # Every move draws two boards, and most moves score nothing: the same pegs for the same viewer.
 # About 6 kB a board, so this holds a few recent boards of each of some hundreds of viewers.
 @lru_cache(maxsize=1024)
-def _render_board(tracks: tuple[Track, ...], target: int, id_prefix: str) -> SafeString:
+def _render_board(tracks: tuple[Track, ...], target: int, id_prefix: str, safe: tuple) -> SafeString:
     lay = Layout(len(tracks), target)
     p = escape(id_prefix)
     name = summary(tracks, target)

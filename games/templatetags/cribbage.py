@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from django import template
 from django.utils.html import format_html, format_html_join
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeData, SafeString, mark_safe
 
 from games.board_svg import render_board
 from games.chat import MESSAGES
@@ -104,12 +104,17 @@ def score_log(lines) -> SafeString:
     loop was a fifth of the board's rendering, and a board is drawn twice a move."""
     if not lines:
         return mark_safe("<li>Nothing yet.</li>")
-    return mark_safe("".join(_log_item(line) for line in reversed(lines)))  # each item is escaped
+    # Each item is escaped. A SafeString equals the str of the same text, so the cache key says
+    # which the text and name are: plain text must never come back as a cached trusted one.
+    return mark_safe("".join(
+        _log_item(line, isinstance(line.who, SafeData), isinstance(line.text, SafeData))
+        for line in reversed(lines)
+    ))
 
 
 # A deal's log grows by a line or two a move and is drawn on every board: each line is built once.
 @lru_cache(maxsize=4096)
-def _log_item(line) -> SafeString:
+def _log_item(line, safe_who: bool, safe_text: bool) -> SafeString:
     return format_html(
         '<li class="log-{}{}"><span>{}{}</span>{}</li>',
         line.kind,

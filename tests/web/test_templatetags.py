@@ -341,3 +341,25 @@ def test_score_log_lists_newest_first_marks_mine_and_escapes():
     assert items[2] == ('<li class="log-play log--mine"><span><span class="who">You:</span> play 5♥ for 15'
                         '</span> <span class="points">+2</span></li>')
     assert render("{% score_log lines %}", lines=[]) == "<li>Nothing yet.</li>"
+
+
+def test_remembered_boards_and_log_lines_never_serve_trusted_html_for_plain_text():
+    """Boards and log lines are cached, and a SafeString equals the str with the same text: a
+    player named like markup must still be escaped after the same text was drawn as trusted."""
+    from django.utils.safestring import mark_safe
+
+    from games.board import LogLine
+    from games.templatetags.cribbage import score_log
+
+    name = "<b>Eve</b>"
+    trusted = render_board([{"label": mark_safe(name), "front": 3, "back": 1}])
+    plain = render_board([{"label": name, "front": 3, "back": 1}])
+    assert "<b>Eve</b>" in trusted and "<b>Eve</b>" not in plain and "&lt;b&gt;Eve&lt;/b&gt;" in plain
+    assert render_board([{"label": name, "front": 3, "back": 1}]) == plain  # and it is remembered
+
+    line = LogLine(who=name, text=name, points=2, kind="play", cards=(), mine=False)
+    safe_line = LogLine(mark_safe(name), mark_safe(name), 2, "play", (), False)
+    assert "<b>Eve</b>" in score_log([safe_line])
+    drawn = score_log([line])
+    assert "<b>Eve</b>" not in drawn and drawn.count("&lt;b&gt;Eve&lt;/b&gt;") == 2
+    assert "+2" in drawn and score_log([]) == "<li>Nothing yet.</li>"
