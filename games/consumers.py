@@ -134,7 +134,20 @@ class GameConsumer(Consumer):
         with contextlib.suppress(asyncio.CancelledError):
             while True:
                 await asyncio.sleep(presence.HEARTBEAT_SECONDS)
-                await database_sync_to_async(presence.heartbeat)(channel_name=self.channel_name)
+                version = await self._heartbeat()
+                # A push can be lost while the socket stays open (a Redis blip between the worker
+                # that sent it and this one): the page would wait for a move already made.
+                if version is not None and version > self.sent_version:
+                    await self._send_board()
+
+    @database_sync_to_async
+    def _heartbeat(self) -> int | None:
+        """Say this socket is alive; the game's version now."""
+        from games import presence
+        from games.models import Game
+
+        presence.heartbeat(channel_name=self.channel_name)
+        return Game.objects.filter(pk=self.game_id).values_list("version", flat=True).first()
 
     @database_sync_to_async
     def _presence(self, what: str) -> None:
@@ -174,11 +187,15 @@ class GameConsumer(Consumer):
 
     async def _send_board(self) -> None:
         html = await self._render()
-        if html is not None:
-            await self.send(text_data=html)
-            match = BOARD_VERSION.search(html, 0, 400)
-            if match:
-                self.sent_version = max(self.sent_version, int(match.group(1)))
+        if html is None:
+            return
+        match = BOARD_VERSION.search(html, 0, 400)
+        if match:
+            version = int(match.group(1))
+            if version < self.sent_version:
+                return  # a newer board went out while this one was drawn (the heartbeat's catch-up)
+            self.sent_version = version  # before the send: a board drawn meanwhile sees it
+        await self.send(text_data=html)
 
     @database_sync_to_async
     def _is_player(self, user) -> bool:

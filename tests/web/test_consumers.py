@@ -232,6 +232,30 @@ async def test_a_board_already_sent_is_not_drawn_again_for_a_later_message(monke
     await sock.disconnect(timeout=10)
 
 
+async def test_a_lost_push_is_made_good_on_the_next_heartbeat(monkeypatch):
+    """A push lost between workers (a Redis blip) while the page's socket stays open would leave
+    the player waiting for a move already made: the socket's heartbeat sees the newer version and
+    sends the board. A heartbeat with nothing new sends nothing."""
+    from games import presence
+
+    monkeypatch.setattr(presence, "HEARTBEAT_SECONDS", 0.2)
+    game, alice, bob, _ = await sync_to_async(_two_player_game)()
+    h_alice, = await sync_to_async(_headers_for)(alice)
+    sock = await _connect(game.pk, h_alice)
+    await _receive_board(sock)
+    await _drain(sock)
+
+    async def lost(group, message):
+        return None
+
+    monkeypatch.setattr(get_channel_layer(), "group_send", lost)
+    await sync_to_async(services.game_act)(user=bob, game_id=game.pk, version=game.version,
+                                           action={"type": "cut_for_deal", "position": "5"})
+    assert _version(await _receive_board(sock)) == game.version + 1
+    assert not [m for m in await _drain(sock) if 'id="board"' in m]
+    await sock.disconnect(timeout=10)
+
+
 async def test_a_push_does_not_queue_behind_channels_shared_thread(monkeypatch):
     """Channels would hop to its one shared thread before every message; these consumers close
     their database connections in their own calls instead, so no message waits for that thread."""
