@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import re
 from urllib.parse import parse_qs
 
@@ -20,6 +21,8 @@ from django.middleware import csrf
 
 from cribsite.threads import socket_executor
 from games import broadcast
+
+log = logging.getLogger(__name__)
 
 
 def database_sync_to_async(func):
@@ -106,6 +109,7 @@ class GameConsumer(Consumer):
     """One per open board: joins the game's group if the user holds a seat, refuses anyone else."""
 
     sent_version = -1  # the newest board this socket has sent
+    beats_sent = beats_back = 0  # heartbeats sent through the channel layer to this socket, and come back
 
     async def connect(self) -> None:
         user = self.scope["user"]
@@ -134,11 +138,28 @@ class GameConsumer(Consumer):
         with contextlib.suppress(asyncio.CancelledError):
             while True:
                 await asyncio.sleep(presence.HEARTBEAT_SECONDS)
+                if self.beats_back < self.beats_sent:
+                    # The last heartbeat sent through the channel layer to this very socket has
+                    # not come back: pushes are not arriving. Closing with 1013 ("try again
+                    # later") makes the page say "Reconnecting…" and reconnect, and a new socket
+                    # starts with the current board once the layer answers again.
+                    log.warning("game %s: the channel layer does not deliver; closing a socket", self.game_id)
+                    await self.close(code=1013)
+                    return
                 version = await self._heartbeat()
                 # A push can be lost while the socket stays open (a Redis blip between the worker
                 # that sent it and this one): the page would wait for a move already made.
                 if version is not None and version > self.sent_version:
                     await self._send_board()
+                self.beats_sent += 1
+                beat = {"type": "game.beat", "n": self.beats_sent}
+                try:
+                    await self.channel_layer.send(self.channel_name, beat)
+                except Exception:  # noqa: BLE001 - the layer is down: the next beat closes the socket
+                    log.warning("game %s: a heartbeat could not be sent", self.game_id, exc_info=True)
+
+    async def game_beat(self, event: dict) -> None:
+        self.beats_back = max(self.beats_back, int(event.get("n", 0)))
 
     @database_sync_to_async
     def _heartbeat(self) -> int | None:

@@ -6,6 +6,7 @@ import asyncio
 import logging
 import secrets
 import time
+import weakref
 
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
@@ -34,17 +35,32 @@ def _database_round_trip() -> None:
             raise RuntimeError("SELECT 1 did not give 1")
 
 
+# One probe channel per layer and event loop, reused: a pub/sub layer keeps every new channel
+# subscribed until its reader is cancelled, so a fresh channel per probe would leak one a probe.
+_probe_channels: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
 async def _channel_layer_round_trip() -> None:
-    """A message to a fresh channel of this process and back: the path every push takes."""
+    """A message to this process's probe channel and back: the path every push takes."""
     layer = get_channel_layer()
     if layer is None:
         raise RuntimeError("no channel layer is configured")
-    channel = await layer.new_channel("health.")
-    nonce = secrets.token_hex(8)
-    await layer.send(channel, {"type": "health.check", "nonce": nonce})
-    message = await layer.receive(channel)
-    if message.get("nonce") != nonce:
-        raise RuntimeError("the channel layer gave back another message")
+    loop = asyncio.get_running_loop()
+    probes = _probe_channels.setdefault(layer, weakref.WeakKeyDictionary())
+    if loop not in probes:
+        probes[loop] = (await layer.new_channel("health."), asyncio.Lock())
+    channel, lock = probes[loop]
+    async with lock:  # two probes at once would take each other's answers
+        try:
+            nonce = secrets.token_hex(8)
+            await layer.send(channel, {"type": "health.check", "nonce": nonce})
+            while (await layer.receive(channel)).get("nonce") != nonce:
+                pass  # the answer to an earlier probe that gave up waiting for it
+        except BaseException:
+            # A failed or cancelled probe may leave the channel unsubscribed: the next one makes
+            # a new channel, which subscribes before it sends.
+            probes.pop(loop, None)
+            raise
 
 
 async def _check(name: str, probe) -> dict:

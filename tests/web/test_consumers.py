@@ -256,6 +256,34 @@ async def test_a_lost_push_is_made_good_on_the_next_heartbeat(monkeypatch):
     await sock.disconnect(timeout=10)
 
 
+async def test_a_socket_whose_heartbeats_do_not_come_back_through_the_layer_is_closed(monkeypatch):
+    """Each heartbeat also goes through the channel layer to the socket itself. If one has not come
+    back by the next, pushes are not arriving either (a layer whose subscription broke): the socket
+    is closed with 1013, which the page answers with "Reconnecting…" and a new socket."""
+    from games import presence
+
+    monkeypatch.setattr(presence, "HEARTBEAT_SECONDS", 0.2)
+    game, alice, _bob, _ = await sync_to_async(_two_player_game)()
+    h_alice, = await sync_to_async(_headers_for)(alice)
+    sock = await _connect(game.pk, h_alice)
+    await _receive_board(sock)
+    await _drain(sock)  # several heartbeats come and go: the socket stays open
+    layer = get_channel_layer()
+    real_send = layer.send
+
+    async def dropping(channel, message):
+        if message.get("type") != "game.beat":
+            await real_send(channel, message)
+
+    monkeypatch.setattr(layer, "send", dropping)
+    for _ in range(20):
+        output = await sock.receive_output(timeout=5)
+        if output["type"] == "websocket.close":
+            break
+    assert output == {"type": "websocket.close", "code": 1013}
+    await sock.wait(timeout=10)
+
+
 async def test_a_push_does_not_queue_behind_channels_shared_thread(monkeypatch):
     """Channels would hop to its one shared thread before every message; these consumers close
     their database connections in their own calls instead, so no message waits for that thread."""

@@ -40,3 +40,39 @@ async def test_socket_from_another_origin_is_refused():
     connected, _ = await communicator.connect()
     assert not connected
     await communicator.disconnect(timeout=10)
+
+
+@pytest.mark.asyncio
+async def test_the_channel_layer_probe_reuses_one_channel_and_survives_a_probe_that_gave_up(monkeypatch):
+    """A pub/sub layer keeps every new channel subscribed: probes (a load balancer's, every few
+    seconds) reuse one. After a probe that gave up waiting, the next makes a fresh channel (the
+    old one may have been unsubscribed by the cancelled read) and passes."""
+    import asyncio
+
+    from channels.layers import get_channel_layer
+
+    from games import views_site
+
+    layer, made = get_channel_layer(), []
+    original = layer.new_channel
+
+    async def counted(prefix="specific."):
+        made.append(prefix)
+        return await original(prefix)
+
+    monkeypatch.setattr(layer, "new_channel", counted)
+    for _ in range(5):
+        await views_site._channel_layer_round_trip()
+    assert made == ["health."]
+
+    real_receive = layer.receive
+
+    async def never(channel):
+        await asyncio.sleep(60)
+
+    monkeypatch.setattr(layer, "receive", never)
+    with pytest.raises(TimeoutError):
+        await asyncio.wait_for(views_site._channel_layer_round_trip(), 0.2)  # its answer stays queued
+    monkeypatch.setattr(layer, "receive", real_receive)
+    await views_site._channel_layer_round_trip()
+    assert made == ["health.", "health."]
