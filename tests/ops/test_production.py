@@ -100,7 +100,7 @@ def test_the_production_settings_are_hardened():
     assert s["STATICFILES"] == "whitenoise.storage.CompressedManifestStaticFilesStorage"
     assert "whitenoise.middleware.WhiteNoiseMiddleware" in s["MIDDLEWARE"]
     assert s["DATABASE"] == "django.db.backends.postgresql"
-    assert s["LAYER"] == "channels_redis.core.RedisChannelLayer"
+    assert s["LAYER"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
     assert s["CACHE"] == "django.core.cache.backends.redis.RedisCache"  # rate limits shared by processes
     assert s["SESSION_ENGINE"] == "games.sessions"  # sessions read from it, kept in the database
 
@@ -265,7 +265,7 @@ def test_health_is_503_when_the_database_fails(client, monkeypatch):
 def test_health_is_503_when_the_channel_layer_cannot_be_reached(client):
     unreachable = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {"hosts": [f"redis://127.0.0.1:{closed_port()}/0"]},
         }
     }
