@@ -154,7 +154,10 @@ class GameConsumer(Consumer):
                 self.beats_sent += 1
                 beat = {"type": "game.beat", "n": self.beats_sent}
                 try:
-                    await self.channel_layer.send(self.channel_name, beat)
+                    # Bounded: a Redis that stops answering without closing the connection must not
+                    # stall the heartbeat, which would then never close the socket.
+                    await asyncio.wait_for(self.channel_layer.send(self.channel_name, beat),
+                                           presence.HEARTBEAT_SECONDS)
                 except Exception:  # noqa: BLE001 - the layer is down: the next beat closes the socket
                     log.warning("game %s: a heartbeat could not be sent", self.game_id, exc_info=True)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 import pytest
@@ -268,6 +269,7 @@ async def test_a_socket_whose_heartbeats_do_not_come_back_through_the_layer_is_c
     sock = await _connect(game.pk, h_alice)
     await _receive_board(sock)
     await _drain(sock)  # several heartbeats come and go: the socket stays open
+    await sock.disconnect(timeout=10)
     layer = get_channel_layer()
     real_send = layer.send
 
@@ -275,13 +277,20 @@ async def test_a_socket_whose_heartbeats_do_not_come_back_through_the_layer_is_c
         if message.get("type") != "game.beat":
             await real_send(channel, message)
 
-    monkeypatch.setattr(layer, "send", dropping)
-    for _ in range(20):
-        output = await sock.receive_output(timeout=5)
-        if output["type"] == "websocket.close":
-            break
-    assert output == {"type": "websocket.close", "code": 1013}
-    await sock.wait(timeout=10)
+    async def hanging(channel, message):
+        await asyncio.sleep(60)  # a Redis that stops answering without closing the connection
+
+    for broken in (dropping, hanging):
+        sock = await _connect(game.pk, h_alice)
+        await _receive_board(sock)
+        monkeypatch.setattr(layer, "send", broken)
+        for _ in range(20):
+            output = await sock.receive_output(timeout=5)
+            if output["type"] == "websocket.close":
+                break
+        assert output == {"type": "websocket.close", "code": 1013}, broken.__name__
+        await sock.disconnect(timeout=10)  # the page's side of the close
+        monkeypatch.setattr(layer, "send", real_send)
 
 
 async def test_a_push_does_not_queue_behind_channels_shared_thread(monkeypatch):
