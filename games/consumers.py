@@ -146,7 +146,12 @@ class GameConsumer(Consumer):
                     log.warning("game %s: the channel layer does not deliver; closing a socket", self.game_id)
                     await self.close(code=1013)
                     return
-                version = await self._heartbeat()
+                try:
+                    version = await self._heartbeat()
+                except Exception:  # noqa: BLE001 - a database that is down: the beat goes on
+                    log.warning("game %s: the heartbeat could not reach the database", self.game_id,
+                                exc_info=True)
+                    version = None
                 # A push can be lost while the socket stays open (a Redis blip between the worker
                 # that sent it and this one): the page would wait for a move already made.
                 if version is not None and version > self.sent_version:

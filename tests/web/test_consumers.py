@@ -10,7 +10,7 @@ from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import OperationalError, transaction
 from django.test import Client
 
 from cribsite.asgi import application
@@ -280,10 +280,15 @@ async def test_a_socket_whose_heartbeats_do_not_come_back_through_the_layer_is_c
     async def hanging(channel, message):
         await asyncio.sleep(60)  # a Redis that stops answering without closing the connection
 
-    for broken in (dropping, hanging):
+    def database_down(**kwargs):
+        raise OperationalError("the database cannot be reached")
+
+    for broken, database in ((dropping, False), (hanging, False), (dropping, True)):
         sock = await _connect(game.pk, h_alice)
         await _receive_board(sock)
         monkeypatch.setattr(layer, "send", broken)
+        if database:  # the heartbeat's database work fails every time: the beat still goes on
+            monkeypatch.setattr(presence, "heartbeat", database_down)
         for _ in range(20):
             output = await sock.receive_output(timeout=5)
             if output["type"] == "websocket.close":
