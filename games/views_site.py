@@ -54,11 +54,11 @@ async def _channel_layer_round_trip() -> None:
         try:
             nonce = secrets.token_hex(8)
             await layer.send(channel, {"type": "health.check", "nonce": nonce})
-            while (await layer.receive(channel)).get("nonce") != nonce:
-                pass  # the answer to an earlier probe that gave up waiting for it
+            if (await layer.receive(channel)).get("nonce") != nonce:
+                raise RuntimeError("the channel layer gave back another message")
         except BaseException:
-            # A failed or cancelled probe may leave the channel unsubscribed: the next one makes
-            # a new channel, which subscribes before it sends.
+            # A failed or cancelled probe may leave the channel unsubscribed, or its answer behind:
+            # the next one makes a new channel, which subscribes before it sends.
             probes.pop(loop, None)
             raise
 
