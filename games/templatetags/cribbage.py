@@ -17,6 +17,7 @@ from django.utils.safestring import SafeData, SafeString, mark_safe
 from games.board_svg import render_board
 from games.chat import MESSAGES
 from games.engine.cards import Card, parse_card
+from games.fragments import render_fragment
 
 register = template.Library()
 
@@ -143,3 +144,9 @@ def cribbage_board(
 ) -> SafeString:
     """The board: ``tracks`` is a list of ``{"label", "front", "back", "color"}`` dicts."""
     return render_board(tracks, target=target, id_prefix=id_prefix)
+
+
+@register.simple_tag
+def fragment(name: str, **values) -> SafeString:
+    """``templates/games/fragments/<name>.html`` drawn with exactly ``values`` (see games.fragments)."""
+    return render_fragment(name, values)
