@@ -35,7 +35,7 @@ from tests.live.support import (
     load,
     two_players,
 )
-from tests.services.factories import fixed_secrets, logged_in, make_user
+from tests.services.factories import acting_at_once, fixed_secrets, logged_in, make_user
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(240)]
 
@@ -345,9 +345,9 @@ def test_eight_different_moves_at_one_version_apply_exactly_one(crew_of):
             assert game.version == version and Move.objects.filter(game=game).count() == before
             continue
         winners = [c for c, r in zip(candidates, results, strict=True) if r.ok]
-        if state.phase in ("cut", "discard"):
-            # Everyone cuts and lays away at once: one move per seat may apply (services.
-            # SIMULTANEOUS_ACTIONS), even one sent at the version before another seat's.
+        if acting_at_once(state):
+            # Everyone cuts, lays away and asks for the next hand at once: one move per seat may
+            # apply (services.SIMULTANEOUS_ACTIONS), even one sent at the version before another seat's.
             assert 1 <= len(winners) == len({seat for seat, _ in winners}), (step, candidates, results)
         else:
             assert len(winners) == 1, (step, candidates, results)

@@ -40,7 +40,7 @@ from tests.live.support import (
     two_players,
 )
 from tests.ops.support import Site, wait_for_other_sessions_to_end
-from tests.services.factories import fixed_secrets, logged_in
+from tests.services.factories import acting_at_once, fixed_secrets, logged_in
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(240)]
 
@@ -267,8 +267,9 @@ def test_many_moves_at_once_in_one_game_are_each_applied_once_or_refused_cleanly
             applied = [a for a in answers if a.status == 200]
             # Every move was made against version ``seen``: exactly one can win, the others are stale
             # (or illegal for the seat not due), and none is half-applied. Where everyone acts at
-            # once (the cut, laying away) one move per seat due may win (services.SIMULTANEOUS_ACTIONS).
-            at_once = state.phase in ("cut", "discard")
+            # once (the cut, laying away, "Next hand") one move per seat due may win
+            # (services.SIMULTANEOUS_ACTIONS).
+            at_once = acting_at_once(state)
             assert 1 <= len(applied) <= (len(state.to_act) if at_once else 1), answers
             assert sorted(a.version for a in applied) == list(range(seen + 1, seen + 1 + len(applied)))
             game.refresh_from_db()

@@ -111,6 +111,15 @@ def as_form(action: Action) -> dict:
     return data
 
 
+def acting_at_once(state: GameState) -> bool:
+    """Whether a seat due may act on a board from before another seat's move of the same kind
+    (``services.SIMULTANEOUS_ACTIONS``): the cut, laying away, asking for the next hand."""
+    return any(
+        action_to_dict(a)["type"] in services.SIMULTANEOUS_ACTIONS
+        for seat in state.to_act for a in legal_actions(state, seat)
+    )
+
+
 def random_action(state: GameState, seat: int, rng: random.Random) -> Action:
     legal = legal_actions(state, seat)
     assert legal, f"seat {seat} has nothing to do in phase {state.phase}"

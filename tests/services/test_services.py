@@ -368,6 +368,24 @@ def test_the_play_to_the_automatic_show_and_next_deal(alice, bob):
     assert_log_consistent(game)
 
 
+def test_both_players_may_ask_for_the_next_hand_from_the_same_board(alice, bob):
+    """Both press "Next hand" on the show at once: the slower is not told the board changed."""
+    game = go_deal(human_game(alice, bob))
+    discard_both(game, alice, bob)
+    play_moves(game, users_of(alice, bob), GO_PLAY)
+    game.refresh_from_db()
+    seen = game.version
+    act(game, bob, {"type": "next_deal"}, version=seen)
+    # Bob's second press from that board (a double click) is stale: he himself moved since.
+    refused(game, services.StaleVersion, lambda: act(game, bob, {"type": "next_deal"}, version=seen))
+    act(game, alice, {"type": "next_deal"}, version=seen)
+    state = load(game)
+    assert state.phase == "discard" and state.deal_no == 1 and game.version == seen + 2
+    # Once the next hand is dealt, a press from the show's board is stale.
+    refused(game, services.StaleVersion, lambda: act(game, alice, {"type": "next_deal"}, version=seen))
+    assert_log_consistent(game)
+
+
 def test_manual_counting_with_muggins(alice, bob):
     rules = HouseRules(manual_counting=True, muggins=True)
     game = go_deal(human_game(alice, bob, rules=rules))
