@@ -18,7 +18,9 @@ import dataclasses
 from functools import lru_cache
 from typing import Any
 
+from django.dispatch import receiver
 from django.template import Context, engines
+from django.utils.autoreload import file_changed
 from django.utils.safestring import SafeData, SafeString, mark_safe
 
 from games.engine.cards import Card
@@ -81,3 +83,10 @@ def cache_info():
 
 def cache_clear() -> None:
     _render.cache_clear()
+
+
+@receiver(file_changed, dispatch_uid="games.fragments.template_changed")
+def _template_changed(sender, file_path, **kwargs) -> None:
+    """``make run`` reloads templates without restarting: an edited fragment is drawn afresh."""
+    if str(file_path).endswith(".html"):
+        cache_clear()

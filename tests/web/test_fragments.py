@@ -124,3 +124,14 @@ def test_a_board_drawn_from_remembered_pieces_equals_one_drawn_afresh():
 def test_fragment_output_is_trusted_html():
     fragments.cache_clear()
     assert isinstance(fragments.render_fragment("held_hand", {"cards": (parse_card("AS"),)}), SafeString)
+
+
+def test_an_edited_template_is_drawn_afresh_by_the_development_server(tmp_path):
+    from django.utils.autoreload import file_changed
+
+    fragments.render_fragment("held_hand", {"cards": (parse_card("AS"),)})
+    assert fragments.cache_info().currsize > 0
+    file_changed.send(sender=None, file_path=tmp_path / "notes.txt")
+    assert fragments.cache_info().currsize > 0
+    file_changed.send(sender=None, file_path=tmp_path / "held_hand.html")
+    assert fragments.cache_info().currsize == 0
