@@ -36,11 +36,14 @@ def test_sign_up_and_play_a_whole_game_against_the_computer(live_daphne: str, pa
             continue
         # Any card the computer has not taken: its pick is random, so no fixed position is free.
         # The old result ("cut again") stays on screen until the answer lands, so wait for the
-        # board's version to move rather than for the text.
-        before = page.locator("#board").get_attribute("data-version")
+        # board to reach the answer's version: the computer's re-cut can land first, and a wait
+        # for any new version then let the next pick go to a deck the answer was about to remove.
         free = page.locator(".cut-deck button.fan__card:not([disabled])")
-        free.nth(10 + 3 * (attempt % 8)).click(position={"x": 6, "y": 20}, force=True)
-        expect(page.locator("#board")).not_to_have_attribute("data-version", before or "")
+        with page.expect_response(lambda r: r.url.endswith("/act/") and r.request.method == "POST") as cut:
+            free.nth(10 + 3 * (attempt % 8)).click(position={"x": 6, "y": 20}, force=True)
+        answered = int(re.search(r'data-version="(\d+)"', cut.value.text()).group(1))
+        page.wait_for_function("n => Number(document.querySelector('#board').dataset.version) >= n",
+                               arg=answered)
     expect(page.locator(".cut-result")).to_contain_text(dealt)
 
     # The discard: pick two, see them marked, confirm; the crib shows face down with its owner.
