@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -36,14 +38,15 @@ def test_sign_up_and_play_a_whole_game_against_the_computer(live_daphne: str, pa
             continue
         # Any card the computer has not taken: its pick is random, so no fixed position is free.
         # The old result ("cut again") stays on screen until the answer lands, so wait for the
-        # board to reach the answer's version: the computer's re-cut can land first, and a wait
-        # for any new version then let the next pick go to a deck the answer was about to remove.
+        # board's version to move rather than for the text. The computer's re-cut can land between
+        # a click and its answer, and the answer then redraws the board under the next click (or
+        # htmx has not yet taken over the new form, and the browser posts it without JavaScript):
+        # a click that finds no deck any more is not a failure, the loop looks at the board again.
+        before = page.locator("#board").get_attribute("data-version")
         free = page.locator(".cut-deck button.fan__card:not([disabled])")
-        with page.expect_response(lambda r: r.url.endswith("/act/") and r.request.method == "POST") as cut:
-            free.nth(10 + 3 * (attempt % 8)).click(position={"x": 6, "y": 20}, force=True)
-        answered = int(re.search(r'data-version="(\d+)"', cut.value.text()).group(1))
-        page.wait_for_function("n => Number(document.querySelector('#board').dataset.version) >= n",
-                               arg=answered)
+        with contextlib.suppress(PlaywrightError):
+            free.nth(10 + 3 * (attempt % 8)).click(position={"x": 6, "y": 20}, force=True, timeout=5000)
+            expect(page.locator("#board")).not_to_have_attribute("data-version", before or "")
     expect(page.locator(".cut-result")).to_contain_text(dealt)
 
     # The discard: pick two, see them marked, confirm; the crib shows face down with its owner.
