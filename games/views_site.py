@@ -45,21 +45,22 @@ async def _channel_layer_round_trip() -> None:
     layer = get_channel_layer()
     if layer is None:
         raise RuntimeError("no channel layer is configured")
-    loop = asyncio.get_running_loop()
     probes = _probe_channels.setdefault(layer, weakref.WeakKeyDictionary())
-    if loop not in probes:
-        probes[loop] = (await layer.new_channel("health."), asyncio.Lock())
-    channel, lock = probes[loop]
-    async with lock:  # two probes at once would take each other's answers
+    probe = probes.setdefault(asyncio.get_running_loop(), {"lock": asyncio.Lock(), "channel": None})
+    # One probe at a time: two would take each other's answers, and two first probes would each
+    # subscribe a channel of their own.
+    async with probe["lock"]:
+        if probe["channel"] is None:
+            probe["channel"] = await layer.new_channel("health.")
         try:
             nonce = secrets.token_hex(8)
-            await layer.send(channel, {"type": "health.check", "nonce": nonce})
-            if (await layer.receive(channel)).get("nonce") != nonce:
+            await layer.send(probe["channel"], {"type": "health.check", "nonce": nonce})
+            if (await layer.receive(probe["channel"])).get("nonce") != nonce:
                 raise RuntimeError("the channel layer gave back another message")
         except BaseException:
             # A failed or cancelled probe may leave the channel unsubscribed, or its answer behind:
             # the next one makes a new channel, which subscribes before it sends.
-            probes.pop(loop, None)
+            probe["channel"] = None
             raise
 
 

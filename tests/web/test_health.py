@@ -76,3 +76,25 @@ async def test_the_channel_layer_probe_reuses_one_channel_and_survives_a_probe_t
     monkeypatch.setattr(layer, "receive", real_receive)
     await views_site._channel_layer_round_trip()
     assert made == ["health.", "health."]
+
+
+@pytest.mark.asyncio
+async def test_probes_at_once_share_one_channel(monkeypatch):
+    """Two load balancers probing at the same moment: one channel, each probe gets its own answer."""
+    import asyncio
+
+    from channels.layers import get_channel_layer
+
+    from games import views_site
+
+    layer, made = get_channel_layer(), []
+    original = layer.new_channel
+
+    async def counted(prefix="specific."):
+        made.append(prefix)
+        await asyncio.sleep(0.01)  # both first probes are waiting here before either has a channel
+        return await original(prefix)
+
+    monkeypatch.setattr(layer, "new_channel", counted)
+    await asyncio.gather(*(views_site._channel_layer_round_trip() for _ in range(3)))
+    assert made == ["health."]
