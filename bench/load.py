@@ -519,6 +519,21 @@ def ensure_database(url: str) -> None:
             conn.execute(f'CREATE DATABASE "{name}"')
 
 
+def vacuum(url: str) -> bool:
+    """``VACUUM (ANALYZE)`` the benchmark's database; True if PostgreSQL's autovacuum is off.
+
+    Every move rewrites its game's row: a run leaves tens of thousands of dead row versions, which
+    autovacuum would clear within a minute. Some machines turn it off, and there the next level
+    (or the next run) would pay for the last one's: PostgreSQL spent a quarter more CPU a move on a
+    bloated table. Called between levels, when nothing is measured."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True, connect_timeout=10) as conn:
+        off = conn.execute("SHOW autovacuum").fetchone()[0] == "off"
+        conn.execute("VACUUM (ANALYZE)")
+    return off
+
+
 def prepare(env: dict[str, str], bots: int, log) -> None:
     """Migrate, collect static files, and make (or reset) the bot users, in a child process."""
     manage = [sys.executable, str(ROOT / "manage.py")]
@@ -716,6 +731,9 @@ async def main_async(args: argparse.Namespace) -> int:
         print(f"preparing {2 * most} bots; server log: {log_path}; load average {os.getloadavg()[0]:.2f}"
               f" on {os.cpu_count()} CPUs", file=out, flush=True)
         prepare(env, 2 * most, log)
+        if vacuum(args.database_url):
+            print("PostgreSQL's autovacuum is off here: the benchmark vacuums before each level",
+                  file=out, flush=True)
         servers = Servers(env, args.workers, args.port, log)
         bots: list[Bot] = []
         try:
@@ -734,6 +752,7 @@ async def main_async(args: argparse.Namespace) -> int:
                 print(f"level: {games} games for {args.duration:.0f} s ...", file=out, flush=True)
                 result = await run_level(bots, servers, games, args)
                 await asyncio.to_thread(call_off_open_games, env, log)
+                await asyncio.to_thread(vacuum, args.database_url)
                 result["echo_idle_ms"] = idle_echo
                 result["machine_speed_ms"] = speed
                 results.append(result)

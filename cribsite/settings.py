@@ -155,7 +155,7 @@ if REDIS_URL:
     # Shared by every process: rate limits and throttles must hold across them.
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "games.cache.RedisCache",  # Django's, with one client per process
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": os.environ.get("CHANNEL_PREFIX", "asgi") + "-cache",
             "OPTIONS": {"pool_class": "games.cache.SharedConnectionPool"},  # not one per request

@@ -52,39 +52,62 @@ class GameQuerySet(models.QuerySet):
 
     def for_play(self, game_id: int, *, lock: bool = False) -> Game | None:
         """The game with its seats and their players' names, as ``with_seats`` gives them, for the
-        two hot paths (a move, and each push a socket renders). Two plain statements: Django's
+        two hot paths (a move, and each push a socket renders). One plain statement: Django's
         query compiler cost more than the queries themselves there (bench.move, py-spy under
-        bench.load: loading the game and its seats was 15% of a worker's CPU). ``lock``: the row
-        lock of a move (SELECT ... FOR UPDATE where the database has it)."""
+        bench.load: loading the game and its seats was 15% of a worker's CPU), and a second
+        statement cost PostgreSQL and the worker a round trip on every move and every push.
+        ``lock``: the row lock of a move on the game's row alone (SELECT ... FOR UPDATE OF where
+        the database has it)."""
         connection = connections[self.db]
-        game = rows.get(Game, connection, game_id, lock=lock)
-        if game is not None:
-            attach_seats(game, connection)
+        found = rows.fetch(connection, _game_and_seats_sql(connection, lock), [game_id])
+        if not found:
+            return None
+        game = rows.build(Game, connection, found[0])
+        seat_start = len(Game._meta.concrete_fields)
+        _attach_seats(game, connection, [row for row in found if row[seat_start] is not None], seat_start)
         return game
 
 
-def attach_seats(game: Game, connection) -> None:
-    """Load ``game``'s seats, each with its player's id and name, into the cache ``game.seats.all()``
+_SQL: dict[tuple[str, str, bool], str] = {}
+
+
+def _game_and_seats_sql(connection, lock: bool) -> str:
+    """``SELECT game, seat, username ... ORDER BY seat index``: one row per seat (one with empty
+    seat columns for a game without seats), the game's columns repeated on each."""
+    from django.contrib.auth import get_user_model
+
+    key = (connection.alias, connection.vendor, lock)
+    sql = _SQL.get(key)
+    if sql is None:
+        user_model = get_user_model()
+        quote = connection.ops.quote_name
+        username = user_model._meta.get_field(user_model.USERNAME_FIELD).column
+        sql = (
+            f"SELECT {rows.columns(Game, 'g', quote)}, {rows.columns(Seat, 's', quote)}, "
+            f"u.{quote(username)} FROM {quote(Game._meta.db_table)} g "
+            f"LEFT JOIN {quote(Seat._meta.db_table)} s ON s.{quote('game_id')} = g.{quote('id')} "
+            f"LEFT JOIN {quote(user_model._meta.db_table)} u ON u.{quote('id')} = s.{quote('user_id')} "
+            f"WHERE g.{quote('id')} = %s ORDER BY s.{quote('index')}"
+        )
+        if lock and connection.features.has_select_for_update:
+            sql += " FOR UPDATE OF g" if connection.features.has_select_for_update_of else " FOR UPDATE"
+        _SQL[key] = sql
+    return sql
+
+
+def _attach_seats(game: Game, connection, found: list[tuple], start: int) -> None:
+    """Put ``game``'s seats (columns from ``start`` in each row of ``found``), each with its player's
+    id and name, into the cache ``game.seats.all()``
     reads (the one ``prefetch_related`` fills). A player loaded here has only ``id`` and
     ``username``; any other field is fetched if asked for, as with ``only()``."""
     from django.contrib.auth import get_user_model
 
     user_model = get_user_model()
-    quote = connection.ops.quote_name
-    seat_table, user_table = quote(Seat._meta.db_table), quote(user_model._meta.db_table)
-    username = user_model._meta.get_field(user_model.USERNAME_FIELD).column
-    found = rows.fetch(
-        connection,
-        f"SELECT {rows.columns(Seat, 's', quote)}, u.{quote(username)} FROM {seat_table} s "
-        f"LEFT JOIN {user_table} u ON u.{quote('id')} = s.{quote('user_id')} "
-        f"WHERE s.{quote('game_id')} = %s ORDER BY s.{quote('index')}",
-        [game.pk],
-    )
     user_field, game_field = Seat._meta.get_field("user"), Seat._meta.get_field("game")
     user_fields = ["id", user_model.USERNAME_FIELD]
     seats = []
     for row in found:
-        seat = rows.build(Seat, connection, row)
+        seat = rows.build(Seat, connection, row, start)
         if seat.user_id is not None:
             user_field.set_cached_value(seat, user_model.from_db(connection.alias, user_fields,
                                                                  [seat.user_id, row[-1]]))

@@ -33,9 +33,9 @@ def _converters(model: type[models.Model], connection) -> list:
     return found
 
 
-def build(model: type[models.Model], connection, row) -> models.Model:
-    """An instance of ``model`` from the first ``len(concrete_fields)`` values of ``row``."""
-    values = list(row[: len(model._meta.concrete_fields)])
+def build(model: type[models.Model], connection, row, start: int = 0) -> models.Model:
+    """An instance of ``model`` from the ``len(concrete_fields)`` values of ``row`` from ``start``."""
+    values = list(row[start: start + len(model._meta.concrete_fields)])
     for i, expression, fns in _converters(model, connection):
         value = values[i]
         for fn in fns:

@@ -101,7 +101,7 @@ def test_the_production_settings_are_hardened():
     assert "whitenoise.middleware.WhiteNoiseMiddleware" in s["MIDDLEWARE"]
     assert s["DATABASE"] == "django.db.backends.postgresql"
     assert s["LAYER"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
-    assert s["CACHE"] == "django.core.cache.backends.redis.RedisCache"  # rate limits shared by processes
+    assert s["CACHE"] == "games.cache.RedisCache"  # rate limits shared by processes
     assert s["SESSION_ENGINE"] == "games.sessions"  # sessions read from it, kept in the database
 
 

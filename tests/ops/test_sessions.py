@@ -31,7 +31,7 @@ def cached_sessions(settings):
 @pytest.fixture
 def unreachable_cache(settings, cached_sessions):
     """The shared cache is Redis on a port where nothing listens: every cache call fails."""
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+    settings.CACHES = {"default": {"BACKEND": "games.cache.RedisCache",
                                    "LOCATION": f"redis://127.0.0.1:{closed_port()}/0"}}
     sessions._last_warning[0] = -1e9  # the once-a-minute warning: due again in each test
 

@@ -16,7 +16,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games import services
 from games.board import render_board_oob
-from games.models import Game, Move
+from games.models import Game, Move, Seat
 from tests.services.factories import (
     computer_game,
     fixed_secrets,
@@ -66,7 +66,15 @@ def test_for_play_computer_seats_and_missing_games(alice):
     assert Game.objects.for_play(game.pk + 1000) is None
 
 
-def test_for_play_reads_no_more_than_two_statements_and_fetches_the_rest_when_asked(alice, bob):
+def test_for_play_a_game_without_seats(alice, bob):
+    game = human_game(alice, bob)
+    Seat.objects.filter(game=game).delete()
+    fast = Game.objects.for_play(game.pk)
+    assert _fields(fast) == _fields(Game.objects.with_seats().get(pk=game.pk))
+    assert list(fast.seats.all()) == []
+
+
+def test_for_play_reads_one_statement_and_fetches_the_rest_when_asked(alice, bob):
     game = human_game(alice, bob)
     alice.email = "alice@example.com"
     alice.save()
@@ -74,7 +82,7 @@ def test_for_play_reads_no_more_than_two_statements_and_fetches_the_rest_when_as
         fast = Game.objects.for_play(game.pk)
         names = fast.seat_names()
         seat = fast.seat_of(alice)
-    assert len(queries) == 2 and names == ["alice", "bob"] and seat == 0
+    assert len(queries) == 1 and names == ["alice", "bob"] and seat == 0
     # Only the id and name of a player are read; anything else is loaded on demand, correctly.
     assert fast.seats.all()[0].user.email == "alice@example.com"
 
@@ -85,6 +93,8 @@ def test_for_play_locks_the_row_for_a_move(alice, bob):
         assert Game.objects.for_play(game.pk, lock=True).pk == game.pk
     locked = "FOR UPDATE" in queries[0]["sql"]
     assert locked == connection.features.has_select_for_update
+    if connection.features.has_select_for_update_of:  # the game's row alone, not its seats'
+        assert queries[0]["sql"].endswith("FOR UPDATE OF g")
 
 
 def _moves(game: Game) -> int:
@@ -138,8 +148,8 @@ def test_the_migration_fills_the_counters_from_the_log(alice, bob):
 
 
 def test_a_move_and_a_push_stay_cheap_in_queries(alice, bob):
-    """The session, the user, the locked game, its seats, the new move and the snapshot (with the
-    transaction's own statements); a push reads the game and its seats only."""
+    """The session, the user, the locked game with its seats, the new move and the snapshot (with
+    the transaction's own statements); a push reads the game with its seats only."""
     game = human_game(alice, bob)
     client = logged_in(alice, headers={"HX-Request": "true"})
     with CaptureQueriesContext(connection) as queries:
@@ -148,10 +158,10 @@ def test_a_move_and_a_push_stay_cheap_in_queries(alice, bob):
     assert response.status_code == 200
     statements = [q["sql"] for q in queries.captured_queries
                   if not q["sql"].startswith(("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE"))]
-    assert len(statements) <= 6, statements
+    assert len(statements) <= 5, statements
     with CaptureQueriesContext(connection) as queries:
         assert render_board_oob(game.pk, bob, "x" * 64)
-    assert len(queries) == 2, [q["sql"] for q in queries.captured_queries]
+    assert len(queries) == 1, [q["sql"] for q in queries.captured_queries]
 
 
 def test_a_boards_urls_are_remembered_per_script_prefix():
