@@ -68,6 +68,7 @@ print(json.dumps({
     "STATICFILES": settings.STORAGES["staticfiles"]["BACKEND"],
     "MIDDLEWARE": settings.MIDDLEWARE,
     "DATABASE": settings.DATABASES["default"]["ENGINE"],
+    "DB_OPTIONS": settings.DATABASES["default"].get("OPTIONS", {}),
     "LAYER": settings.CHANNEL_LAYERS["default"]["BACKEND"],
     "CACHE": settings.CACHES["default"]["BACKEND"],
     "SESSION_ENGINE": settings.SESSION_ENGINE,
@@ -103,6 +104,13 @@ def test_the_production_settings_are_hardened():
     assert s["LAYER"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
     assert s["CACHE"] == "games.cache.RedisCache"  # rate limits shared by processes
     assert s["SESSION_ENGINE"] == "games.sessions"  # sessions read from it, kept in the database
+
+
+def test_postgresql_prepares_the_statements_a_connection_repeats_unless_told_not_to():
+    options = production_settings()["DB_OPTIONS"]
+    assert options["server_side_binding"] is True and options["prepare_threshold"] == 5
+    options = production_settings(DB_PREPARED_STATEMENTS="0")["DB_OPTIONS"]  # behind a pooler
+    assert "server_side_binding" not in options and "prepare_threshold" not in options
 
 
 def test_without_a_shared_cache_sessions_stay_in_the_database_alone():

@@ -97,6 +97,22 @@ def test_for_play_locks_the_row_for_a_move(alice, bob):
         assert queries[0]["sql"].endswith("FOR UPDATE OF g")
 
 
+def test_postgresql_plans_a_repeated_hot_statement_once(alice, bob):
+    """Planning the game-and-seats join cost PostgreSQL more than running it, twice a move. Once
+    prepared, PostgreSQL keeps a generic plan for it when its statistics say it is as good (with
+    the bench's tables it did: planning time fell from 0.27 ms a statement to nothing)."""
+    if connection.vendor != "postgresql":
+        pytest.skip("prepared statements are PostgreSQL's")
+    game = human_game(alice, bob)
+    for _ in range(8):
+        Game.objects.for_play(game.pk)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement, generic_plans + custom_plans FROM pg_prepared_statements")
+        prepared = cursor.fetchall()
+    # Prepared after its fifth run on this connection, and run as a prepared statement since.
+    assert any(sql.startswith("SELECT g.") and runs >= 3 for sql, runs in prepared), prepared
+
+
 def _moves(game: Game) -> int:
     return Move.objects.filter(game=game).count()
 
