@@ -474,6 +474,21 @@ def test_csrf_is_enforced(go_game, alice):
     assert load(go_game).discards[0]
 
 
+def test_every_form_of_an_htmx_board_carries_a_working_csrf_field(go_game, alice):
+    """The board draws its CSRF field once and prints it in each form (``{% csrf_input %}``)."""
+    c = logged_in(alice, enforce_csrf_checks=True)
+    c.get(reverse("game", args=[go_game.pk]))  # the page sets the CSRF cookie
+    board = text(c.get(reverse("game", args=[go_game.pk]), headers=HTMX))
+    forms = re.findall(r"<form\b.*?</form>", board, re.S)
+    tokens = [re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form) for form in forms]
+    assert forms and all(tokens), [f[:80] for f, t in zip(forms, tokens, strict=True) if not t]
+    assert len({t.group(1) for t in tokens}) == 1  # drawn once
+    data = {"type": "discard", "cards": ["8S", "9S"], "version": go_game.version,
+            "csrfmiddlewaretoken": tokens[0].group(1)}
+    assert c.post(reverse("act", args=[go_game.pk]), data, headers=HTMX).status_code == 200
+    assert load(go_game).discards[0]
+
+
 @pytest.mark.parametrize(
     "name", ["act", "computer_step", "accept", "withdraw", "rematch", "new_computer_game", "new_seek"]
 )
