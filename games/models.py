@@ -96,10 +96,10 @@ def _game_and_seats_sql(connection, lock: bool) -> str:
 
 
 def _attach_seats(game: Game, connection, found: list[tuple], start: int) -> None:
-    """Put ``game``'s seats (columns from ``start`` in each row of ``found``), each with its player's
-    id and name, into the cache ``game.seats.all()``
-    reads (the one ``prefetch_related`` fills). A player loaded here has only ``id`` and
-    ``username``; any other field is fetched if asked for, as with ``only()``."""
+    """Put ``game``'s seats (the columns from ``start`` of each row in ``found``), each with its
+    player's id and name, into the cache ``game.seats.all()`` reads (the one ``prefetch_related``
+    fills). A player loaded here has only ``id`` and ``username``; any other field is fetched if
+    asked for, as with ``only()``."""
     from django.contrib.auth import get_user_model
 
     user_model = get_user_model()

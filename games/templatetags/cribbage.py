@@ -50,7 +50,7 @@ def card_name(card: Card | str) -> str:
 @register.simple_tag(takes_context=True)
 def csrf_input(context) -> str:
     """The form's CSRF field, drawn once for a board whose ten forms each print it: as
-    ``{% csrf_token %}`` each drew it again (a tenth of the board's template time)."""
+    ``{% csrf_token %}`` each drew it again (an eighth of the board's template time)."""
     token = context.get("csrf_token")
     if not token or token == "NOTPROVIDED":
         return ""

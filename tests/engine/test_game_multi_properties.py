@@ -68,8 +68,9 @@ rulesets = st.sampled_from(RULESETS)
 
 def check_cards(state: GameState) -> None:
     """Every card is in exactly one place: hands, plays, crib, starter or the undealt deck."""
-    if not state.deck:
-        assert state.phase == "cut" and not any(state.hands)
+    if not state.deck:  # nothing dealt yet: the cut for deal, or a resignation during it
+        assert not any(state.hands)
+        assert state.phase == "cut" or (state.phase == "match_over" and state.results[-1].reason == "resign")
         return
     places = [c for hand in state.hands for c in hand]
     places += [c for _, c in state.plays]
@@ -256,3 +257,15 @@ def hostile_step(state: GameState, rng: random.Random) -> None:
 def test_random_multi_player_matches_hostile(seed, rules):
     state, actions = play_match(rules, seed, hostile_step)
     check_final(state, rules, seed, actions)
+
+
+def test_a_resignation_during_the_cut_for_deal_ends_the_match_with_nothing_dealt():
+    """Found by the property test above (seed 127461383, four players): nothing is dealt before
+    the cut for deal ends, and a player may resign at any time."""
+    for players in (3, 4):
+        state = new_game(HouseRules(players=players), b"resign-at-cut")
+        before = state
+        state, events = apply(state, Resign(1))
+        check_step(before, state, events)
+        assert state.phase == "match_over" and not state.deck and not any(state.hands)
+        assert state.match_winner != state.side_of(1) and state.results[-1].reason == "resign"
