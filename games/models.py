@@ -330,7 +330,9 @@ class Seat(models.Model):
 class Move(models.Model):
     """One action, in order. Append-only: never updated or deleted while the game exists."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    # No index of its own: move_unique_seq (game, seq) starts with the game and serves every
+    # lookup by game; a second index cost every move's INSERT another index entry.
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves", db_index=False)
     seq = models.PositiveIntegerField()
     seat = models.SmallIntegerField()
     action = models.JSONField()

@@ -213,3 +213,14 @@ def test_a_move_is_written_as_the_orm_would_write_it(alice, bob):
                       action={"type": "cut_for_deal", "position": "9"})
     move = Move.objects.get(game=plain)
     assert move.note is None and move.by_timeout is False and move.seat == 0
+
+
+def test_moves_have_one_index_by_game_the_unique_sequence():
+    """Every move INSERTs an entry in each index of its table: the (game, seq) unique index serves
+    every lookup by game, so the foreign key has no index of its own."""
+    with connection.cursor() as cursor:
+        found = connection.introspection.get_constraints(cursor, Move._meta.db_table)
+    by_game = {name: c for name, c in found.items()
+               if (c["index"] or c["unique"]) and not c["foreign_key"] and c["columns"][:1] == ["game_id"]}
+    assert [c["columns"] for c in by_game.values()] == [["game_id", "seq"]]
+    assert all(c["unique"] for c in by_game.values())
