@@ -525,7 +525,7 @@ def vacuum(url: str) -> bool:
     Every move rewrites its game's row: a run leaves tens of thousands of dead row versions, which
     autovacuum would clear within a minute. Some machines turn it off, and there the next level
     (or the next run) would pay for the last one's: PostgreSQL spent a quarter more CPU a move on a
-    bloated table. Called between levels, when nothing is measured."""
+    bloated table. Called before each level, when nothing is measured."""
     import psycopg
 
     with psycopg.connect(url, autocommit=True, connect_timeout=10) as conn:
@@ -731,9 +731,6 @@ async def main_async(args: argparse.Namespace) -> int:
         print(f"preparing {2 * most} bots; server log: {log_path}; load average {os.getloadavg()[0]:.2f}"
               f" on {os.cpu_count()} CPUs", file=out, flush=True)
         prepare(env, 2 * most, log)
-        if vacuum(args.database_url):
-            print("PostgreSQL's autovacuum is off here: the benchmark vacuums before each level",
-                  file=out, flush=True)
         servers = Servers(env, args.workers, args.port, log)
         bots: list[Bot] = []
         try:
@@ -749,10 +746,12 @@ async def main_async(args: argparse.Namespace) -> int:
             idle_echo = percentiles(idle)
             results = []
             for games in levels:
+                if await asyncio.to_thread(vacuum, args.database_url) and not results:
+                    print("PostgreSQL's autovacuum is off here: the benchmark vacuums before each level",
+                          file=out, flush=True)
                 print(f"level: {games} games for {args.duration:.0f} s ...", file=out, flush=True)
                 result = await run_level(bots, servers, games, args)
                 await asyncio.to_thread(call_off_open_games, env, log)
-                await asyncio.to_thread(vacuum, args.database_url)
                 result["echo_idle_ms"] = idle_echo
                 result["machine_speed_ms"] = speed
                 results.append(result)
