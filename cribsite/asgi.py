@@ -26,3 +26,7 @@ application = ProtocolTypeRouter(
         "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
+
+from cribsite.serving import tune_process  # noqa: E402
+
+tune_process()  # last: what start-up built is frozen out of the garbage collector's passes
