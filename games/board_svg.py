@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
-from django.utils.html import escape, format_html, format_html_join
+from django.utils.html import conditional_escape, escape, format_html
 from django.utils.safestring import SafeData, SafeString, mark_safe
 
 STREETS = 3
@@ -264,15 +264,14 @@ def _pegs(lay: Layout, tracks: list[Track], p: str) -> str:
 
 def _caption(tracks: list[Track], target: int) -> SafeString:
     """The visible scores: large, readable text even where the board itself is small."""
-    items = format_html_join(
-        "",
-        '<li class="board-score board-score--{}"><span class="board-score__swatch" aria-hidden="true"></span>'
-        '<span class="board-score__label">{}</span> <strong class="board-score__points">{}</strong></li>',
-        ((t.color, t.label, t.front) for t in tracks),
+    # Plain f-strings with explicit escapes: format_html's per-argument checks were 1% of a worker.
+    items = "".join(
+        f'<li class="board-score board-score--{escape(t.color)}"><span class="board-score__swatch" '
+        f'aria-hidden="true"></span><span class="board-score__label">{conditional_escape(t.label)}</span> '
+        f'<strong class="board-score__points">{int(t.front)}</strong></li>'
+        for t in tracks
     )
-    return format_html(
-        '<figcaption class="board-scores"><ul>{}</ul><span class="board-target">Game to {}</span>'
-        "</figcaption>",
-        items,
-        target,
+    return mark_safe(  # every value above is escaped or an int
+        f'<figcaption class="board-scores"><ul>{items}</ul><span class="board-target">Game to {int(target)}'
+        "</span></figcaption>"
     )

@@ -407,11 +407,12 @@ def _computer_seats_due(game: Game, state: engine.GameState) -> list[Seat]:
     if state.phase in ("game_over", "match_over"):
         return []
     due = state.to_act
-    return [s for s in game.seats.all() if s.is_computer and s.index in due]
+    return [s for s in game.seat_list() if s.is_computer and s.index in due]
 
 
 def computer_to_act(game: Game) -> bool:
-    return game.status == Game.Status.ACTIVE and bool(_computer_seats_due(game, load_state(game)))
+    return (game.status == Game.Status.ACTIVE and game.has_computer
+            and bool(_computer_seats_due(game, load_state(game))))
 
 
 def _computer_action(game: Game, state: engine.GameState) -> Action | None:
@@ -499,7 +500,7 @@ def _after_commit(game: Game, *, origin: str = "", actor: int | None = None) -> 
 def _human_seats_due(game: Game, state: engine.GameState) -> list[Seat]:
     if state.phase in ("game_over", "match_over"):
         return []
-    return [s for s in game.seats.all() if not s.is_computer and s.index in state.to_act]
+    return [s for s in game.seat_list() if not s.is_computer and s.index in state.to_act]
 
 
 @transaction.atomic
