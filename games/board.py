@@ -17,10 +17,11 @@ from django.template.loader import get_template, render_to_string
 from django.urls import NoReverseMatch, get_script_prefix, reverse
 from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
+from django.utils.safestring import SafeData
 
 from games.chat import MESSAGES
 from games.engine.actions import CutForDeal, NextDeal
-from games.engine.cards import Card
+from games.engine.cards import Card, parse_card
 from games.engine.events import Event
 from games.engine.view import SeatView, view
 from games.models import Game
@@ -93,13 +94,28 @@ def personalise(text: str, names: list[str]) -> str:
 
 
 def log_lines(events, names: list[str], me: int | None) -> list[LogLine]:
-    lines = []
-    for e in events:
-        ev = e if isinstance(e, Event) else Event.from_dict(e)
-        named = SEAT_RE.search(ev.text) is not None or SEATS_RE.search(ev.text) is not None
-        who = names[ev.seat] if ev.seat is not None and ev.seat < len(names) and not named else ""
-        lines.append(LogLine(who, personalise(ev.text, names), ev.points, ev.kind, ev.cards, ev.seat == me))
-    return lines
+    """Each event (an ``Event`` or its dict from the snapshot) as a line for this viewer."""
+    seen = tuple(names)
+    if any(isinstance(n, SafeData) for n in seen):  # the cache must never mix markup and plain text
+        return [_log_line.__wrapped__(*_event_key(e), seen, me) for e in events]
+    return [_log_line(*_event_key(e), seen, me) for e in events]
+
+
+def _event_key(e: Event | dict) -> tuple:
+    if isinstance(e, Event):
+        return e.seat, e.kind, e.points, e.text, tuple(map(str, e.cards))
+    return e["seat"], e["kind"], e["points"], e["text"], tuple(e["cards"])
+
+
+# A deal's log is drawn on every board, twice a move, and grows by a line or two: each line is
+# built once per viewer (parsing its cards and naming its seats took a tenth of a board's context).
+@lru_cache(maxsize=8192)
+def _log_line(seat: int | None, kind: str, points: int, text: str, cards: tuple[str, ...],
+              names: tuple[str, ...], me: int | None) -> LogLine:
+    named = SEAT_RE.search(text) is not None or SEATS_RE.search(text) is not None
+    who = names[seat] if seat is not None and seat < len(names) and not named else ""
+    return LogLine(who, personalise(text, list(names)), points, kind, tuple(map(parse_card, cards)),
+                   seat == me)
 
 
 @lru_cache(maxsize=4096)

@@ -363,3 +363,26 @@ def test_remembered_boards_and_log_lines_never_serve_trusted_html_for_plain_text
     drawn = score_log([line])
     assert "<b>Eve</b>" not in drawn and drawn.count("&lt;b&gt;Eve&lt;/b&gt;") == 2
     assert "+2" in drawn and score_log([]) == "<li>Nothing yet.</li>"
+
+
+def test_log_lines_are_remembered_per_viewer_and_never_mix_trusted_names_with_plain():
+    from django.utils.safestring import SafeData, mark_safe
+
+    from games.board import log_lines
+    from games.engine.events import Event
+
+    events = [{"seat": 1, "kind": "go", "points": 1, "text": "Seat 1 says go", "cards": []},
+              {"seat": 0, "kind": "play", "points": 2, "text": "fifteen", "cards": ["5H"]}]
+    mine = log_lines(events, ["You", "Bob"], 0)
+    assert [(li.who, li.text, li.mine, li.cards) for li in mine] == [
+        ("", "Bob says go", False, ()), ("You", "fifteen", True, (parse_card("5H"),))]
+    theirs = log_lines(events, ["Alice", "You"], 1)
+    assert [(li.who, li.text, li.mine) for li in theirs] == [("", "You say go", True),
+                                                                ("Alice", "fifteen", False)]
+    assert log_lines([Event.from_dict(e) for e in events], ["You", "Bob"], 0) == mine
+    assert log_lines(events, ["You", "Bob"], 0)[1] is mine[1]  # built once
+
+    name = "<b>Eve</b>"
+    trusted = log_lines(events[1:], [mark_safe(name), "Bob"], 0)
+    plain = log_lines(events[1:], [name, "Bob"], 0)
+    assert isinstance(trusted[0].who, SafeData) and not isinstance(plain[0].who, SafeData)
