@@ -21,7 +21,6 @@ from django.test import Client, RequestFactory
 from django_htmx.middleware import HtmxDetails
 
 from cribsite.serving import GC_THRESHOLDS
-from games import services
 from games.board import board_context, render_acyclic, render_board_oob
 from tests.services.factories import fixed_secrets, human_game
 
