@@ -8,18 +8,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import json
 import logging
-import os
 import re
 from urllib.parse import parse_qs
 
-from asgiref.sync import SyncToAsync
 from channels.consumer import get_handler_name
+from channels.db import DatabaseSyncToAsync
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
-from django.db import close_old_connections
 from django.middleware import csrf
 
 from cribsite.threads import socket_executor
@@ -29,34 +26,10 @@ log = logging.getLogger(__name__)
 
 
 def database_sync_to_async(func):
-    """Run ``func`` on the sockets' pool of threads, as channels' helper of that name does but
-    leaner. Each call is self-contained (its own connection, given back after), needs none of the
-    caller's context variables, and is never thread-sensitive, so asgiref's copying and restoring
-    of the context, its shield and its bookkeeping (a few per cent of a worker under load, one hop
-    a push) buy nothing here. Channels' own helper with one shared thread queued every board render
-    of a process behind the others (bench.load: handshakes over 30 s)."""
-
-    @functools.wraps(func)
-    async def call(*args, **kwargs):
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(
-            socket_executor(), functools.partial(_in_socket_thread, loop, func, args, kwargs)
-        )
-
-    return call
-
-
-def _in_socket_thread(loop: asyncio.AbstractEventLoop, func, args: tuple, kwargs: dict):
-    # What asgiref sets for code in its threads: games.broadcast (a presence push) and
-    # async_to_sync find the serving loop here.
-    SyncToAsync.threadlocal.main_event_loop = loop
-    SyncToAsync.threadlocal.main_event_loop_pid = os.getpid()
-    SyncToAsync.threadlocal.task_context = None  # no asgiref hop of ours to cancel
-    close_old_connections()
-    try:
-        return func(*args, **kwargs)
-    finally:
-        close_old_connections()
+    """channels' helper, but on a pool of threads rather than one thread per process: each call is
+    self-contained (its own connection, closed after), and with one shared thread every board render
+    of every socket in the process queued behind the others (bench.load: handshakes over 30 s)."""
+    return DatabaseSyncToAsync(func, thread_sensitive=False, executor=socket_executor())
 
 
 def csrf_token(scope: dict) -> str:

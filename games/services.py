@@ -411,8 +411,7 @@ def _computer_seats_due(game: Game, state: engine.GameState) -> list[Seat]:
 
 
 def computer_to_act(game: Game) -> bool:
-    return (game.status == Game.Status.ACTIVE and game.has_computer
-            and bool(_computer_seats_due(game, load_state(game))))
+    return game.status == Game.Status.ACTIVE and bool(_computer_seats_due(game, load_state(game)))
 
 
 def _computer_action(game: Game, state: engine.GameState) -> Action | None:
