@@ -1,7 +1,7 @@
 """The board as one viewer sees it: a template context built only from the engine's ``view``.
 
-Views and the websocket consumer both render ``games/board.html#board`` from here, so a pushed
-board and a reloaded one are the same HTML.
+Views and the websocket consumer both draw the board with ``board_html`` (Jinja2,
+``templates/jinja2/games/board.jinja``), so a pushed board and a reloaded one are the same HTML.
 """
 
 from __future__ import annotations
@@ -12,12 +12,14 @@ from datetime import timedelta
 from functools import lru_cache
 
 from django.conf import settings
-from django.template.context import make_context
-from django.template.loader import get_template, render_to_string
+from django.middleware.csrf import get_token
+from django.template import engines
+from django.template.defaulttags import CsrfTokenNode
+from django.template.loader import render_to_string
 from django.urls import NoReverseMatch, get_script_prefix, reverse
 from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
-from django.utils.safestring import SafeData
+from django.utils.safestring import SafeData, SafeString, mark_safe
 
 from games.chat import MESSAGES
 from games.engine.actions import CutForDeal, NextDeal
@@ -298,21 +300,31 @@ def _result(v: SeatView, sides: list[str]) -> dict | None:
 def render_board(game: Game, user, *, error: str = "", oob: bool = False, csrf_token: str = "") -> str:
     context = board_context(game, user, error=error)
     context.update(oob=oob, csrf_token=csrf_token)
-    return render_acyclic("games/board.html#board", context)
+    return board_html(context)
 
 
-def render_acyclic(template_name: str, context: dict, request=None) -> str:
-    """``render_to_string``, leaving no reference cycle behind: every layer of a Django template
-    context points back at the context that lists it (a ``RequestContext`` is made with three),
-    so each board drawn for a request stayed, with all it showed, until the garbage collector
-    found it: a few hundred objects a move, and the collector's passes over them were a tenth of a
-    worker's time under load. Emptying the list of layers after the render frees it at once."""
-    template = get_template(template_name)
-    ctx = make_context(context, request, autoescape=template.backend.engine.autoescape)
-    try:
-        return template.template.render(ctx)
-    finally:
-        ctx.dicts.clear()
+def board_html(context: dict, request=None) -> SafeString:
+    """The ``#board`` element for ``context`` (``board_context``'s), drawn by Jinja2
+    (``templates/jinja2/games/board.jinja``): the page prints it, an htmx answer and a push are it.
+
+    A request's board (``request``) takes its CSRF token from the request, and an htmx answer
+    ends with the latest calls swapped in out of band, as a push does (``oob``)."""
+    token = get_token(request) if request is not None else context.get("csrf_token", "")
+    values = {
+        **context,
+        "csrf_field": CsrfTokenNode().render({"csrf_token": token}),
+        "htmx": request is not None and bool(request.htmx),
+    }
+    return mark_safe(_jinja("games/board.jinja").render(values))
+
+
+def announce_html(calls: list[LogLine]) -> SafeString:
+    """The latest move's calls, for the page's status line (the board carries them afterwards)."""
+    return mark_safe(_jinja("games/_announce.jinja").module.announce(calls, False))
+
+
+def _jinja(name: str):
+    return engines["jinja2"].env.get_template(name)
 
 
 def _players_game(game_id: int, user) -> Game | None:

@@ -2,7 +2,7 @@
 
 A board is drawn twice a move (the mover's answer, the opponent's push), and templates were most
 of the cost; yet from one move to the next most of a viewer's board is unchanged (the crib, the
-starter, the opponent's seat, the show). A fragment template (``templates/games/fragments/``)
+starter, the opponent's seat, the show). A fragment template (``templates/jinja2/games/fragments/``)
 sees exactly the values its tag passes and nothing else, so its HTML is a function of them and
 can be kept per process: no request, no CSRF token, no other viewer's data can get into it.
 
@@ -19,7 +19,7 @@ from functools import lru_cache
 from typing import Any
 
 from django.dispatch import receiver
-from django.template import Context, engines
+from django.template import engines
 from django.utils.autoreload import file_changed
 from django.utils.safestring import SafeData, SafeString, mark_safe
 
@@ -72,9 +72,8 @@ def render_fragment(name: str, values: dict) -> SafeString:
 # A few hundred games in play keep some thousands of distinct pieces; each is a few hundred bytes.
 @lru_cache(maxsize=16384)
 def _render(values: _Values) -> SafeString:
-    template = engines["django"].engine.get_template(f"games/fragments/{values.name}.html")
-    # Numbers print plainly (as everywhere on the board): no locale lookup per number.
-    return mark_safe(template.render(Context(values.values, autoescape=True, use_l10n=False)))
+    template = engines["jinja2"].env.get_template(f"games/fragments/{values.name}.jinja")
+    return mark_safe(template.render(values.values))
 
 
 def cache_info():
@@ -88,5 +87,5 @@ def cache_clear() -> None:
 @receiver(file_changed, dispatch_uid="games.fragments.template_changed")
 def _template_changed(sender, file_path, **kwargs) -> None:
     """``make run`` reloads templates without restarting: an edited fragment is drawn afresh."""
-    if str(file_path).endswith(".html"):
+    if str(file_path).endswith(".jinja"):
         cache_clear()

@@ -17,7 +17,7 @@ from django.utils.html import format_html
 from django.views.decorators.http import require_POST
 
 from games import broadcast, ratelimit, services
-from games.board import board_context, presence_context, render_acyclic
+from games.board import announce_html, board_context, board_html, presence_context
 from games.models import Game
 
 ACTION_FIELDS = ("type", "position", "card", "points")
@@ -31,9 +31,11 @@ def _board_response(request: HttpRequest, game: Game, *, status: int = 200, erro
             return redirect("invitation", token=game.invite_token)
         return HttpResponse(error or "This game has not started.", status=status if status >= 400 else 409)
     context = board_context(game, request.user, error=error)
+    board = board_html(context, request)
     if request.htmx:
-        return HttpResponse(render_acyclic("games/board.html#board", context, request), status=status)
-    context["tab"] = broadcast.new_tab_id()  # the whole page: its socket and its htmx requests carry it
+        return HttpResponse(board, status=status)
+    context.update(board=board, announce=announce_html(context["calls"]),
+                   tab=broadcast.new_tab_id())  # the whole page: its socket and its htmx requests carry it
     return render(request, "games/board.html", context, status=status)
 
 

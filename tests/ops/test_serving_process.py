@@ -21,7 +21,7 @@ from django.test import Client, RequestFactory
 from django_htmx.middleware import HtmxDetails
 
 from cribsite.serving import GC_THRESHOLDS
-from games.board import board_context, render_acyclic, render_board_oob
+from games.board import board_context, board_html, render_board_oob
 from tests.services.factories import fixed_secrets, human_game
 
 # What must never wait for the collector after a move or a push (by type name).
@@ -89,9 +89,9 @@ def test_a_board_drawn_for_a_request_leaves_no_reference_cycle(alice, bob, monke
     game = human_game(alice, bob)
     request = RequestFactory(headers={"HX-Request": "true"}).post(f"/games/{game.pk}/act/")
     request.user, request.htmx = alice, HtmxDetails(request)
-    render_acyclic("games/board.html#board", board_context(game, alice), request)
+    board_html(board_context(game, alice), request)
     with cyclic_garbage() as found:
-        html = render_acyclic("games/board.html#board", board_context(game, alice), request)
+        html = board_html(board_context(game, alice), request)
     assert 'id="board"' in html and 'hx-swap-oob="true"' in html  # the announce line, for htmx
     assert not HOT_TYPES & set(_kinds(found)), _kinds(found)
 

@@ -133,5 +133,5 @@ def test_an_edited_template_is_drawn_afresh_by_the_development_server(tmp_path):
     assert fragments.cache_info().currsize > 0
     file_changed.send(sender=None, file_path=tmp_path / "notes.txt")
     assert fragments.cache_info().currsize > 0
-    file_changed.send(sender=None, file_path=tmp_path / "held_hand.html")
+    file_changed.send(sender=None, file_path=tmp_path / "held_hand.jinja")
     assert fragments.cache_info().currsize == 0

@@ -1,0 +1,54 @@
+"""The Jinja2 environment of the board's templates (``templates/jinja2/``).
+
+The board is drawn twice a move (the mover's answer, the opponent's push) and Django's template
+engine was most of the cost of drawing it: resolving each variable through its lookup chain and
+rendering each node of the tree. Jinja2 compiles a template to Python once, so the same board
+costs a fraction. The rest of the site (forms, lists, pages drawn once a visit) stays in Django's
+templates; the board page (``games/board.html``) prints the board drawn here.
+
+The helpers are the same functions the Django tags of ``{% load cribbage %}`` call, so a card or
+the pegboard is the same HTML in either engine. Their results are Django ``SafeString``\\ s, which
+Jinja2 leaves unescaped (``__html__``), as Django does.
+"""
+
+from __future__ import annotations
+
+import jinja2
+from django.template.defaultfilters import floatformat, pluralize
+from django.urls import reverse
+
+from games.history.templatetags.game_history import deal_commitment
+from games.templatetags.cribbage import (
+    card_back,
+    card_face,
+    card_name,
+    cribbage_board,
+    fragment,
+    quick_message_buttons,
+    score_log,
+)
+
+
+def url(name: str, *args) -> str:
+    return reverse(name, args=args)
+
+
+def environment(**options) -> jinja2.Environment:
+    # A missing value (or an attribute of one) prints nothing, as in Django's templates, and not
+    # the "{{ name }}" Django's Jinja2 backend shows with DEBUG on: no page differs between the two.
+    options["undefined"] = jinja2.ChainableUndefined
+    # An included file keeps its last newline, as Django's include does.
+    options["keep_trailing_newline"] = True
+    env = jinja2.Environment(**options)
+    env.globals.update(
+        card_back=card_back,
+        card_face=card_face,
+        cribbage_board=cribbage_board,
+        deal_commitment=deal_commitment,
+        fragment=fragment,
+        quick_message_buttons=quick_message_buttons,
+        score_log=score_log,
+        url=url,
+    )
+    env.filters.update(card_name=card_name, floatformat=floatformat, pluralize=pluralize)
+    return env

@@ -1,0 +1,38 @@
+"""The board's Jinja2 templates escape as Django's do, and print nothing for a missing value."""
+
+from __future__ import annotations
+
+import jinja2
+import pytest
+from django.contrib.auth import get_user_model
+from django.utils.safestring import mark_safe
+
+from games.board import board_context, board_html, render_board_oob
+from games.jinja import environment
+from tests.services.factories import fixed_secrets, human_game
+
+
+def test_plain_text_is_escaped_and_django_safe_text_is_not():
+    env = environment(autoescape=True)
+    template = env.from_string("{{ plain }}|{{ trusted }}")
+    assert template.render(plain="<b>x</b>", trusted=mark_safe("<i>y</i>")) == "&lt;b&gt;x&lt;/b&gt;|<i>y</i>"
+
+
+def test_a_missing_value_prints_nothing_even_where_the_backend_asks_for_debug_output():
+    # Django's Jinja2 backend passes DebugUndefined when DEBUG is on: a page would print "{{ x }}".
+    env = environment(autoescape=True, undefined=jinja2.DebugUndefined)
+    assert env.from_string("[{{ missing }}{{ missing.deeper }}]").render() == "[]"
+
+
+@pytest.mark.django_db
+def test_names_and_messages_on_the_board_are_escaped(alice, bob, monkeypatch):
+    fixed_secrets(monkeypatch, "jinja")
+    game = human_game(alice, bob)
+    # The sign-up form refuses such a name; the board must not trust that it never gets one.
+    get_user_model().objects.filter(pk=alice.pk).update(username="<script>al</script>")
+    pushed = render_board_oob(game.pk, bob, "x" * 64)
+    assert "<script>al" not in pushed and "&lt;script&gt;al&lt;/script&gt;" in pushed
+    game.refresh_from_db()
+    drawn = board_html(board_context(game, bob, error="<img src=x onerror=alert(1)>") | {"csrf_token": "t"})
+    assert "<img src=x" not in drawn and "&lt;img src=x onerror=alert(1)&gt;" in drawn
+    assert 'name="csrfmiddlewaretoken" value="t"' in drawn
