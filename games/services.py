@@ -482,9 +482,12 @@ def _record_round(game: Game, before: engine.GameState, after: engine.GameState)
     if not after.deck or after.deck == before.deck:
         return
     seed = deal_seed(bytes.fromhex(game.secret), after.game_no, after.deal_no)
-    Round.objects.get_or_create(
-        game=game, game_no=after.game_no, deal_no=after.deal_no,
-        defaults={"dealer": after.dealer, "commitment": commitment(seed)},
+    # One INSERT that leaves a deal already recorded alone: get_or_create took four statements
+    # (a read, a savepoint, the insert, its release) on every deal.
+    Round.objects.bulk_create(
+        [Round(game=game, game_no=after.game_no, deal_no=after.deal_no, dealer=after.dealer,
+               commitment=commitment(seed))],
+        ignore_conflicts=True,
     )
 
 

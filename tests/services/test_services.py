@@ -685,6 +685,21 @@ def test_the_first_deal_has_a_round_after_the_cut(alice, bob):
     assert rnd.commitment == commitment(deal_seed(bytes.fromhex(game.secret), 0, 0))
 
 
+
+def test_a_deal_recorded_already_keeps_its_round(alice, bob):
+    """Recording a deal again (one INSERT that ignores a conflict) neither fails nor touches the row."""
+    game = human_game(alice, bob)
+    deck = shuffle(cut_seed(bytes.fromhex(game.secret), 0, 0))
+    other = next(p for p in range(1, 52) if deck[p].rank != deck[0].rank)
+    before = load(game)
+    act(game, alice, {"type": "cut_for_deal", "position": 0})
+    act(game, bob, {"type": "cut_for_deal", "position": other})
+    Round.objects.filter(game=game).update(summary={"kept": True})
+    game.refresh_from_db()
+    services._record_round(game, before, load(game))
+    assert list(Round.objects.filter(game=game).values_list("deal_no", "summary")) == [(0, {"kept": True})]
+
+
 # --- the computer ---------------------------------------------------------------------------------
 
 
