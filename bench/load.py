@@ -681,6 +681,7 @@ async def run_level(bots: list[Bot], servers: Servers, games: int, args: argpars
         "moves_per_second": round(level.moves / args.duration, 1),
         "latency_ms": percentiles(level.latencies),
         "echo_latency_ms": percentiles(level.echo),
+        "latency_over_echo": over_echo(percentiles(level.latencies), percentiles(level.echo)),
         "errors": sum(level.errors.values()),
         "error_kinds": dict(level.errors),
         "error_samples": level.error_samples,
@@ -697,6 +698,33 @@ def saturation(results: list[dict], p99_limit: float) -> str:
             return (f"{r['games']} games (p99 {p99} ms, {r['errors']} errors, "
                     f"{r['moves_per_second']} moves/s)")
     return f"not reached up to {results[-1]['games']} games" if results else "-"
+
+
+def over_echo(latency: dict, echo: dict) -> dict[str, float | None]:
+    """How many times the echo each of the move's p50 and p99 is (issue 8 asks at most 5 at 50 games)."""
+    return {q: round(latency[q] / echo[q], 1) if latency[q] is not None and echo[q] else None
+            for q in ("p50", "p99")}
+
+
+# Issue 8's targets on a 2-core machine.
+TARGET_GAMES, ECHO_GAMES, ECHO_TIMES = 200, 50, 5.0
+
+
+def targets(results: list[dict], p99_limit: float) -> list[str]:
+    """A line for each of issue 8's targets that this run measured: met or not, and by what."""
+    lines = []
+    for r in results:
+        lat, ratio = r["latency_ms"], r.get("latency_over_echo") or {}
+        if r["games"] == TARGET_GAMES:
+            met = not r["errors"] and lat["p99"] is not None and lat["p99"] < p99_limit
+            lines.append(f"{TARGET_GAMES} games with no errors and p99 under {p99_limit:.0f} ms: "
+                         f"{'met' if met else 'not met'} (p99 {lat['p99']} ms, {r['errors']} errors)")
+        if r["games"] == ECHO_GAMES:
+            worst = max((v for v in ratio.values() if v is not None), default=None)
+            met = worst is not None and worst <= ECHO_TIMES
+            lines.append(f"{ECHO_GAMES} games within {ECHO_TIMES:g}x the echo: {'met' if met else 'not met'} "
+                         f"({ratio.get('p50')}x at p50, {ratio.get('p99')}x at p99)")
+    return lines
 
 
 def print_table(results: list[dict], idle_echo: dict, out) -> None:
@@ -768,6 +796,8 @@ async def main_async(args: argparse.Namespace) -> int:
         print_table(results, idle_echo, out)
         print(f"saturation (first level with errors or p99 over {args.p99_limit:.0f} ms): "
               f"{saturation(results, args.p99_limit)}", file=out)
+        for line in targets(results, args.p99_limit):
+            print(f"target: {line}", file=out)
     return 0
 
 
