@@ -21,6 +21,8 @@ Figures for each level, measured over ``--duration`` seconds once every pair has
 - moves per second (moves the server accepted);
 - latency: from a bot's POST being sent to the *opponent's* socket receiving a board of the new
   version (p50, p95, p99 in ms);
+- answer: from that POST to the bot's own answer (the mover's new board), the part of the
+  opponent's wait spent in the move's request (median in the table, all three in ``--json``);
 - echo: in the same run and under the same load, a bare Channels round trip ("ping" to the
   ``/ws/health/`` consumer and its "pong" back), the floor any push latency sits on; the idle echo
   (before any load) is printed too;
@@ -192,6 +194,7 @@ class Level:
     stale: int = 0
     games_finished: int = 0
     latencies: list[float] = field(default_factory=list)
+    answers: list[float] = field(default_factory=list)  # a POST to its own answer (the mover's board)
     echo: list[float] = field(default_factory=list)
     errors: Counter = field(default_factory=Counter)
     error_samples: list[str] = field(default_factory=list)
@@ -369,6 +372,7 @@ class Bot:
             self.offer(html, version)
             if level.measuring(sent):
                 level.moves += 1
+                level.answers.append((time.perf_counter() - sent) * 1000)
                 self.sent.append((sent, version))
         elif status == 409:  # the board changed under this move: the answer is the new board
             level.stale += 1
@@ -682,6 +686,8 @@ async def run_level(bots: list[Bot], servers: Servers, games: int, args: argpars
         "latency_ms": percentiles(level.latencies),
         "echo_latency_ms": percentiles(level.echo),
         "latency_over_echo": over_echo(percentiles(level.latencies), percentiles(level.echo)),
+        # The mover's own answer: how much of the opponent's wait is the move's request itself.
+        "answer_ms": percentiles(level.answers),
         "errors": sum(level.errors.values()),
         "error_kinds": dict(level.errors),
         "error_samples": level.error_samples,
@@ -730,13 +736,15 @@ def targets(results: list[dict], p99_limit: float) -> list[str]:
 def print_table(results: list[dict], idle_echo: dict, out) -> None:
     print(f"echo floor, idle: p50 {idle_echo['p50']} ms, p95 {idle_echo['p95']} ms, "
           f"p99 {idle_echo['p99']} ms", file=out)
-    header = (f"{'games':>5} {'moves/s':>8} {'p50':>7} {'p95':>7} {'p99':>7} {'echo p50':>9} {'echo p99':>9}"
+    header = (f"{'games':>5} {'moves/s':>8} {'p50':>7} {'p95':>7} {'p99':>7} {'answer p50':>10}"
+              f" {'echo p50':>9} {'echo p99':>9}"
               f" {'errors':>6} {'409s':>5} {'done':>5} {'cpu ms/move':>11} {'load':>5}")
     print(header, file=out)
     for r in results:
         lat, echo = r["latency_ms"], r["echo_latency_ms"]
         print(f"{r['games']:>5} {r['moves_per_second']:>8} {lat['p50']!s:>7} {lat['p95']!s:>7}"
-              f" {lat['p99']!s:>7} {echo['p50']!s:>9} {echo['p99']!s:>9} {r['errors']:>6}"
+              f" {lat['p99']!s:>7} {r['answer_ms']['p50']!s:>10} {echo['p50']!s:>9} {echo['p99']!s:>9}"
+              f" {r['errors']:>6}"
               f" {r['stale_refusals']:>5} {r['games_finished']:>5} {r['server_cpu_ms_per_move']!s:>11}"
               f" {r['loadavg_1m'][1]:>5}", file=out)
         if r["errors"]:
