@@ -11,7 +11,6 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
 from django import template
-from django.template.defaulttags import CsrfTokenNode
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeData, SafeString, mark_safe
 
@@ -46,14 +45,6 @@ def card_name(card: Card | str) -> str:
     if card in (None, ""):
         return ""
     return _card(card).name
-
-
-@register.simple_tag(takes_context=True)
-def csrf_input(context) -> str:
-    """What ``{% csrf_token %}`` prints (Django's own node draws it), drawn once for a board whose
-    ten forms each print it: as ``{% csrf_token %}`` each drew it again (an eighth of the board's
-    template time)."""
-    return CsrfTokenNode().render(context)
 
 
 @register.simple_tag
@@ -157,5 +148,6 @@ def cribbage_board(
 
 @register.simple_tag
 def fragment(name: str, **values) -> SafeString:
-    """``templates/games/fragments/<name>.html`` drawn with exactly ``values`` (see games.fragments)."""
+    """``templates/jinja2/games/fragments/<name>.jinja`` drawn with exactly ``values`` (see
+    games.fragments); the board's templates call it as ``fragment("name", key=value)``."""
     return render_fragment(name, values)

@@ -685,7 +685,6 @@ def test_the_first_deal_has_a_round_after_the_cut(alice, bob):
     assert rnd.commitment == commitment(deal_seed(bytes.fromhex(game.secret), 0, 0))
 
 
-
 def test_a_deal_recorded_already_keeps_its_round(alice, bob):
     """Recording a deal again (one INSERT that ignores a conflict) neither fails nor touches the row."""
     game = human_game(alice, bob)

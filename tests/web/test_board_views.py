@@ -477,7 +477,7 @@ def test_csrf_is_enforced(go_game, alice):
 
 
 def test_every_form_of_an_htmx_board_carries_a_working_csrf_field(go_game, alice):
-    """The board draws its CSRF field once and prints it in each form (``{% csrf_input %}``)."""
+    """The board draws its CSRF field once and prints it in each form (``csrf_field``, board_html)."""
     c = logged_in(alice, enforce_csrf_checks=True)
     c.get(reverse("game", args=[go_game.pk]))  # the page sets the CSRF cookie
     board = text(c.get(reverse("game", args=[go_game.pk]), headers=HTMX))
