@@ -29,7 +29,7 @@ from games.engine.events import Event
 from games.engine.rules import HouseRules
 from games.engine.view import view
 from games.models import ComputerLevel, Game, Move, Round, Seat
-from games.signals import game_finished
+from games.signals import deal_started, game_finished
 
 log = logging.getLogger("games.actions")
 
@@ -489,6 +489,7 @@ def _record_round(game: Game, before: engine.GameState, after: engine.GameState)
                commitment=commitment(seed))],
         ignore_conflicts=True,
     )
+    deal_started.send(sender=Game, game=game, game_no=after.game_no, deal_no=after.deal_no)
 
 
 def _after_commit(game: Game, *, origin: str = "", actor: int | None = None) -> None:

@@ -547,6 +547,15 @@ def on_game_finished(sender, game: Game, **kwargs) -> None:
     _changed(t)
 
 
+def on_deal_started(sender, game: Game, **kwargs) -> None:
+    """games.signals.deal_started: a tournament game's score changed, so its page shows the new one.
+    Once a deal, not once a move: every watcher's socket draws the whole page for each push."""
+    active = Match.objects.filter(game=game, status=Match.Status.ACTIVE)
+    tournament_id = active.values_list("tournament_id", flat=True).first()
+    if tournament_id is not None:
+        tournament_changed_on_commit(tournament_id)
+
+
 def _score_from_game(t: Tournament, m: Match, game: Game) -> None:
     result = game.result or {}
     scoring = t.scoring

@@ -83,6 +83,25 @@ def _line(m: Match, side: int, me: Entrant | None) -> bracket.Line:
     )
 
 
+def in_play(m: Match) -> str:
+    """The score of a match being played, entrant 1's first (seat 0 is entrant 1: _start_match):
+    "87–64, deal 8", with the game and the games won in a longer match. Read from the game's state
+    on the server; only the scores leave it."""
+    state = m.game.state if m.status == Match.Status.ACTIVE and m.game is not None else None
+    if not state:
+        return ""
+    if state["phase"] == "cut" and state["game_no"] == 0:
+        return "cutting for deal"
+    a, b = state["scores"][:2]
+    text = f"{a}–{b}, deal {state['deal_no'] + 1}"
+    if m.match_games > 1:
+        won = [0, 0]
+        for result in state.get("results", []):
+            won[result["winner"]] += 1
+        text = f"game {state['game_no'] + 1}: {text}; games {won[0]}–{won[1]}"
+    return text
+
+
 def _drawing(ko: list[Match], me: Entrant | None, user) -> bracket.Drawing | None:
     if not ko:
         return None
@@ -106,6 +125,8 @@ def detail_context(t: Tournament, user) -> dict:
         .prefetch_related("game__seats")
         .order_by("-stage", "round_no", "slot")
     )
+    for m in matches:
+        m.in_play = in_play(m)
     rr = [m for m in matches if m.stage == Tournament.Stage.ROUND_ROBIN]
     ko = [m for m in matches if m.stage == Tournament.Stage.KNOCKOUT]
     ko_rounds = max((m.round_no for m in ko), default=0)
