@@ -16,13 +16,15 @@ LABEL_H = 22
 
 @dataclass(frozen=True)
 class Line:
-    """One player's line in a box: ``name`` (with seed), ``score``, flags for styling."""
+    """One player's line in a box: ``name`` (with seed), ``score`` (games won, or with ``live`` the
+    points of the game in play), flags for styling."""
 
     name: str
     score: str = ""
     winner: bool = False
     me: bool = False
     empty: bool = False
+    live: bool = False
 
 
 @dataclass(frozen=True)

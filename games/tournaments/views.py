@@ -75,20 +75,29 @@ def _line(m: Match, side: int, me: Entrant | None) -> bracket.Line:
     name = f"{seed}. {entrant.name}" if seed else entrant.name
     if entrant.withdrawn:
         name += " (withdrawn)"
-    score = ""
+    score, live = "", False
     if m.status == Match.Status.FINISHED:
         score = str(m.games1 if side == 0 else m.games2)
+    elif (state := _state_in_play(m)) is not None:  # the points of the game in play, set apart
+        score, live = str(state["scores"][side]), True
     return bracket.Line(
-        name, score, winner=m.winner_id == entrant.pk, me=me is not None and me.pk == entrant.pk
+        name, score, winner=m.winner_id == entrant.pk, me=me is not None and me.pk == entrant.pk, live=live
     )
+
+
+def _state_in_play(m: Match) -> dict | None:
+    """The game state of a match being played (server side only: it holds the hands and the deck)."""
+    if m.status != Match.Status.ACTIVE or m.game is None or not m.game.state:
+        return None
+    return m.game.state
 
 
 def in_play(m: Match) -> str:
     """The score of a match being played, entrant 1's first (seat 0 is entrant 1: _start_match):
-    "87–64, deal 8", with the game and the games won in a longer match. Read from the game's state
-    on the server; only the scores leave it."""
-    state = m.game.state if m.status == Match.Status.ACTIVE and m.game is not None else None
-    if not state:
+    "87–64, deal 8", with the game and the games won in a longer match. Only the scores and the
+    deal's number leave the state."""
+    state = _state_in_play(m)
+    if state is None:
         return ""
     if state["phase"] == "cut" and state["game_no"] == 0:
         return "cutting for deal"

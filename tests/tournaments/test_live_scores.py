@@ -72,6 +72,18 @@ def test_a_longer_match_shows_the_game_and_the_games_won() -> None:
     assert f"game 2: {a}–{b}, deal 1; games {won}" in _schedule_line(t)
 
 
+def test_the_bracket_shows_the_points_of_a_match_in_play() -> None:
+    t = make_tournament(make_players(4), format="ko")
+    services.tournament_start(tournament_id=t.pk)
+    first, second = active_matches(t)
+    game = _play_until(first, lambda s: s.deal_no == 1 and s.phase == "play")
+    a, b = game.state["scores"]
+    page = Client().get(t.get_absolute_url()).content.decode()
+    live = re.findall(r'class="score live">(\d+)</text>', page)
+    assert live == [str(a), str(b), "0", "0"]  # each player's line in each box, the boxes in order
+    assert "score live" not in page.split('id="schedule-h"')[1]  # the schedule says it in words
+
+
 def test_the_page_is_pushed_once_a_deal_not_once_a_move(pushes) -> None:
     t, m = _running()
     pushes.clear()  # registering and starting push the page too
