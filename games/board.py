@@ -350,6 +350,7 @@ def game_row(game: Game, user) -> dict:
     opponent = ", ".join(n for i, n in enumerate(names) if i != seat) or "—"
     if game.state is None:
         return {"game": game, "opponent": opponent, "score": "", "status": game.get_status_display()}
+    row = {"game": game, "opponent": opponent, "tournament": _tournament_of(game)}
     v = view(_state(game), seat)
     score = f"{v.my_score}–" + "–".join(str(s) for i, s in enumerate(v.scores) if i != v.side)
     if game.status == Game.Status.FINISHED:
@@ -360,7 +361,15 @@ def game_row(game: Game, user) -> dict:
         status = "Your turn"
     else:
         status = "Waiting for " + ", ".join(n for i, n in enumerate(names) if i != seat)
-    return {"game": game, "opponent": opponent, "score": score, "status": status}
+    return {**row, "score": score, "status": status}
+
+
+def _tournament_of(game: Game):
+    """The tournament a game is a match of, or None (the tournaments app adds the relation;
+    ``lobby_context`` prefetches it)."""
+    matches = getattr(game, "tournament_matches", None)
+    match = next(iter(matches.all()), None) if matches is not None else None
+    return match.tournament if match is not None else None
 
 
 def presence_context(game: Game, user) -> dict:

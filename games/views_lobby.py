@@ -18,6 +18,8 @@ from games.models import Game
 
 def lobby_context(user) -> dict:
     mine = Game.objects.for_user(user).prefetch_related("seats__user")
+    if hasattr(Game, "tournament_matches"):  # the tournaments app: a match's row names its tournament
+        mine = mine.prefetch_related("tournament_matches__tournament")
     return {
         "user": user,
         "in_progress": [game_row(g, user) for g in mine.in_progress()[:50]],

@@ -3,6 +3,7 @@ match), registering, and claiming a forfeit."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -127,3 +128,20 @@ def test_claim_forfeit_from_the_page() -> None:
 
 def test_page_of_an_unknown_tournament_is_404() -> None:
     assert Client().get(reverse("tournaments:detail", args=[999])).status_code == 404
+
+
+def test_the_lobby_names_the_tournament_a_game_belongs_to() -> None:
+    from games import services as game_services
+    from games.engine.rules import HouseRules
+
+    t = make_tournament(make_players(2), name="Club Night", format=Tournament.Format.ROUND_ROBIN)
+    services.tournament_start(tournament_id=t.pk)
+    (m,) = active_matches(t)
+    players = [m.entrant1.user, m.entrant2.user]
+    friendly = game_services.game_create_between(players=players, rules=HouseRules())
+    page = logged_in(m.entrant1.user).get(reverse("lobby")).content.decode()
+    rows = re.findall(r"<tr>(.*?)</tr>", page.split('id="in-progress-h"')[1], re.S)
+    tournament_row = next(r for r in rows if f"/games/{m.game_id}/" in r)
+    friendly_row = next(r for r in rows if f"/games/{friendly.pk}/" in r)
+    assert f'<a class="chip" href="{t.get_absolute_url()}">Club Night</a>' in tournament_row
+    assert "chip" not in friendly_row
