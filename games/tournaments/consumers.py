@@ -1,11 +1,17 @@
 """The tournament page's socket: anyone watching the page (signed in or not) is pushed its live part,
-rendered for their own user, whenever the tournament changes. Never writes to the database."""
+rendered for their own user, whenever the tournament changes; and a spectator's socket on one of
+its games. Neither writes to the database."""
 
 from __future__ import annotations
+
+import asyncio
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
+from games import broadcast
+from games.consumers import GameConsumer
+from games.consumers import database_sync_to_async as pooled_database_sync_to_async
 from games.tournaments.broadcast import tournament_group
 
 
@@ -47,3 +53,56 @@ class TournamentConsumer(AsyncWebsocketConsumer):
         from games.tournaments.views import render_live
 
         return render_live(self.tournament_id, self.scope["user"])
+
+
+class WatchConsumer(GameConsumer):
+    """A spectator's socket on a tournament game: the game's pushes, each drawn as the spectator's
+    board (``watch.render_watch_oob``: nothing a player holds). Anyone may watch, as anyone may
+    read the tournament page; presence and quick messages stay the players' own."""
+
+    async def connect(self) -> None:
+        self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        self.tab = ""
+        if not await self._watchable():
+            await self.close(code=4403)
+            return
+        self.group = broadcast.game_group(self.game_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self._send_board()
+        self.heartbeat = asyncio.ensure_future(self._beat())
+
+    async def disconnect(self, code: int) -> None:
+        if hasattr(self, "group"):
+            self.heartbeat.cancel()
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def game_changed(self, event: dict) -> None:
+        version = event.get("version")
+        if isinstance(version, int) and version <= self.sent_version:
+            return
+        await self._send_board()
+
+    async def game_presence(self, event: dict) -> None:
+        return
+
+    async def game_chat(self, event: dict) -> None:
+        return
+
+    @pooled_database_sync_to_async
+    def _watchable(self) -> bool:
+        from games.tournaments.watch import watchable_game
+
+        return watchable_game(self.game_id) is not None
+
+    @pooled_database_sync_to_async
+    def _heartbeat(self) -> int | None:
+        from games.models import Game
+
+        return Game.objects.filter(pk=self.game_id).values_list("version", flat=True).first()
+
+    @pooled_database_sync_to_async
+    def _render(self) -> str | None:
+        from games.tournaments.watch import render_watch_oob
+
+        return render_watch_oob(self.game_id)

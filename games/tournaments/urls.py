@@ -12,4 +12,5 @@ urlpatterns = [
     path(
         "<int:tournament_id>/matches/<int:match_id>/claim-forfeit/", views.claim_forfeit, name="claim_forfeit"
     ),
+    path("<int:tournament_id>/matches/<int:match_id>/watch/", views.watch, name="watch"),
 ]

@@ -9,13 +9,14 @@ from itertools import groupby
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from games.tournaments import bracket, pairing, services
+from games.tournaments import watch as watching
 from games.tournaments.models import Entrant, Match, Tournament
 
 DECIDED = (Match.Status.FINISHED, Match.Status.BYE, Match.Status.VOID)
@@ -238,3 +239,15 @@ def claim_forfeit(request: HttpRequest, tournament_id: int, match_id: int) -> Ht
         match_id=match_id,
     )
     return redirect("tournaments:detail", tournament_id)
+
+
+def watch(request: HttpRequest, tournament_id: int, match_id: int) -> HttpResponse:
+    """A match's game for spectators: the board as the table shows it, followed over a socket."""
+    m = get_object_or_404(Match.objects.select_related("tournament", "entrant1", "entrant2"), pk=match_id,
+                          tournament_id=tournament_id)
+    game = watching.watchable_game(m.game_id) if m.game_id else None
+    if game is None:
+        raise Http404("This match has no game to watch yet.")
+    return render(request, "tournaments/watch.html", {
+        "t": m.tournament, "match": m, "game": game, "board": watching.watch_html(game),
+    })

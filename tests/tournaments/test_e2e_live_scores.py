@@ -1,4 +1,5 @@
-"""In Chromium: a spectator's tournament page follows a match in play without a reload.
+"""In Chromium: a spectator's tournament page follows a match in play without a reload, and so does
+the board of the match they watch.
 
 The players' moves are real POSTs to the live daphne (with their sessions and CSRF tokens, as htmx
 sends them), so the push to the tournament's watchers leaves the process that committed the move,
@@ -65,23 +66,42 @@ def test_a_spectator_sees_the_score_of_a_match_in_play_change_live(live_daphne: 
     page.evaluate("window.__notReloaded = true")
 
     rng = random.Random(3)
-    try:
-        while True:  # the cut, the first deal's discards, play and show, up to the second deal
+
+    def play(until) -> object:
+        while True:
             game.refresh_from_db()
             state = game_services.load_state(game)
-            if state.deal_no == 1:
-                break
+            if until(state):
+                return state
             seat = min(state.to_act)
             data = as_form(rng.choice(legal_actions(state, seat)))
             _post_move(players[seat], game, {**data, "version": game.version})
+
+    try:
+        # The cut, the first deal's discards, play and show, up to the second deal.
+        state = play(lambda s: s.deal_no == 1)
+        a, b = state.scores
+        expect(page.locator(".t-live-score").first).to_have_text(f"{a}–{b}, deal 2")
+        expect(page.locator("text.score.live").nth(0)).to_have_text(str(a))
+        expect(page.locator("text.score.live").nth(1)).to_have_text(str(b))
+        assert page.evaluate("window.__notReloaded") is True  # pushed over the socket, not reloaded
+        screenshot(page, "tournament-live-score")
+        assert serious_axe_violations(page) == []
+
+        # Watching the match: the board follows each move, the hands stay face down.
+        page.get_by_role("link", name=f"Watch {match.entrant1.name} v {match.entrant2.name}").click()
+        expect(page.locator("#connection")).to_have_attribute("data-state", "open")
+        page.evaluate("window.__notReloaded = true")
+        before = int(page.locator("#board").get_attribute("data-version"))
+        state = play(lambda s: s.phase == "play" and len(s.plays) >= 2)
+        game.refresh_from_db()
+        expect(page.locator("#board")).to_have_attribute("data-version", str(game.version))
+        assert game.version > before and page.evaluate("window.__notReloaded") is True
+        expect(page.locator(".pile")).to_contain_text(f"{match.entrant1.name}:" if state.plays[0][0] == 0
+                                                      else f"{match.entrant2.name}:")
+        expect(page.locator("#board form")).to_have_count(0)
+        screenshot(page, "tournament-watch")
+        assert serious_axe_violations(page) == []
     finally:
         for context in players.values():
             context.close()
-
-    a, b = state.scores
-    expect(page.locator(".t-live-score").first).to_have_text(f"{a}–{b}, deal 2")
-    expect(page.locator("text.score.live").nth(0)).to_have_text(str(a))
-    expect(page.locator("text.score.live").nth(1)).to_have_text(str(b))
-    assert page.evaluate("window.__notReloaded") is True  # pushed over the socket, not reloaded
-    screenshot(page, "tournament-live-score")
-    assert serious_axe_violations(page) == []
