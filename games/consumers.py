@@ -112,10 +112,9 @@ class GameConsumer(Consumer):
     beats_sent = beats_back = 0  # heartbeats sent through the channel layer to this socket, and come back
 
     async def connect(self) -> None:
-        user = self.scope["user"]
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         self.tab = _query_tab(self.scope)
-        if not user.is_authenticated or not await self._is_player(user):
+        if not await self._admitted():
             await self.close(code=4403)
             return
         self.group = broadcast.game_group(self.game_id)
@@ -225,6 +224,10 @@ class GameConsumer(Consumer):
                 return  # a newer board went out while this one was drawn (the heartbeat's catch-up)
             self.sent_version = version  # before the send: a board drawn meanwhile sees it
         await self.send(text_data=html)
+
+    async def _admitted(self) -> bool:
+        user = self.scope["user"]
+        return user.is_authenticated and await self._is_player(user)
 
     @database_sync_to_async
     def _is_player(self, user) -> bool:

@@ -4,12 +4,9 @@ its games. Neither writes to the database."""
 
 from __future__ import annotations
 
-import asyncio
-
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from games import broadcast
 from games.consumers import GameConsumer
 from games.consumers import database_sync_to_async as pooled_database_sync_to_async
 from games.tournaments.broadcast import tournament_group
@@ -60,40 +57,20 @@ class WatchConsumer(GameConsumer):
     board (``watch.render_watch_oob``: nothing a player holds). Anyone may watch, as anyone may
     read the tournament page; presence and quick messages stay the players' own."""
 
-    async def connect(self) -> None:
-        self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
-        self.tab = ""
-        if not await self._watchable():
-            await self.close(code=4403)
-            return
-        self.group = broadcast.game_group(self.game_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.accept()
-        await self._send_board()
-        self.heartbeat = asyncio.ensure_future(self._beat())
+    @pooled_database_sync_to_async
+    def _admitted(self) -> bool:
+        from games.tournaments.watch import watchable_game
 
-    async def disconnect(self, code: int) -> None:
-        if hasattr(self, "group"):
-            self.heartbeat.cancel()
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        return watchable_game(self.game_id) is not None
 
-    async def game_changed(self, event: dict) -> None:
-        version = event.get("version")
-        if isinstance(version, int) and version <= self.sent_version:
-            return
-        await self._send_board()
+    async def _presence(self, what: str) -> None:
+        return  # a spectator is not at the table
 
     async def game_presence(self, event: dict) -> None:
         return
 
     async def game_chat(self, event: dict) -> None:
         return
-
-    @pooled_database_sync_to_async
-    def _watchable(self) -> bool:
-        from games.tournaments.watch import watchable_game
-
-        return watchable_game(self.game_id) is not None
 
     @pooled_database_sync_to_async
     def _heartbeat(self) -> int | None:

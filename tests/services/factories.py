@@ -48,6 +48,16 @@ def make_user(username: str):
     return get_user_model().objects.create_user(username=username, password=None)
 
 
+def socket_headers(user=None) -> list[tuple[bytes, bytes]]:
+    """A websocket handshake's headers from this site's page: its origin and, for ``user``, a
+    session cookie (anonymous without one)."""
+    headers = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
+    if user is not None:
+        client = logged_in(user)
+        headers.append((b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode()))
+    return headers
+
+
 def logged_in(user, **kwargs) -> Client:
     """A test client with ``user``'s session (``kwargs`` go to ``Client``, e.g. headers)."""
     client = Client(**kwargs)

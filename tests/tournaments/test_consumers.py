@@ -5,23 +5,14 @@ from __future__ import annotations
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.test import Client
 
 from cribsite.asgi import application
 from games.tournaments import services
+from tests.services.factories import socket_headers
 
 from .helpers import active_matches, make_players, make_tournament, resign_match
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
-
-
-def _headers(user=None) -> list[tuple[bytes, bytes]]:
-    headers = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
-    if user is not None:
-        client = Client()
-        client.force_login(user)
-        headers.append((b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode()))
-    return headers
 
 
 def _setup():
@@ -33,8 +24,8 @@ def _setup():
 
 async def test_watchers_are_pushed_the_page_when_a_match_ends():
     t, players = await sync_to_async(_setup)()
-    player_headers = await sync_to_async(_headers)(players[0])
-    watcher = WebsocketCommunicator(application, f"/ws/tournament/{t.pk}/", headers=_headers())
+    player_headers = await sync_to_async(socket_headers)(players[0])
+    watcher = WebsocketCommunicator(application, f"/ws/tournament/{t.pk}/", headers=socket_headers())
     player = WebsocketCommunicator(application, f"/ws/tournament/{t.pk}/", headers=player_headers)
     assert (await watcher.connect())[0] and (await player.connect())[0]
     first = await watcher.receive_from()
@@ -56,7 +47,7 @@ async def test_watchers_are_pushed_the_page_when_a_match_ends():
 
 
 async def test_unknown_tournament_is_refused():
-    communicator = WebsocketCommunicator(application, "/ws/tournament/999/", headers=_headers())
+    communicator = WebsocketCommunicator(application, "/ws/tournament/999/", headers=socket_headers())
     connected, _ = await communicator.connect()
     assert not connected
     await communicator.disconnect(timeout=10)

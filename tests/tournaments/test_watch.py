@@ -22,7 +22,7 @@ from games.models import Game
 from games.tournaments import services
 from games.tournaments.models import Match
 from games.tournaments.watch import render_watch_oob
-from tests.services.factories import act, as_form, fixed_secrets, logged_in, make_user
+from tests.services.factories import act, as_form, fixed_secrets, logged_in, make_user, socket_headers
 from tests.web.test_hidden_information import cards_in
 
 from .helpers import active_matches, make_players, make_tournament
@@ -113,25 +113,16 @@ def _friendly() -> Game:
     return game_services.game_create_between(players=[make_user("f1"), make_user("f2")], rules=HouseRules())
 
 
-def _headers(user=None) -> list[tuple[bytes, bytes]]:
-    headers = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
-    if user is not None:
-        client = Client()
-        client.force_login(user)
-        headers.append((b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode()))
-    return headers
-
-
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_a_spectator_socket_follows_the_game_and_nothing_else():
     t, m = await sync_to_async(_knockout)()
     friendly = await sync_to_async(_friendly)()
-    refused = WebsocketCommunicator(application, f"/ws/watch/{friendly.pk}/", headers=_headers())
+    refused = WebsocketCommunicator(application, f"/ws/watch/{friendly.pk}/", headers=socket_headers())
     connected, code = await refused.connect()
     assert not connected and code == 4403
 
-    spectator = WebsocketCommunicator(application, f"/ws/watch/{m.game_id}/", headers=_headers())
+    spectator = WebsocketCommunicator(application, f"/ws/watch/{m.game_id}/", headers=socket_headers())
     assert (await spectator.connect())[0]
     try:
         first = await spectator.receive_from(timeout=10)

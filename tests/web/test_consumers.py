@@ -17,17 +17,9 @@ from cribsite.asgi import application
 from games import services
 from games.engine.actions import action_to_dict
 from games.engine.view import view
+from tests.services.factories import socket_headers
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
-
-
-def _headers(user: User | None) -> list[tuple[bytes, bytes]]:
-    headers = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
-    if user is not None:
-        client = Client()
-        client.force_login(user)
-        headers.append((b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode()))
-    return headers
 
 
 def _two_player_game():
@@ -40,7 +32,7 @@ def _two_player_game():
 
 
 def _headers_for(*users):
-    return [_headers(u) for u in users]
+    return [socket_headers(u) for u in users]
 
 
 # Sockets are closed with ``disconnect(timeout=10)`` throughout the tests: with the default 1 s, a
@@ -70,7 +62,7 @@ async def _receive_board(communicator: WebsocketCommunicator) -> str:
 
 async def test_anonymous_and_strangers_are_refused():
     game, _alice, _bob, carol = await sync_to_async(_two_player_game)()
-    for headers in (await sync_to_async(_headers)(None), await sync_to_async(_headers)(carol)):
+    for headers in (await sync_to_async(socket_headers)(None), await sync_to_async(socket_headers)(carol)):
         communicator = WebsocketCommunicator(application, f"/ws/game/{game.pk}/", headers=headers)
         connected, _ = await communicator.connect()
         assert not connected
