@@ -12,6 +12,7 @@ from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
@@ -121,6 +122,8 @@ def _drawing(ko: list[Match], me: Entrant | None, user) -> bracket.Drawing | Non
         href = ""
         if m.game_id and user.is_authenticated and m.game is not None and m.game.seat_of(user) is not None:
             href = m.game.get_absolute_url()
+        elif m.status == Match.Status.ACTIVE and m.game_id:  # anyone else may watch it
+            href = reverse("tournaments:watch", args=[m.tournament_id, m.pk])
         rounds.setdefault(m.round_no, []).append((m.slot, _line(m, 0, me), _line(m, 1, me), href, m.status))
     names = {r: pairing.round_name(r, rounds_total) for r in rounds}
     return bracket.layout(rounds, names)

@@ -102,6 +102,7 @@ def test_the_tournament_page_offers_watching_to_everyone_but_the_players() -> No
     t, m = _knockout()
     page = Client().get(t.get_absolute_url()).content.decode()
     assert f'href="{_watch_url(t, m)}">Watch' in page
+    assert f'<a href="{_watch_url(t, m)}" aria-label="Watch semi-finals match 1">' in page  # the bracket
     player_page = logged_in(m.entrant1.user).get(t.get_absolute_url()).content.decode()
     assert f'href="{_watch_url(t, m)}"' not in player_page
     assert f'href="/games/{m.game_id}/">Play' in player_page
