@@ -166,6 +166,12 @@ def machine_speed() -> float:
     return round(sorted(times)[2], 1)
 
 
+def interpreter() -> str:
+    """Which Python ran this (and the servers): the machine speed is timed in it, and on one machine
+    Debian's build (profile-guided and link-time optimised) reads well under pyenv's (README)."""
+    return f"Python {sys.version.split()[0]} at {sys.base_prefix}"
+
+
 def percentiles(values: list[float]) -> dict[str, float | None]:
     if not values:
         return {"p50": None, "p95": None, "p99": None, "max": None, "n": 0}
@@ -762,8 +768,8 @@ async def main_async(args: argparse.Namespace) -> int:
     out = sys.stderr if args.json else sys.stdout
     speed = machine_speed()
     with log_path.open("ab") as log:
-        print(f"machine speed: {speed} ms of CPU for a fixed piece of engine work (smaller is quicker)",
-              file=out, flush=True)
+        print(f"machine speed: {speed} ms of CPU for a fixed piece of engine work (smaller is quicker)"
+              f" on {interpreter()}", file=out, flush=True)
         print(f"preparing {2 * most} bots; server log: {log_path}; load average {os.getloadavg()[0]:.2f}"
               f" on {os.cpu_count()} CPUs", file=out, flush=True)
         prepare(env, 2 * most, log)
@@ -790,6 +796,7 @@ async def main_async(args: argparse.Namespace) -> int:
                 await asyncio.to_thread(call_off_open_games, env, log)
                 result["echo_idle_ms"] = idle_echo
                 result["machine_speed_ms"] = speed
+                result["python"] = interpreter()
                 results.append(result)
                 print_table([result], idle_echo, out)
         finally:
