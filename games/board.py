@@ -202,7 +202,7 @@ def board_context(game: Game, user, *, error: str = "") -> dict:
         "computer_delay_ms": int(settings.COMPUTER_DELAY_SECONDS * 1000),
         "act_url": game_url("act", game.pk),
         "computer_url": game_url("computer_step", game.pk),
-        "result": _result(state_view, sides),
+        "result": result_summary(state_view, sides, my_side),
         "can_next_deal": any(isinstance(a, NextDeal) for a in state_view.legal_actions),
         "play_order": _play_order(state_view, names),
         "online": not game.vs_computer,
@@ -275,12 +275,13 @@ def side_names(v: SeatView, names: list[str]) -> list[str]:
     return [" & ".join(names[s] for s in team) for team in v.teams]
 
 
-def _result(v: SeatView, sides: list[str]) -> dict | None:
+def result_summary(v: SeatView, sides: list[str], viewer_side: int | None) -> dict | None:
+    """The game's result in words for a viewer on ``viewer_side`` (None: a spectator)."""
     if v.result is None:
         return None
     r = v.result
     winner = sides[r.winner]
-    mine = r.winner == v.side
+    mine = r.winner == viewer_side
     verb = "win" if mine or "&" in winner else "wins"
     return {
         "winner": winner,
@@ -293,7 +294,7 @@ def _result(v: SeatView, sides: list[str]) -> dict | None:
         "match": v.rules.match_games > 1,
         "match_scores": " – ".join(f"{sides[i]} {s}" for i, s in enumerate(v.match_scores)),
         "match_winner": sides[v.match_winner] if v.match_winner is not None else "",
-        "i_won_match": v.match_winner == v.side,
+        "i_won_match": v.match_winner is not None and v.match_winner == viewer_side,
     }
 
 
@@ -317,15 +318,15 @@ def board_html(context: dict, request=None) -> SafeString:
         "csrf_field": CsrfTokenNode().render({"csrf_token": token}),
         "htmx": request is not None and bool(request.htmx),
     }
-    return mark_safe(_jinja("games/board.jinja").render(values))
+    return mark_safe(jinja_template("games/board.jinja").render(values))
 
 
 def announce_html(calls: list[LogLine]) -> SafeString:
     """The latest move's calls, for the page's status line (the board carries them afterwards)."""
-    return mark_safe(_jinja("games/_announce.jinja").module.announce(calls, False))
+    return mark_safe(jinja_template("games/_announce.jinja").module.announce(calls, False))
 
 
-def _jinja(name: str):
+def jinja_template(name: str):
     return engines["jinja2"].env.get_template(name)
 
 

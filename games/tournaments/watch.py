@@ -8,10 +8,9 @@ Only tournament games can be watched: a friendly game stays private to its playe
 
 from __future__ import annotations
 
-from django.template import engines
 from django.utils.safestring import SafeString, mark_safe
 
-from games.board import PHASE_TITLES, TRACK_COLORS, log_lines
+from games.board import PHASE_TITLES, TRACK_COLORS, jinja_template, log_lines, result_summary
 from games.engine.view import view
 from games.models import Game
 from games.services import load_state
@@ -34,16 +33,7 @@ def watch_context(game: Game) -> dict:
     v = view(load_state(game), 0)
     names = list(game.seat_names())
     shown = {h.seat: h.cards for h in v.show if h.kind == "hand"}
-    result = None
-    if v.result is not None:
-        r = v.result
-        result = {
-            "headline": f"{names[r.winner]} wins" + (f" with a {r.skunk_name}" if r.skunk else "")
-            + (" by resignation" if r.reason == "resign" else ""),
-            "scores": " – ".join(f"{names[i]} {s}" for i, s in enumerate(r.scores)),
-        }
     return {
-        "game_id": game.pk,
         "version": game.version,
         "phase": v.phase,
         "phase_title": PHASE_TITLES.get(v.phase, ""),
@@ -79,13 +69,12 @@ def watch_context(game: Game) -> dict:
         "previous_plays": [{"name": names[s], "card": c} for s, c in v.plays[: len(v.plays) - len(v.series)]],
         "show": [{"entry": h, "owner": names[h.seat], "mine": False} for h in v.show],
         "log": log_lines(v.log, names, None),
-        "result": result,
+        "result": result_summary(v, names, None),
     }
 
 
 def watch_html(game: Game, *, oob: bool = False) -> SafeString:
-    template = engines["jinja2"].env.get_template("games/watch.jinja")
-    return mark_safe(template.render({**watch_context(game), "oob": oob}))
+    return mark_safe(jinja_template("games/watch.jinja").render({**watch_context(game), "oob": oob}))
 
 
 def render_watch_oob(game_id: int) -> str | None:
