@@ -14,6 +14,7 @@ from django.urls import reverse
 
 from games import rows
 from games.engine.rules import HouseRules
+from games.fields import JSONField
 
 
 def new_secret() -> str:
@@ -173,7 +174,7 @@ class Game(models.Model):
     players = models.PositiveSmallIntegerField(
         default=2, choices=[(2, "Two players"), (3, "Three players"), (4, "Four players (partners)")]
     )
-    seat_plan = models.JSONField(
+    seat_plan = JSONField(
         null=True, blank=True,
         help_text="Tables of three or four: what fills each seat, e.g. {'kind': 'open'|'invite'|'computer'}.",
     )
@@ -189,11 +190,11 @@ class Game(models.Model):
     # Kept beside the snapshot so a move and a push need not ask the Move log: the number of the
     # latest Move (the next one is this + 1) and what it said (its note, then its events).
     move_count = models.PositiveIntegerField(default=0, editable=False)
-    last_events = models.JSONField(default=list, blank=True, editable=False)
-    state = models.JSONField(null=True, blank=True)
+    last_events = JSONField(default=list, blank=True, editable=False)
+    state = JSONField(null=True, blank=True)
     secret = models.CharField(max_length=64, default=new_secret, editable=False)
     winner_seat = models.SmallIntegerField(null=True, blank=True)
-    result = models.JSONField(null=True, blank=True, help_text="Final scores, skunk, match score.")
+    result = JSONField(null=True, blank=True, help_text="Final scores, skunk, match score.")
 
     objects = GameQuerySet.as_manager()
 
@@ -348,9 +349,9 @@ class Move(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves", db_index=False)
     seq = models.PositiveIntegerField()
     seat = models.SmallIntegerField()
-    action = models.JSONField()
-    events = models.JSONField(default=list, help_text="What the engine said: replaying the log rebuilds it.")
-    note = models.JSONField(
+    action = JSONField()
+    events = JSONField(default=list, help_text="What the engine said: replaying the log rebuilds it.")
+    note = JSONField(
         null=True, blank=True, help_text="The site's own word on the move (a timeout, a claimed win)."
     )
     created_at = models.DateTimeField(auto_now_add=True)
@@ -372,7 +373,7 @@ class Round(models.Model):
     deal_no = models.PositiveSmallIntegerField()
     dealer = models.SmallIntegerField()
     commitment = models.CharField(max_length=64)
-    summary = models.JSONField(default=dict, blank=True)
+    summary = JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["game", "game_no", "deal_no"]
