@@ -105,7 +105,9 @@ def _count(key: str, ttl: int) -> int:
     redis_client = getattr(getattr(cache, "_cache", None), "get_client", None)  # Django's RedisCache
     if redis_client is not None:
         full = cache.make_and_validate_key(key)
-        pipe = redis_client(full, write=True).pipeline()
+        # No MULTI/EXEC around the two: they travel together anyway, and a window's counter that
+        # missed its expiry once is set again by the next hit.
+        pipe = redis_client(full, write=True).pipeline(transaction=False)
         pipe.incr(full)
         pipe.expire(full, ttl)
         return int(pipe.execute()[0])

@@ -70,22 +70,39 @@ def _prepared(model: type[models.Model], connection, values: dict) -> tuple[list
             [f.get_db_prep_save(values[f.name], connection) for f in fields])
 
 
-def insert(model: type[models.Model], connection, values: dict) -> None:
-    """One ``INSERT`` of ``values`` (by field name; nothing filled in, no signals sent)."""
+def _insert_sql(model: type[models.Model], connection, values: dict) -> tuple[str, list]:
     columns_, params = _prepared(model, connection, values)
     table = connection.ops.quote_name(model._meta.db_table)
     placeholders = ", ".join(["%s"] * len(params))
-    with connection.cursor() as cursor:
-        cursor.execute(f"INSERT INTO {table} ({', '.join(columns_)}) VALUES ({placeholders})", params)
+    return f"INSERT INTO {table} ({', '.join(columns_)}) VALUES ({placeholders})", params
 
 
-def update(model: type[models.Model], connection, where: dict, values: dict) -> int:
-    """``UPDATE ... SET values WHERE where`` (equalities, by field name): the number of rows changed."""
+def _update_sql(model: type[models.Model], connection, where: dict, values: dict) -> tuple[str, list]:
     set_columns, set_params = _prepared(model, connection, values)
     where_columns, where_params = _prepared(model, connection, where)
     table = connection.ops.quote_name(model._meta.db_table)
     sql = (f"UPDATE {table} SET {', '.join(f'{c} = %s' for c in set_columns)} "
            f"WHERE {' AND '.join(f'{c} = %s' for c in where_columns)}")
+    return sql, set_params + where_params
+
+
+def _execute(connection, sql: str, params: list) -> int:
     with connection.cursor() as cursor:
-        cursor.execute(sql, set_params + where_params)
+        cursor.execute(sql, params)
         return cursor.rowcount
+
+
+def insert_and_update(connection, new: tuple[type[models.Model], dict],
+                      changed: tuple[type[models.Model], dict, dict]) -> int:
+    """An ``INSERT`` of ``new`` (a model and its values by field name; nothing filled in, no
+    signals sent) and ``UPDATE ... SET values WHERE where`` of ``changed`` (a model, ``where`` as
+    equalities by field name, ``values``), in one statement where the database allows it
+    (PostgreSQL's ``WITH ... INSERT``): a move's two writes in one round trip. Returns the number
+    of rows the update changed."""
+    insert_sql, insert_params = _insert_sql(new[0], connection, new[1])
+    update_sql, update_params = _update_sql(changed[0], connection, changed[1], changed[2])
+    if connection.vendor != "postgresql":
+        _execute(connection, insert_sql, insert_params)
+        return _execute(connection, update_sql, update_params)
+    both = f"WITH inserted AS ({insert_sql}) {update_sql}"
+    return _execute(connection, both, insert_params + update_params)

@@ -370,7 +370,13 @@ def _others_acted_alongside(game: Game, seat: int, version: int, action: dict) -
     gap = game.version - version
     if action.get("type") not in SIMULTANEOUS_ACTIONS or not 0 < gap < game.players:
         return False
-    since = list(Move.objects.filter(game=game).order_by("-seq").values_list("seat", "action")[:gap])
+    # A plain statement: every second player to lay away comes this way (see games/rows.py).
+    connection = connections[router.db_for_read(Move)]
+    table = connection.ops.quote_name(Move._meta.db_table)
+    found = rows.fetch(connection, f"SELECT seat, action FROM {table} WHERE game_id = %s ORDER BY seq DESC "
+                                   f"LIMIT {int(gap)}", [game.pk])
+    decode = Move._meta.get_field("action").from_db_value
+    since = [(s, decode(a, None, connection) if isinstance(a, str) else a) for s, a in found]
     return len(since) == gap and all(s != seat and a.get("type") == action["type"] for s, a in since)
 
 
@@ -447,8 +453,6 @@ def _apply(
         "events": [e.to_dict() for e in events], "note": None if note is None else note.to_dict(),
         "created_at": now, "by_timeout": by_timeout,
     }
-    connection = connections[router.db_for_write(Game)]
-    rows.insert(Move, connection, move)
     _record_round(game, state, new_state)
     game.state = new_state.to_dict()
     _remember_state(game, new_state)
@@ -469,7 +473,9 @@ def _apply(
         }
         fields.update(status=game.status, finished_at=game.finished_at, winner_seat=game.winner_seat,
                       result=game.result)
-    if rows.update(Game, connection, {"id": game.pk, "version": seen}, fields) != 1:
+    connection = connections[router.db_for_write(Game)]
+    changed = (Game, {"id": game.pk, "version": seen}, fields)
+    if rows.insert_and_update(connection, (Move, move), changed) != 1:
         raise StaleVersion("Someone else moved first; here is the board now.")
     if game.status == Game.Status.FINISHED:
         game_finished.send(sender=Game, game=game)
