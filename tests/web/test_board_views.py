@@ -491,6 +491,24 @@ def test_every_form_of_an_htmx_board_carries_a_working_csrf_field(go_game, alice
     assert load(go_game).discards[0]
 
 
+def test_a_move_s_answer_reuses_the_csrf_cookie_and_its_token_works(go_game, alice):
+    """A move's answer does not send the CSRF cookie again (the page already set it); the token in
+    the answered board is good for the next move."""
+    c = logged_in(alice, enforce_csrf_checks=True)
+    page = c.get(reverse("game", args=[go_game.pk]))
+    assert "csrftoken" in page.cookies  # a page sets (or renews) it
+    token = re.search(r'"X-CSRFToken": "([^"]+)"', text(page)).group(1)
+    data = {"type": "discard", "cards": ["8S", "9S"], "version": go_game.version}
+    answer = c.post(reverse("act", args=[go_game.pk]), data, headers={**HTMX, "X-CSRFToken": token})
+    assert answer.status_code == 200
+    assert "csrftoken" not in answer.cookies
+    fresh = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', text(answer)).group(1)
+    go_game.refresh_from_db()
+    later = c.post(reverse("act", args=[go_game.pk]), {"type": "resign", "version": go_game.version},
+                   headers={**HTMX, "X-CSRFToken": fresh})
+    assert later.status_code == 200
+
+
 @pytest.mark.parametrize(
     "name", ["act", "computer_step", "accept", "withdraw", "rematch", "new_computer_game", "new_seek"]
 )
