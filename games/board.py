@@ -12,8 +12,6 @@ from datetime import timedelta
 from functools import lru_cache
 
 from django.conf import settings
-from django.middleware import csrf
-from django.middleware.csrf import get_token
 from django.template import engines
 from django.template.defaulttags import CsrfTokenNode
 from django.template.loader import render_to_string
@@ -22,6 +20,7 @@ from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
 from django.utils.safestring import SafeData, SafeString, mark_safe
 
+from games import csrf
 from games.chat import MESSAGES
 from games.engine.actions import CutForDeal, NextDeal
 from games.engine.cards import Card, parse_card
@@ -311,7 +310,7 @@ def board_html(context: dict, request=None) -> SafeString:
 
     A request's board (``request``) takes its CSRF token from the request, and an htmx answer
     ends with the latest calls swapped in out of band, as a push does (``oob``)."""
-    token = _request_token(request) if request is not None else context.get("csrf_token", "")
+    token = csrf.for_request(request) if request is not None else context.get("csrf_token", "")
     # Django's own {% csrf_token %} node, drawn once for the board's ten forms (each drawing it was
     # an eighth of the board's template time in Django's engine).
     values = {
@@ -320,17 +319,6 @@ def board_html(context: dict, request=None) -> SafeString:
         "htmx": request is not None and bool(request.htmx),
     }
     return mark_safe(jinja_template("games/board.jinja").render(values))
-
-
-def _request_token(request) -> str:
-    """The CSRF token for a request's board. ``get_token`` also marks the cookie to be sent again
-    (to renew its expiry), so every move's answer carried a ``Set-Cookie`` the browser already had:
-    a cookie built and parsed per move for nothing. A move's answer reuses the cookie it came with;
-    pages (a GET) renew it as usual."""
-    secret = request.META.get("CSRF_COOKIE")
-    if request.method == "POST" and secret and len(secret) == csrf.CSRF_SECRET_LENGTH:
-        return csrf._mask_cipher_secret(secret)
-    return get_token(request)
 
 
 def announce_html(calls: list[LogLine]) -> SafeString:

@@ -16,11 +16,9 @@ from urllib.parse import parse_qs
 from channels.consumer import get_handler_name
 from channels.db import DatabaseSyncToAsync
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.conf import settings
-from django.middleware import csrf
 
 from cribsite.threads import socket_executor
-from games import broadcast
+from games import broadcast, csrf
 
 log = logging.getLogger(__name__)
 
@@ -30,15 +28,6 @@ def database_sync_to_async(func):
     self-contained (its own connection, closed after), and with one shared thread every board render
     of every socket in the process queued behind the others (bench.load: handshakes over 30 s)."""
     return DatabaseSyncToAsync(func, thread_sensitive=False, executor=socket_executor())
-
-
-def csrf_token(scope: dict) -> str:
-    """A CSRF token for forms rendered outside a request (pushed partials): the socket's own cookie,
-    masked the way Django masks it for a page."""
-    secret = scope.get("cookies", {}).get(settings.CSRF_COOKIE_NAME, "")
-    if len(secret) != csrf.CSRF_SECRET_LENGTH:
-        return ""
-    return csrf._mask_cipher_secret(secret)
 
 
 def _query_tab(scope: dict) -> str:
@@ -98,7 +87,7 @@ class LobbyConsumer(Consumer):
     def _render(self) -> str:
         from games.views_lobby import render_lobby_lists
 
-        return render_lobby_lists(self.scope["user"], csrf_token(self.scope))
+        return render_lobby_lists(self.scope["user"], csrf.for_scope(self.scope))
 
 
 # The board's root element carries its version (board.html), in its first few hundred characters.
@@ -239,13 +228,14 @@ class GameConsumer(Consumer):
     def _render(self) -> str | None:
         from games.board import render_board_oob
 
-        return render_board_oob(self.game_id, self.scope["user"], csrf_token(self.scope))
+        return render_board_oob(self.game_id, self.scope["user"], csrf.for_scope(self.scope))
 
     @database_sync_to_async
     def _render_presence(self) -> str | None:
         from games.board import render_presence
 
-        return render_presence(self.game_id, self.scope["user"], oob=True, csrf_token=csrf_token(self.scope))
+        token = csrf.for_scope(self.scope)
+        return render_presence(self.game_id, self.scope["user"], oob=True, csrf_token=token)
 
     @database_sync_to_async
     def _render_chat(self, seat: int, message: str) -> str | None:
