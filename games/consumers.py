@@ -13,9 +13,10 @@ import logging
 import re
 from urllib.parse import parse_qs
 
+from asgiref.sync import SyncToAsync
 from channels.consumer import get_handler_name
-from channels.db import DatabaseSyncToAsync
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.db import close_old_connections
 
 from cribsite.threads import socket_executor
 from games import broadcast, csrf
@@ -23,11 +24,23 @@ from games import broadcast, csrf
 log = logging.getLogger(__name__)
 
 
+class _SocketSyncToAsync(SyncToAsync):
+    """channels' ``DatabaseSyncToAsync`` closes the thread's connections before and after each
+    call; these threads only ever run such calls, so after is enough (before was a second pass
+    over the connections on every push, about 1% of a worker under load)."""
+
+    def thread_handler(self, loop, *args, **kwargs):
+        try:
+            return super().thread_handler(loop, *args, **kwargs)
+        finally:
+            close_old_connections()
+
+
 def database_sync_to_async(func):
     """channels' helper, but on a pool of threads rather than one thread per process: each call is
     self-contained (its own connection, closed after), and with one shared thread every board render
     of every socket in the process queued behind the others (bench.load: handshakes over 30 s)."""
-    return DatabaseSyncToAsync(func, thread_sensitive=False, executor=socket_executor())
+    return _SocketSyncToAsync(func, thread_sensitive=False, executor=socket_executor())
 
 
 def _query_tab(scope: dict) -> str:
