@@ -173,11 +173,16 @@ class GameConsumer(Consumer):
     @database_sync_to_async
     def _heartbeat(self) -> int | None:
         """Say this socket is alive; the game's version now."""
-        from games import presence
         from games.models import Game
 
-        presence.heartbeat(channel_name=self.channel_name)
+        self._alive()
         return Game.objects.filter(pk=self.game_id).values_list("version", flat=True).first()
+
+    def _alive(self) -> None:
+        """A player's socket keeps its seat's presence fresh (in the heartbeat's thread)."""
+        from games import presence
+
+        presence.heartbeat(channel_name=self.channel_name)
 
     @database_sync_to_async
     def _presence(self, what: str) -> None:

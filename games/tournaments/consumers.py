@@ -72,11 +72,8 @@ class WatchConsumer(GameConsumer):
     async def game_chat(self, event: dict) -> None:
         return
 
-    @pooled_database_sync_to_async
-    def _heartbeat(self) -> int | None:
-        from games.models import Game
-
-        return Game.objects.filter(pk=self.game_id).values_list("version", flat=True).first()
+    def _alive(self) -> None:
+        return  # no presence to keep: a spectator is not at the table
 
     @pooled_database_sync_to_async
     def _render(self) -> str | None:

@@ -143,3 +143,20 @@ async def test_a_spectator_socket_follows_the_game_and_nothing_else():
         assert await spectator.receive_nothing(timeout=0.5)  # not the players' quick message
     finally:
         await spectator.disconnect(timeout=10)
+
+
+def test_a_spectator_s_heartbeat_reads_the_version_and_leaves_presence_alone(monkeypatch):
+    from games import presence
+    from games.consumers import GameConsumer
+    from games.tournaments.consumers import WatchConsumer
+
+    _, m = _knockout()
+    version = Game.objects.get(pk=m.game_id).version
+    beats = []
+    monkeypatch.setattr(presence, "heartbeat", lambda **kw: beats.append(kw))
+    heartbeat = GameConsumer.__dict__["_heartbeat"].func  # the synchronous body, run in this thread
+    for kind in (WatchConsumer, GameConsumer):
+        consumer = kind()
+        consumer.game_id, consumer.channel_name = m.game_id, f"{kind.__name__}-channel"
+        assert heartbeat(consumer) == version
+    assert beats == [{"channel_name": "GameConsumer-channel"}]
