@@ -34,13 +34,41 @@ def url(name: str, *args) -> str:
     return reverse(name, args=args)
 
 
+_DICT_ATTRIBUTES = frozenset(dir(dict))
+
+
+class Environment(jinja2.Environment):
+    """Jinja2's environment, with two lookups that raised an exception on every board.
+
+    - ``value.name`` on a dict (most of a board's values): Jinja tries ``getattr`` first, and
+      every miss made and formatted an ``AttributeError`` before the item was read, about 55
+      times a move. A dict's attributes are its class's, so reading the item first for any other
+      name gives exactly what Jinja gives.
+    - A template's globals are Jinja's ``ChainMap`` of its own (none here) over the environment's,
+      copied into the context of every render: a ``KeyError`` from the empty first map for each
+      global, every time. Here they are one plain dict, which is the same as long as the
+      environment's globals are complete before a template is loaded (:func:`environment`).
+    """
+
+    def getattr(self, obj, attribute):
+        if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
+            try:
+                return obj[attribute]
+            except KeyError:
+                return self.undefined(obj=obj, name=attribute)
+        return super().getattr(obj, attribute)
+
+    def make_globals(self, d):
+        return {**self.globals, **d} if d else dict(self.globals)
+
+
 def environment(**options) -> jinja2.Environment:
     # A missing value (or an attribute of one) prints nothing, as in Django's templates, and not
     # the "{{ name }}" Django's Jinja2 backend shows with DEBUG on: no page differs between the two.
     options["undefined"] = jinja2.ChainableUndefined
     # An included file keeps its last newline, as Django's include does.
     options["keep_trailing_newline"] = True
-    env = jinja2.Environment(**options)
+    env = Environment(**options)
     env.globals.update(
         card_back=card_back,
         card_face=card_face,

@@ -49,3 +49,26 @@ def test_it_is_the_sites_backend_and_a_changed_password_still_ends_other_session
     assert changed.status_code == 302
     assert here.get(reverse("lobby")).status_code == 200  # the session that changed it stays
     assert elsewhere.get(reverse("lobby")).status_code == 302  # the other one is logged out
+
+
+def test_the_request_user_is_read_at_once_and_is_the_user_itself(alice, rf, django_assert_num_queries):
+    from django.contrib.auth.models import AnonymousUser
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.utils.functional import LazyObject
+
+    from games.middleware import AuthenticationMiddleware
+
+    middleware = AuthenticationMiddleware(lambda request: None)
+    anonymous = rf.get("/")
+    anonymous.session = SessionStore()
+    with django_assert_num_queries(0):  # no session key: nothing to read
+        middleware.process_request(anonymous)
+    assert isinstance(anonymous.user, AnonymousUser) and not isinstance(anonymous.user, LazyObject)
+
+    signed_in = Client()
+    signed_in.force_login(alice)
+    request = rf.get("/")
+    request.session = SessionStore(signed_in.session.session_key)
+    middleware.process_request(request)
+    assert type(request.user) is get_user_model() and request.user == alice
+    assert request._cached_user is request.user  # as Django's lazy user remembers it
