@@ -148,7 +148,7 @@ class GameConsumer(Consumer):
 
         with contextlib.suppress(asyncio.CancelledError):
             while True:
-                await asyncio.sleep(presence.HEARTBEAT_SECONDS)
+                await asyncio.sleep(presence.heartbeat_delay(first=self.beats_sent == 0))
                 if self.beats_back < self.beats_sent:
                     # The last heartbeat sent through the channel layer to this very socket has
                     # not come back: pushes are not arriving. Closing with 1013 ("try again

@@ -261,3 +261,15 @@ def test_the_say_view_answers_429_with_a_readable_line(alice, bob):
         assert c.post(url, {"message": "hello"}, headers=HTMX).status_code == 204
     response = c.post(url, {"message": "hello"}, headers=HTMX)
     assert response.status_code == 429 and "wait a few seconds" in response.content.decode()
+
+
+def test_heartbeats_of_sockets_opened_together_are_spread_over_the_interval():
+    """Pages that reconnect together (a restarted worker) must not beat together for ever: each
+    socket's first beat comes at a random point of its first interval, later ones a full interval
+    apart, which keeps every live socket fresh (STALE_SECONDS is three intervals)."""
+    firsts = [presence.heartbeat_delay(first=True) for _ in range(400)]
+    low, high = (presence.HEARTBEAT_SECONDS * share for share in presence.FIRST_BEAT)
+    assert all(low <= t <= high for t in firsts)
+    assert max(firsts) - min(firsts) > (high - low) * 0.8  # spread, not bunched
+    assert presence.heartbeat_delay(first=False) == presence.HEARTBEAT_SECONDS
+    assert high <= presence.HEARTBEAT_SECONDS < presence.STALE_SECONDS
