@@ -5,10 +5,17 @@ from __future__ import annotations
 
 import gc
 
-# A first generation of 20,000 container objects (Python's default, 700, ran a collection every few
-# requests) and older generations collected every 20 younger ones (Python: 10). bench.load at 200
-# games measured these better than 100,000 / 50 / 100, whose rarer collections took longer each.
-GC_THRESHOLDS = (20_000, 20, 20)
+# The collector's pauses are a worker's pauses: every request and push on it waits. What a worker
+# keeps for seconds or minutes (its sockets' tasks and contexts, the boards' caches) is young when
+# each collection finds it, so a pass costs about 1 us for each object made since the last one.
+# bench.load at 200 games, timed with gc.callbacks: with a first generation of 20,000 (session 8's
+# choice, against Python's 700 and its collection every few requests) each young pass stopped a
+# worker for 17-26 ms (up to 57) and each middle one for 130-155 ms; with 5,000 they take 3.5 ms
+# (up to 16) and 32 ms (up to 64), for about the same CPU in all (1.8 against 1.5 s in a 60 s
+# level). Full collections (130-160 ms, the whole heap not frozen at start) wait for 100 middle
+# ones instead of 20 (about ten minutes at 200 games), often enough to free the cycles that
+# finished games leave behind, which are all they have to find.
+GC_THRESHOLDS = (5_000, 20, 100)
 
 
 def tune_process() -> None:
@@ -17,7 +24,7 @@ def tune_process() -> None:
 
 
 def tune_garbage_collector() -> None:
-    """Freeze what start-up built and collect less often.
+    """Freeze what start-up built and set the thresholds above.
 
     A worker's heap is mostly what start-up made (Django, the URL resolvers, the templates, the
     engine's tables) and it lives as long as the process: frozen, no collection walks it again.
