@@ -16,7 +16,9 @@ back in the answer (its socket is spared that push) and the opponent's socket is
 bot thinks 0.5-2 s before every move, a quick human's pace. The two bots of a pair use different
 daphne processes, so every push crosses Redis.
 
-Figures for each level, measured over ``--duration`` seconds once every pair has started:
+Figures for each level, measured over ``--duration`` seconds from ``--warmup`` seconds after every
+pair has started (the set-up's own burst, every game of the level created and its two sockets
+opened within seconds, is not the steady play the level measures; errors count from the start):
 
 - moves per second (moves the server accepted);
 - latency: from a bot's POST being sent to the *opponent's* socket receiving a board of the new
@@ -72,6 +74,7 @@ SOCKET_OPEN_TIMEOUT = 30.0
 STALL_SECONDS = 20.0  # a bot that waits this long for a board it can act on is stuck: an error
 GRACE_SECONDS = 5.0  # after a level, how long late pushes may still arrive
 SETUP_SECONDS = 45.0  # the longest a level waits for all its games to start (then it measures anyway)
+WARMUP_SECONDS = 10.0  # after the set-up, play this long before measuring (--warmup)
 WIND_DOWN_SECONDS = 20.0  # after a level, how long bots may take to finish what they were doing
 SETUP_CONCURRENCY = 16
 ECHO_SOCKETS_PER_SERVER = 4
@@ -670,6 +673,7 @@ async def run_level(bots: list[Bot], servers: Servers, games: int, args: argpars
     setup_seconds = time.perf_counter() - setup_began
     if len(started) < games:
         level.error(BotError("setup_timeout", f"{len(started)} of {games} games started"))
+    await asyncio.sleep(args.warmup)
     level.start = time.perf_counter()
     level.end = level.start + args.duration
     cpu = (servers.cpu_seconds(), time.process_time())
@@ -697,6 +701,7 @@ async def run_level(bots: list[Bot], servers: Servers, games: int, args: argpars
         "bots_cpu_s": round(client_cpu, 1),
         "loadavg_1m": [round(load_before, 2), round(load_after, 2)],
         "setup_s": round(setup_seconds, 1),
+        "warmup_s": args.warmup,
         "moves": level.moves,
         "moves_per_second": round(level.moves / args.duration, 1),
         "latency_ms": percentiles(level.latencies),
@@ -801,7 +806,8 @@ async def main_async(args: argparse.Namespace) -> int:
                 if await asyncio.to_thread(vacuum, args.database_url) and not results:
                     print("PostgreSQL's autovacuum is off here: the benchmark vacuums before each level",
                           file=out, flush=True)
-                print(f"level: {games} games for {args.duration:.0f} s ...", file=out, flush=True)
+                print(f"level: {games} games, {args.warmup:.0f} s of play, then {args.duration:.0f} s "
+                      "measured ...", file=out, flush=True)
                 result = await run_level(bots, servers, games, args)
                 await asyncio.to_thread(call_off_open_games, env, log)
                 result["echo_idle_ms"] = idle_echo
@@ -831,6 +837,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, help="run one level of this many games (default: all levels)")
     parser.add_argument("--levels", default=",".join(map(str, LEVELS)))
     parser.add_argument("--duration", type=float, default=60.0, help="measured seconds per level")
+    parser.add_argument("--warmup", type=float, default=WARMUP_SECONDS,
+                        help="seconds played after the set-up before measuring")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--port", type=int, default=8400)
