@@ -89,7 +89,8 @@ def _game_and_seats_sql(connection, lock: bool) -> str:
         user_model = get_user_model()
         quote = connection.ops.quote_name
         fields = Seat._meta.concrete_fields
-        assert all(f.get_internal_type() in _SEAT_JSON_TYPES for f in fields), "see _SEAT_JSON_TYPES"
+        if any(f.get_internal_type() not in _SEAT_JSON_TYPES for f in fields):
+            raise TypeError("a Seat field that JSON does not carry as it is: see _SEAT_JSON_TYPES")
         username = user_model._meta.get_field(user_model.USERNAME_FIELD).column
         values = ", ".join([*(f"s.{quote(f.column)}" for f in fields), f"u.{quote(username)}"])
         if connection.vendor == "postgresql":
