@@ -30,7 +30,8 @@ opened within seconds, is not the steady play the level measures; errors count f
   (before any load) is printed too;
 - errors: 5xx and unexpected statuses, timeouts, dropped sockets, pushes that never came,
   bots left waiting for a board. A 409 (the board changed under the bot's move) is not an
-  error: the bot gets the new board in the answer and goes on, as a browser does.
+  error: the bot gets the new board in the answer and goes on, as a browser does;
+- with ``--series``, the latency second by second (moves, p50, p95, max): where a tail comes from.
 
 Everything is bounded: a level lasts ``--duration`` s after a set-up of at most ``SETUP_SECONDS``,
 every request and wait has a timeout, and only 127.0.0.1 is contacted. The servers use their own
@@ -204,6 +205,7 @@ class Level:
     stale: int = 0
     games_finished: int = 0
     latencies: list[float] = field(default_factory=list)
+    sent_at: list[float] = field(default_factory=list)  # when each of ``latencies``' moves was sent
     answers: list[float] = field(default_factory=list)  # a POST to its own answer (the mover's board)
     echo: list[float] = field(default_factory=list)
     errors: Counter = field(default_factory=Counter)
@@ -408,9 +410,9 @@ class Bot:
             with contextlib.suppress(Exception):
                 await self.ws.send("sync")
 
-def latencies(sender: Bot, receiver: Bot) -> tuple[list[float], int]:
-    """Milliseconds from each of ``sender``'s accepted POSTs to ``receiver``'s socket having that
-    version (or a newer one), and how many never arrived."""
+def latencies(sender: Bot, receiver: Bot) -> tuple[list[tuple[float, float]], int]:
+    """For each of ``sender``'s accepted POSTs, when it was sent and the milliseconds until
+    ``receiver``'s socket had that version (or a newer one); and how many never arrived."""
     versions = [v for v, _ in receiver.arrivals]
     out, missing = [], 0
     for sent, version in sender.sent:
@@ -418,7 +420,7 @@ def latencies(sender: Bot, receiver: Bot) -> tuple[list[float], int]:
         if i == len(versions):
             missing += 1
         else:
-            out.append((receiver.arrivals[i][1] - sent) * 1000)
+            out.append((sent, (receiver.arrivals[i][1] - sent) * 1000))
     return out, missing
 
 
@@ -472,7 +474,8 @@ async def run_pair(a: Bot, b: Bot, target: int, level: Level, ready: asyncio.Sem
             given_up = asyncio.current_task().cancelling()  # the wind-down ran out: no grace was had
             for sender, receiver in ((a, b), (b, a)):
                 values, missing = latencies(sender, receiver)
-                level.latencies.extend(values)
+                level.sent_at.extend(sent for sent, _ in values)
+                level.latencies.extend(ms for _, ms in values)
                 if missing and not given_up:
                     level.error(BotError("push_missing", f"{missing} by {sender.username}"))
                 sender.sent.clear()
@@ -705,6 +708,7 @@ async def run_level(bots: list[Bot], servers: Servers, games: int, args: argpars
         "moves": level.moves,
         "moves_per_second": round(level.moves / args.duration, 1),
         "latency_ms": percentiles(level.latencies),
+        "latency_by_second": per_second(level.sent_at, level.latencies, level.start) if args.series else None,
         "echo_latency_ms": percentiles(level.echo),
         "latency_over_echo": over_echo(percentiles(level.latencies), percentiles(level.echo)),
         # The mover's own answer: how much of the opponent's wait is the move's request itself.
@@ -725,6 +729,17 @@ def saturation(results: list[dict], p99_limit: float) -> str:
             return (f"{r['games']} games (p99 {p99} ms, {r['errors']} errors, "
                     f"{r['moves_per_second']} moves/s)")
     return f"not reached up to {results[-1]['games']} games" if results else "-"
+
+
+def per_second(sent_at: list[float], latencies: list[float], start: float) -> list[dict]:
+    """The window second by second (moves sent in each, and their latency's p50, p95 and max):
+    a tail that comes in bursts (a pause of one worker, work that arrives in waves) shows as bad
+    seconds among good ones, where a tail of an overloaded machine is spread over them all."""
+    seconds: dict[int, list[float]] = {}
+    for sent, ms in zip(sent_at, latencies, strict=True):
+        seconds.setdefault(int(sent - start), []).append(ms)
+    return [{"second": t, "moves": len(values), **{k: percentiles(values)[k] for k in ("p50", "p95", "max")}}
+            for t, values in sorted(seconds.items())]
 
 
 def over_echo(latency: dict, echo: dict) -> dict[str, float | None]:
@@ -754,7 +769,7 @@ def targets(results: list[dict], p99_limit: float) -> list[str]:
     return lines
 
 
-def print_table(results: list[dict], idle_echo: dict, out) -> None:
+def print_table(results: list[dict], idle_echo: dict, out, *, by_second: bool = True) -> None:
     print(f"echo floor, idle: p50 {idle_echo['p50']} ms, p95 {idle_echo['p95']} ms, "
           f"p99 {idle_echo['p99']} ms", file=out)
     header = (f"{'games':>5} {'moves/s':>8} {'p50':>7} {'p95':>7} {'p99':>7} {'answer p50':>10}"
@@ -770,6 +785,10 @@ def print_table(results: list[dict], idle_echo: dict, out) -> None:
               f" {r['loadavg_1m'][1]:>5}", file=out)
         if r["errors"]:
             print(f"      errors: {r['error_kinds']}  e.g. {r['error_samples'][:2]}", file=out)
+        seconds = r.get("latency_by_second") if by_second else None
+        for s in seconds or ():
+            print(f"      second {s['second']:>3}: {s['moves']:>4} moves, latency p50 {s['p50']!s:>6} "
+                  f"p95 {s['p95']!s:>7} max {s['max']!s:>7} ms", file=out)
 
 
 async def main_async(args: argparse.Namespace) -> int:
@@ -824,7 +843,7 @@ async def main_async(args: argparse.Namespace) -> int:
         print(json.dumps(results[0] if len(results) == 1 else results))
     else:
         print("\nsummary", file=out)
-        print_table(results, idle_echo, out)
+        print_table(results, idle_echo, out, by_second=False)  # printed with each level above
         print(f"saturation (first level with errors or p99 over {args.p99_limit:.0f} ms): "
               f"{saturation(results, args.p99_limit)}", file=out)
         for line in targets(results, args.p99_limit):
@@ -849,6 +868,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--real-hasher", action="store_true", help="serve with cribsite.settings unchanged")
     parser.add_argument("--quiet-log", action="store_true", help="servers log warnings only")
     parser.add_argument("--server-log", help="append the servers' output here (default: a temp file)")
+    parser.add_argument("--series", action="store_true",
+                        help="each level's latency second by second too (latency_by_second in --json)")
     parser.add_argument("--p99-limit", type=float, default=250.0)
     args = parser.parse_args(argv)
     if args.duration <= 0 or args.duration > 600:

@@ -32,3 +32,15 @@ def test_fifty_games_must_be_within_five_echoes_at_the_median_and_at_p99():
 
 def test_levels_the_targets_do_not_name_are_not_judged():
     assert targets([level(100, 10, 50, 1, 5), level(400, 900, 5000, 8, 80, errors=1)], 250) == []
+
+
+def test_the_window_second_by_second():
+    from bench.load import per_second
+
+    start = 100.0
+    sent = [100.1, 100.5, 100.9, 102.2, 102.3]
+    ms = [10.0, 30.0, 20.0, 400.0, 5.0]
+    assert per_second(sent, ms, start) == [
+        {"second": 0, "moves": 3, "p50": 20.0, "p95": 30.0, "max": 30.0},
+        {"second": 2, "moves": 2, "p50": 400.0, "p95": 400.0, "max": 400.0},
+    ]
