@@ -17,7 +17,6 @@ from asgiref.sync import SyncToAsync
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import close_old_connections
-from django.utils.functional import LazyObject, empty
 
 from cribsite.threads import socket_executor
 from games import broadcast, csrf
@@ -50,21 +49,12 @@ def _query_tab(scope: dict) -> str:
 
 
 class Consumer(AsyncWebsocketConsumer):
-    """Channels' consumer without its database clean-up before every message, holding the scope's
-    user itself.
+    """Channels' consumer without its database clean-up before every message.
 
     Channels closes the stale database connections of its one thread-sensitive thread before each
     message a consumer handles: a hop to that thread (shared by every socket of the process) for
     every push, echo and heartbeat. These consumers never use that thread for the database: their
     calls run through ``database_sync_to_async`` above, which closes its connections itself."""
-
-    async def websocket_connect(self, message: dict) -> None:
-        # channels' AuthMiddleware hands over its lazy wrapper of the user, resolved already: every
-        # attribute read through it (each push reads a few) raises and catches an AttributeError.
-        user = self.scope.get("user")
-        if isinstance(user, LazyObject) and user._wrapped is not empty:
-            self.scope["user"] = user._wrapped
-        await super().websocket_connect(message)
 
     async def dispatch(self, message: dict) -> None:
         handler = getattr(self, get_handler_name(message), None)

@@ -1,5 +1,5 @@
 """Two guards at the edge (requests no browser sends, a database too busy to answer), and the
-request's user read as the request comes in.
+user itself, not a lazy proxy of it, on every request and socket.
 
 A NUL character in a URL, a query, a form field or a cookie is never legitimate, and PostgreSQL
 refuses it in any text it is asked to compare (``DataError``): a username or an invitation token
@@ -19,6 +19,7 @@ from collections.abc import Callable
 from django.contrib.auth import middleware as auth_middleware
 from django.db import OperationalError
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.utils.functional import LazyObject, empty
 
 log = logging.getLogger("games.overload")
 
@@ -91,3 +92,18 @@ class AuthenticationMiddleware(auth_middleware.AuthenticationMiddleware):
     def process_request(self, request: HttpRequest) -> None:
         super().process_request(request)
         request.user = auth_middleware.get_user(request)
+
+
+class SocketUserMiddleware:
+    """For websockets, inside channels' ``AuthMiddleware``: the scope's user itself instead of the
+    lazy wrapper that middleware resolved, for the same reason as above (each push reads a few of
+    the user's attributes, every consumer of the site)."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        user = scope.get("user")
+        if isinstance(user, LazyObject) and user._wrapped is not empty:
+            scope = {**scope, "user": user._wrapped}
+        return await self.app(scope, receive, send)

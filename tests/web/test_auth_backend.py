@@ -72,3 +72,25 @@ def test_the_request_user_is_read_at_once_and_is_the_user_itself(alice, rf, djan
     middleware.process_request(request)
     assert type(request.user) is get_user_model() and request.user == alice
     assert request._cached_user is request.user  # as Django's lazy user remembers it
+
+
+def test_a_socket_s_scope_holds_the_user_channels_resolved_itself(alice):
+    import asyncio
+
+    from channels.auth import UserLazyObject
+    from django.contrib.auth.models import AnonymousUser
+
+    from games.middleware import SocketUserMiddleware
+
+    seen = []
+
+    async def app(scope, receive, send):
+        seen.append(scope.get("user"))
+
+    for user in (alice, AnonymousUser()):
+        lazy = UserLazyObject()
+        lazy._wrapped = user  # as channels' AuthMiddleware resolves it
+        asyncio.run(SocketUserMiddleware(app)({"type": "websocket", "user": lazy}, None, None))
+    asyncio.run(SocketUserMiddleware(app)({"type": "websocket"}, None, None))  # no auth stack: no user
+    assert seen[0] is alice and isinstance(seen[1], AnonymousUser) and seen[2] is None
+    assert not any(isinstance(user, UserLazyObject) for user in seen)
