@@ -738,8 +738,11 @@ def per_second(sent_at: list[float], latencies: list[float], start: float) -> li
     seconds: dict[int, list[float]] = {}
     for sent, ms in zip(sent_at, latencies, strict=True):
         seconds.setdefault(int(sent - start), []).append(ms)
-    return [{"second": t, "moves": len(values), **{k: percentiles(values)[k] for k in ("p50", "p95", "max")}}
-            for t, values in sorted(seconds.items())]
+    out = []
+    for t, values in sorted(seconds.items()):
+        figures = percentiles(values)
+        out.append({"second": t, "moves": len(values), **{k: figures[k] for k in ("p50", "p95", "max")}})
+    return out
 
 
 def over_echo(latency: dict, echo: dict) -> dict[str, float | None]:

@@ -6,6 +6,7 @@ state. ``Game.state`` is a snapshot of the latest state for speed; only ``games.
 
 from __future__ import annotations
 
+import functools
 import secrets
 from operator import itemgetter
 
@@ -110,6 +111,12 @@ def _game_and_seats_sql(connection, lock: bool) -> str:
     return sql
 
 
+@functools.cache
+def _by_seat_index() -> itemgetter:
+    """The sort key of a seat's JSON array (its columns in ``Seat``'s field order)."""
+    return itemgetter([f.attname for f in Seat._meta.concrete_fields].index("index"))
+
+
 def _attach_seats(game: Game, connection, seats_json: str | None) -> None:
     """Put ``game``'s seats (``seats_json``, from ``_game_and_seats_sql``), each with its player's
     id and name, into the cache ``game.seats.all()`` reads (the one ``prefetch_related`` fills).
@@ -125,9 +132,8 @@ def _attach_seats(game: Game, connection, seats_json: str | None) -> None:
     user_model = get_user_model()
     user_field = Seat._meta.get_field("user")
     user_fields = ["id", user_model.USERNAME_FIELD]
-    index = [f.attname for f in Seat._meta.concrete_fields].index("index")
     seats = []
-    for values in sorted(orjson.loads(seats_json) if seats_json else (), key=itemgetter(index)):
+    for values in sorted(orjson.loads(seats_json) if seats_json else (), key=_by_seat_index()):
         seat = Seat.from_db(connection.alias, None, values[:-1])
         if seat.user_id is not None:
             user_field.set_cached_value(seat, user_model.from_db(connection.alias, user_fields,
