@@ -31,7 +31,10 @@ opened within seconds, is not the steady play the level measures; errors count f
 - errors: 5xx and unexpected statuses, timeouts, dropped sockets, pushes that never came,
   bots left waiting for a board. A 409 (the board changed under the bot's move) is not an
   error: the bot gets the new board in the answer and goes on, as a browser does;
-- with ``--series``, the latency second by second (moves, p50, p95, max): where a tail comes from.
+- with ``--series``, the latency second by second (moves, p50, p95, max): where a tail comes from;
+- with ``--stages``, each stage of a move's way (the request read, the middleware, the move and its
+  commit, the push through Redis, the opponent's board drawn and sent) p50, p90 and p99: where the
+  time goes (``bench/stages.py``; the servers then log a line per stage, a little extra work).
 
 Everything is bounded: a level lasts ``--duration`` s after a set-up of at most ``SETUP_SECONDS``,
 every request and wait has a timeout, and only 127.0.0.1 is contacted. The servers use their own
@@ -65,6 +68,8 @@ import aiohttp
 from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import ConnectionClosed
 from yarl import URL
+
+from bench import stages
 
 ROOT = Path(__file__).resolve().parents[1]
 HOST = "127.0.0.1"
@@ -211,6 +216,9 @@ class Level:
     echo: list[float] = field(default_factory=list)
     errors: Counter = field(default_factory=Counter)
     error_samples: list[str] = field(default_factory=list)
+    traced: list[tuple] | None = None  # with --stages: each move's own times (see ``traced``)
+    # perf_counter() + wall_offset is the wall clock the servers' stage marks are in
+    wall_offset: float = field(default_factory=lambda: time.time() - time.perf_counter())
 
     def measuring(self, t: float) -> bool:
         return self.start <= t < self.end
@@ -244,7 +252,8 @@ class Bot:
         self.version = -1
         self.changed = asyncio.Event()
         self.arrivals: list[tuple[int, float]] = []  # (version, when) each time the socket saw a newer one
-        self.sent: list[tuple[float, int]] = []  # (when, version made) for each accepted move in the window
+        # (when, version made, when answered) for each accepted move in the window
+        self.sent: list[tuple[float, int, float]] = []
         self.ws = None
         self.reader: asyncio.Task | None = None
         self.tab = secrets.token_urlsafe(12) if game_id else ""  # a board page's id, one per game
@@ -395,7 +404,7 @@ class Bot:
             if level.measuring(sent):
                 level.moves += 1
                 level.answers.append((time.perf_counter() - sent) * 1000)
-                self.sent.append((sent, version))
+                self.sent.append((sent, version, time.perf_counter()))
         elif status == 409:  # the board changed under this move: the answer is the new board
             level.stale += 1
             self.offer(html, version)
@@ -411,12 +420,21 @@ class Bot:
             with contextlib.suppress(Exception):
                 await self.ws.send("sync")
 
+def traced(sender: Bot, receiver: Bot, offset: float) -> list[tuple[int, int, float, float, float | None]]:
+    """``sender``'s moves for ``--stages``: (game, version, POST written, answer read, the board of
+    exactly that version read by ``receiver``'s socket), in wall-clock ms."""
+    arrived = dict(receiver.arrivals)
+    return [(sender.game_id, version, (sent + offset) * 1000, (answered + offset) * 1000,
+             (arrived[version] + offset) * 1000 if version in arrived else None)
+            for sent, version, answered in sender.sent]
+
+
 def latencies(sender: Bot, receiver: Bot) -> tuple[list[tuple[float, float]], int]:
     """For each of ``sender``'s accepted POSTs, when it was sent and the milliseconds until
     ``receiver``'s socket had that version (or a newer one); and how many never arrived."""
     versions = [v for v, _ in receiver.arrivals]
     out, missing = [], 0
-    for sent, version in sender.sent:
+    for sent, version, _ in sender.sent:
         i = bisect.bisect_left(versions, version)
         if i == len(versions):
             missing += 1
@@ -479,6 +497,8 @@ async def run_pair(a: Bot, b: Bot, target: int, level: Level, ready: asyncio.Sem
                 level.latencies.extend(ms for _, ms in values)
                 if missing and not given_up:
                     level.error(BotError("push_missing", f"{missing} by {sender.username}"))
+                if level.traced is not None:
+                    level.traced.extend(traced(sender, receiver, level.wall_offset))
                 sender.sent.clear()
             await asyncio.gather(a.close_socket(), b.close_socket())
 
@@ -527,6 +547,7 @@ def server_env(args: argparse.Namespace) -> dict[str, str]:
         REDIS_URL=args.redis_url,
         CHANNEL_PREFIX=f"bench{os.getpid()}",
         GAMES_LOG_LEVEL="WARNING" if args.quiet_log else "INFO",
+        TIMELINE_LOG="1" if args.stages else "",
         DB_POOL_MAX=str(args.pool),  # as make serve does
     )
     return env
@@ -658,8 +679,11 @@ async def log_in_all(bots: list[Bot]) -> None:
     await asyncio.gather(*(one(bot) for bot in bots))
 
 
-async def run_level(bots: list[Bot], servers: Servers, games: int, args: argparse.Namespace) -> dict:
-    level = Level(games=games, duration=args.duration, think=THINK_SECONDS)
+async def run_level(bots: list[Bot], servers: Servers, games: int, args: argparse.Namespace,
+                    log_path: Path | None = None) -> dict:
+    level = Level(games=games, duration=args.duration, think=THINK_SECONDS,
+                  traced=[] if args.stages else None)
+    log_offset = log_path.stat().st_size if args.stages else 0
     gate = asyncio.Semaphore(SETUP_CONCURRENCY)
     started: list[int] = []
     setup_began = time.perf_counter()
@@ -710,6 +734,8 @@ async def run_level(bots: list[Bot], servers: Servers, games: int, args: argpars
         "moves_per_second": round(level.moves / args.duration, 1),
         "latency_ms": percentiles(level.latencies),
         "latency_by_second": per_second(level.sent_at, level.latencies, level.start) if args.series else None,
+        "stages_ms": (stages.breakdown(level.traced, stages.read_marks(log_path, log_offset))
+                      if args.stages else None),
         "echo_latency_ms": percentiles(level.echo),
         "latency_over_echo": over_echo(percentiles(level.latencies), percentiles(level.echo)),
         # The mover's own answer: how much of the opponent's wait is the move's request itself.
@@ -793,6 +819,8 @@ def print_table(results: list[dict], idle_echo: dict, out, *, by_second: bool = 
         for s in seconds or ():
             print(f"      second {s['second']:>3}: {s['moves']:>4} moves, latency p50 {s['p50']!s:>6} "
                   f"p95 {s['p95']!s:>7} max {s['max']!s:>7} ms", file=out)
+        if by_second and r.get("stages_ms"):
+            stages.print_breakdown(r["stages_ms"], out)
 
 
 def quiet_collector() -> None:
@@ -847,7 +875,7 @@ async def main_async(args: argparse.Namespace) -> int:
                 print(f"level: {games} games, {args.warmup:.0f} s of play, then {args.duration:.0f} s "
                       "measured ...", file=out, flush=True)
                 quiet_collector()
-                result = await run_level(bots, servers, games, args)
+                result = await run_level(bots, servers, games, args, log_path)
                 await asyncio.to_thread(call_off_open_games, env, log)
                 result["echo_idle_ms"] = idle_echo
                 result["machine_speed_ms"] = speed
@@ -890,6 +918,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--server-log", help="append the servers' output here (default: a temp file)")
     parser.add_argument("--series", action="store_true",
                         help="each level's latency second by second too (latency_by_second in --json)")
+    parser.add_argument("--stages", action="store_true",
+                        help="each level's time per stage of a move too (stages_ms in --json)")
     parser.add_argument("--p99-limit", type=float, default=250.0)
     args = parser.parse_args(argv)
     if args.duration <= 0 or args.duration > 600:

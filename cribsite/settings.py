@@ -264,6 +264,8 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "loggers": {
         "games": {"handlers": ["console"], "level": os.environ.get("GAMES_LOG_LEVEL", "INFO")},
+        # A timestamp at each stage of every move (games/timeline.py): for bench.load --stages.
+        "games.timeline": {"level": "DEBUG" if env_bool("TIMELINE_LOG", False) else "WARNING"},
     },
 }
 if not DEBUG:

@@ -31,6 +31,8 @@ from django.http import FileResponse
 from django.http.response import HttpResponseBase
 from django.urls import set_script_prefix
 
+from games import timeline
+
 
 @functools.cache
 def socket_executor() -> ThreadPoolExecutor:
@@ -73,6 +75,7 @@ class PooledASGIHandler(ASGIHandler):
         visits and starts two tasks a request, one of them to cancel an async view when the client
         goes away; these views are synchronous and cannot be cancelled anyway. A streamed
         response (a static file) is closed after it is sent, as Django does."""
+        timeline.mark("http", path=scope["path"])
         try:
             body_file = await self.read_body(receive)
         except RequestAborted:

@@ -12,6 +12,8 @@ import secrets
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 
+from games import timeline
+
 log = logging.getLogger(__name__)
 
 # A page's tab id: random, made when the board page is drawn; it only ever spares a socket a push.
@@ -81,6 +83,7 @@ def _check(group: str, done: concurrent.futures.Future) -> None:
 def game_changed(game_id: int, version: int, *, origin: str = "", actor: int | None = None) -> None:
     """``origin``/``actor``: the page and user whose request made the change (and got the board in
     its answer); that one socket skips the push, every other one renders it."""
+    timeline.mark("commit", game=game_id, version=version)
     _send(game_group(game_id), {
         "type": "game.changed", "game": game_id, "version": version, "origin": origin, "actor": actor,
     })

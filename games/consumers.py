@@ -19,7 +19,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import close_old_connections
 
 from cribsite.threads import socket_executor
-from games import broadcast, csrf
+from games import broadcast, csrf, timeline
 
 log = logging.getLogger(__name__)
 
@@ -218,6 +218,7 @@ class GameConsumer(Consumer):
         version = event.get("version")
         if isinstance(version, int) and version <= self.sent_version:
             return
+        timeline.mark("received", game=self.game_id, version=version, user=self.scope["user"].pk)
         await self._send_board()
 
     async def _send_board(self) -> None:
@@ -225,12 +226,14 @@ class GameConsumer(Consumer):
         if html is None:
             return
         match = BOARD_VERSION.search(html, 0, 400)
-        if match:
-            version = int(match.group(1))
+        version = int(match.group(1)) if match else None
+        if version is not None:
             if version < self.sent_version:
                 return  # a newer board went out while this one was drawn (the heartbeat's catch-up)
             self.sent_version = version  # before the send: a board drawn meanwhile sees it
+            timeline.mark("drawn", game=self.game_id, version=version, user=self.scope["user"].pk)
         await self.send(text_data=html)
+        timeline.mark("sent", game=self.game_id, version=version, user=self.scope["user"].pk)
 
     async def _admitted(self) -> bool:
         user = self.scope["user"]

@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.views.decorators.http import require_POST
 
-from games import broadcast, ratelimit, services
+from games import broadcast, ratelimit, services, timeline
 from games.board import announce_html, board_context, board_html, presence_context
 from games.models import Game
 
@@ -63,6 +63,7 @@ def board_tab(request: HttpRequest) -> str:
 @login_required
 @require_POST
 def act(request: HttpRequest, game_id: int) -> HttpResponse:
+    timeline.mark("view", game=game_id)
     action = {k: request.POST[k] for k in ACTION_FIELDS if k in request.POST}
     if request.POST.getlist("cards"):
         action["cards"] = request.POST.getlist("cards")
@@ -89,7 +90,9 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
         return redirect(game)
     if game.status != Game.Status.ACTIVE:  # the end of a game ran the finish hooks: read it afresh
         game = Game.objects.with_seats().get(pk=game.pk)
-    return _board_response(request, game)
+    response = _board_response(request, game)
+    timeline.mark("answered", game=game_id, version=game.version)
+    return response
 
 
 @login_required

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 
 import pytest
@@ -317,3 +318,25 @@ async def test_a_message_without_a_handler_is_an_error_as_in_channels():
 
     with pytest.raises(ValueError, match="No handler for message type game.unknown"):
         await GameConsumer().dispatch({"type": "game.unknown"})
+
+
+async def test_a_pushed_board_marks_its_stages_when_asked(caplog):
+    """``bench.load --stages`` times the push's way from these marks (games/timeline.py)."""
+    game, alice, bob, _ = await sync_to_async(_two_player_game)()
+    (h_bob,) = await sync_to_async(_headers_for)(bob)
+    sock_bob = await _connect(game.pk, h_bob)
+    assert _version(await _receive_board(sock_bob)) == game.version
+
+    def alice_cuts():
+        services.game_act(user=alice, game_id=game.pk, version=game.version,
+                          action={"type": "cut_for_deal", "position": 5})
+
+    with caplog.at_level(logging.DEBUG, logger="games.timeline"):
+        await sync_to_async(alice_cuts)()
+        assert _version(await _receive_board(sock_bob)) == game.version + 1
+    marks = [r.getMessage() for r in caplog.records if r.name == "games.timeline"]
+    moved = f"game={game.pk} version={game.version + 1}"
+    assert [m.split()[0] for m in marks] == ["stage=commit", "stage=received", "stage=drawn", "stage=sent"]
+    assert all(moved in m for m in marks)
+    assert all(f"user={bob.pk}" in m for m in marks[1:])
+    await sock_bob.disconnect(timeout=10)
