@@ -19,7 +19,8 @@ STAGES = (
     ("move", "view", "commit"),  # rate limit, lock, engine, write, commit
     ("push on its way", "commit", "received"),  # the channel layer; the other worker's loop
     ("board drawn", "received", "drawn"),  # a socket thread; the game read; the board drawn
-    ("board out", "drawn", "push"),  # the socket's write; the bot reads it
+    ("board written", "drawn", "sent"),  # the socket's write
+    ("board read", "sent", "push"),  # daphne sends it; the bot reads it
     ("total", "post", "push"),
     ("answer drawn", "commit", "answered"),  # the mover's own board, alongside the push
     ("answer out", "answered", "answer"),  # back through daphne to the mover
@@ -67,7 +68,7 @@ def breakdown(moves: list[tuple[int, int, float, float, float | None]], marks: d
         if pushed is None:
             continue
         at = {"post": posted, "push": pushed, "answer": answer}
-        for stage in ("commit", "answered", "received", "drawn"):
+        for stage in ("commit", "answered", "received", "drawn", "sent"):
             at[stage] = marks.get(stage, {}).get((game, version))
         if at["commit"] is None:
             continue

@@ -40,10 +40,12 @@ def test_stages_line_the_servers_marks_up_with_the_bots_clocks(tmp_path):
     figures = breakdown([(7, 12, 1000.0, 1005.5, 1006.4), (7, 13, 1100.0, 1104.0, None)], marks)
     assert figures["moves"] == 1
     expected = {"request in": 0.5, "middleware": 1.5, "move": 2.0, "push on its way": 0.5,
-                "board drawn": 1.5, "board out": 0.4, "total": 6.4, "answer drawn": 1.0, "answer out": 0.5}
+                "board drawn": 1.5, "board written": 0.1, "board read": 0.3, "total": 6.4,
+                "answer drawn": 1.0, "answer out": 0.5}
     assert {name: figures[name]["p50"] for name in expected} == pytest.approx(expected)
     # the stages on the push's way add up to the whole
-    way = ("request in", "middleware", "move", "push on its way", "board drawn", "board out")
+    way = ("request in", "middleware", "move", "push on its way", "board drawn", "board written",
+           "board read")
     assert sum(figures[name]["p50"] for name in way) == pytest.approx(figures["total"]["p50"])
 
 
