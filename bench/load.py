@@ -720,6 +720,8 @@ async def run_level(bots: list[Bot], servers: Servers, games: int, args: argpars
     for task in done:
         if not task.cancelled() and task.exception() is not None:
             level.error(task.exception())
+    marks = stages.read_marks(log_path, log_offset) if args.stages else None
+    window = [(t + level.wall_offset) * 1000 for t in (level.start, level.end)]  # the servers' clock
     return {
         "games": games,
         "duration_s": args.duration,
@@ -734,8 +736,8 @@ async def run_level(bots: list[Bot], servers: Servers, games: int, args: argpars
         "moves_per_second": round(level.moves / args.duration, 1),
         "latency_ms": percentiles(level.latencies),
         "latency_by_second": per_second(level.sent_at, level.latencies, level.start) if args.series else None,
-        "stages_ms": (stages.breakdown(level.traced, stages.read_marks(log_path, log_offset))
-                      if args.stages else None),
+        "stages_ms": stages.breakdown(level.traced, marks) if marks else None,
+        "collector_passes": stages.collector(marks["gc"], *window) if marks else None,
         "echo_latency_ms": percentiles(level.echo),
         "latency_over_echo": over_echo(percentiles(level.latencies), percentiles(level.echo)),
         # The mover's own answer: how much of the opponent's wait is the move's request itself.
@@ -820,7 +822,7 @@ def print_table(results: list[dict], idle_echo: dict, out, *, by_second: bool = 
             print(f"      second {s['second']:>3}: {s['moves']:>4} moves, latency p50 {s['p50']!s:>6} "
                   f"p95 {s['p95']!s:>7} max {s['max']!s:>7} ms", file=out)
         if by_second and r.get("stages_ms"):
-            stages.print_breakdown(r["stages_ms"], out)
+            stages.print_breakdown(r["stages_ms"], out, r.get("collector_passes"))
 
 
 def quiet_collector() -> None:
@@ -919,7 +921,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--series", action="store_true",
                         help="each level's latency second by second too (latency_by_second in --json)")
     parser.add_argument("--stages", action="store_true",
-                        help="each level's time per stage of a move too (stages_ms in --json)")
+                        help="each level's time per stage of a move too, its slowest moves and the"
+                             " workers' collector passes (stages_ms, collector_passes in --json)")
     parser.add_argument("--p99-limit", type=float, default=250.0)
     args = parser.parse_args(argv)
     if args.duration <= 0 or args.duration > 600:

@@ -19,8 +19,11 @@ GC_THRESHOLDS = (5_000, 20, 100)
 
 
 def tune_process() -> None:
+    from games.timeline import watch_collector
+
     tune_garbage_collector()
     skip_twisted_form_parsing()
+    watch_collector()
 
 
 def tune_garbage_collector() -> None:

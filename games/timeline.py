@@ -28,3 +28,25 @@ def mark(stage: str, **fields: object) -> None:
     if log.isEnabledFor(logging.DEBUG):
         pairs = " ".join(f"{k}={v}" for k, v in fields.items())
         log.debug("stage=%s %s at=%.3f", stage, pairs, time.time() * 1000)
+
+
+def watch_collector() -> None:
+    """With the marks on, log each pass of the garbage collector too (``stage=gc``): a pass stops
+    every thread of the worker, so a move that waited for one shows it."""
+    import gc
+
+    if not log.isEnabledFor(logging.DEBUG) or _on_collect in gc.callbacks:
+        return
+    gc.callbacks.append(_on_collect)
+
+
+_started: list[float] = [0.0]
+
+
+def _on_collect(phase: str, info: dict) -> None:
+    if phase == "start":
+        _started[0] = time.perf_counter()
+        return
+    took = (time.perf_counter() - _started[0]) * 1000
+    log.debug("stage=gc generation=%s ms=%.2f collected=%s at=%.3f",
+              info.get("generation"), took, info.get("collected"), time.time() * 1000)

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import gc
+import io
 import logging
 
 import pytest
 
-from bench.stages import breakdown, read_marks
-from games import services
+from bench.stages import breakdown, collector, print_breakdown, read_marks
+from games import services, timeline
 from games.engine.actions import action_to_dict
 from games.engine.game import legal_actions
 from games.engine.rules import HouseRules
@@ -24,6 +26,7 @@ LOG = """\
 2026-12-01 09:00:00,000 DEBUG pid=2 games.timeline stage=sent game=7 version=12 user=4 at=1006.100
 2026-12-01 09:00:00,000 DEBUG pid=2 games.timeline stage=drawn game=7 version=12 user=4 at=1090.000
 2026-12-01 09:00:00,000 DEBUG pid=2 games.timeline stage=sent game=8 version=None user=4 at=1007.000
+2026-12-01 09:00:00,000 DEBUG pid=2 games.timeline stage=gc generation=1 ms=11.50 collected=30 at=1003.000
 """
 
 
@@ -47,6 +50,69 @@ def test_stages_line_the_servers_marks_up_with_the_bots_clocks(tmp_path):
     way = ("request in", "middleware", "move", "push on its way", "board drawn", "board written",
            "board read")
     assert sum(figures[name]["p50"] for name in way) == pytest.approx(figures["total"]["p50"])
+
+
+def _moves(totals: list[float]) -> tuple[list[tuple], dict]:
+    """One move per total, each in its own game: 1 ms in each stage but the move itself."""
+    marks = {"http": {}, "view": {}, "commit": {}, "answered": {}, "received": {}, "drawn": {}, "sent": {}}
+    moves = []
+    for game, total in enumerate(totals):
+        posted = 10_000.0 * game
+        commit = posted + 2 + (total - 6)  # request in 1, middleware 1, the move the rest
+        marks["http"][game], marks["view"][game] = [posted + 1], [posted + 2]
+        for stage, at in (("commit", commit), ("answered", commit + 1), ("received", commit + 1),
+                          ("drawn", commit + 2), ("sent", commit + 3)):
+            marks[stage][(game, 1)] = at
+        moves.append((game, 1, posted, commit + 2, commit + 4))
+    return moves, marks
+
+
+def test_the_slowest_moves_show_which_stages_a_tail_is_made_of():
+    moves, marks = _moves([6.0] * 198 + [50.0, 106.0])
+    figures = breakdown(moves, marks)
+    assert figures["moves"] == 200
+    # the slowest 1% (two moves): 78 ms on average, 72 of them in the move
+    assert figures["total"]["slowest"] == pytest.approx(78.0)
+    assert figures["move"]["slowest"] == pytest.approx(72.0)
+    assert figures["request in"]["slowest"] == pytest.approx(1.0)
+    slowest = figures["slowest_moves"]
+    top = [(m["game"], m["total"], m["move"]) for m in slowest[:3]]
+    assert top == [(199, 106.0, 100.0), (198, 50.0, 44.0), (0, 6.0, 0.0)]
+    assert slowest[0]["posted_at"] == pytest.approx(1990.0)  # seconds, as the wall clock
+    assert len(slowest) == 10
+    out = io.StringIO()
+    print_breakdown(figures, out, collector([(5.0, 1, 11.5)], 0, 10))
+    assert "100.0 of them in move" in out.getvalue()
+    assert "middle 1 (p50 11.5, max 11.5 ms)" in out.getvalue()
+
+
+def test_collector_passes_are_counted_per_generation_within_the_window(tmp_path):
+    log = tmp_path / "servers.log"
+    log.write_text(LOG)
+    passes = read_marks(log)["gc"]
+    assert passes == [(1003.0, 1, 11.5)]
+    passes += [(1001.0, 0, 1.0), (1002.0, 0, 3.0), (1002.5, 0, 2.0), (999.0, 2, 40.0), (1100.0, 2, 30.0)]
+    assert collector(passes, 1000.0, 1100.0) == {
+        "young": {"passes": 3, "p50": 2.0, "max": 3.0},
+        "middle": {"passes": 1, "p50": 11.5, "max": 11.5},
+        "full": {"passes": 0, "p50": None, "max": None},  # one before the window, one at its end
+    }
+
+
+def test_the_collectors_passes_are_logged_only_when_asked(caplog):
+    timeline.watch_collector()
+    assert timeline._on_collect not in gc.callbacks  # the marks are off: nothing to log to
+    try:
+        with caplog.at_level(logging.DEBUG, logger="games.timeline"):
+            timeline.watch_collector()
+            timeline.watch_collector()  # once only
+            assert gc.callbacks.count(timeline._on_collect) == 1
+            gc.collect(1)
+    finally:  # the interpreter reads its own list: the callback must be taken out of that one
+        while timeline._on_collect in gc.callbacks:
+            gc.callbacks.remove(timeline._on_collect)
+    lines = [r.getMessage() for r in caplog.records if "stage=gc" in r.getMessage()]
+    assert lines and lines[-1].startswith("stage=gc generation=1 ms=")
 
 
 def test_a_move_with_a_mark_missing_is_left_out(tmp_path):
