@@ -231,6 +231,33 @@ def test_the_replay_board_shows_both_hands_and_the_live_scores(alice, bob, clien
         assert f'aria-label="alice {state.scores[0]}, bob {state.scores[1]}, game to 61"' in html
 
 
+def test_the_replay_log_puts_the_step_just_taken_on_top(alice, bob, client):
+    """The log box scrolls: oldest first, the cut and deal filled it and hid the plays being stepped."""
+    import re
+
+    from django.utils.html import conditional_escape
+
+    from games.board import log_lines
+
+    game = finish_between(alice, bob, seed=49, rules=HouseRules(target=61))
+    moves = list(Move.objects.filter(game=game).order_by("seq"))
+    state = new_game(game.house_rules, bytes.fromhex(game.secret))
+    checked = 0
+    for number, move in enumerate(moves, start=1):
+        state, _ = apply(state, action_from_dict(move.action))
+        lines = log_lines(state.log, ["alice", "bob"], None)
+        if state.phase != "play" or len({str(line.text) for line in lines}) < 3:
+            continue
+        html = client.get(f"/games/{game.pk}/replay/?step={number}").content.decode()
+        box = html.split('aria-labelledby="replay-log-h">', 1)[1].split("</ol>", 1)[0]
+        items = re.findall(r"<li[^>]*>(.*?)</li>", box)
+        assert len(items) == len(lines)
+        assert str(conditional_escape(lines[-1].text)) in items[0]
+        assert str(conditional_escape(lines[0].text)) in items[-1]
+        checked += 1
+    assert checked > 5
+
+
 # --- downloads -------------------------------------------------------------------------------------
 
 
