@@ -11,3 +11,13 @@ class SignupForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         model = User
         fields = ("username", "email")
+
+    def clean_email(self) -> str:
+        # A password reset mails every account with the address: a second account on it would
+        # hand whoever reads that mailbox both, and leave its owner unsure which one they reset.
+        email = self.cleaned_data["email"].strip()
+        if email and User.objects.filter(email__iexact=email).exists():
+            raise forms.ValidationError(
+                "An account with this email address already exists. Log in, or reset its password."
+            )
+        return email

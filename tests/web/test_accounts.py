@@ -67,6 +67,14 @@ def test_duplicate_username_is_refused(client, ann, django_user_model):
     assert logged_in_id(client) is None
 
 
+def test_an_email_address_already_in_use_is_refused(client, ann, django_user_model):
+    response = signup(client, email="ANN@example.com")  # addresses are compared without case
+    assert response.status_code == 400
+    assert "An account with this email address already exists." in response.content.decode()
+    assert django_user_model.objects.count() == 1
+    assert logged_in_id(client) is None
+
+
 def test_password_mismatch_is_refused(client, django_user_model):
     response = signup(client, password2=PASSWORD + "x")
     assert response.status_code == 400
