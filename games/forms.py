@@ -129,6 +129,13 @@ SEAT_CHOICES = [
 ]
 
 
+def _shown_if(field: forms.Field, controller: str, value: str) -> None:
+    """Mark a field that only matters when another one (by its HTML name) has this value: the
+    lobby's script hides it otherwise. Without the script every field shows, and clean() ignores
+    the ones that do not apply."""
+    field.widget.attrs.update({"data-shown-if": controller, "data-shown-value": value})
+
+
 class TableForm(HouseRulesForm):
     """A table of three, or four in two partnerships (you and seat 3 against seats 2 and 4)."""
 
@@ -156,6 +163,8 @@ class TableForm(HouseRulesForm):
             self.fields[f"seat_{n}_player"] = forms.CharField(
                 label=f"Player to invite to seat {n + 1}", required=False, max_length=150,
             )
+            _shown_if(self.fields[f"seat_{n}_player"], self.add_prefix(f"seat_{n}"), "invite")
+        _shown_if(self.fields["seat_3"], self.add_prefix("players"), "4")
         self.order_fields(self.field_order)
 
     def clean(self) -> dict:

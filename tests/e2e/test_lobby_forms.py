@@ -1,0 +1,41 @@
+"""The lobby's table form in Chromium: a seat's invitee box only while that seat is an invitation,
+the fourth seat only at a table of four."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.helpers import sign_up
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+def test_the_table_form_shows_only_the_fields_that_apply(live_daphne: str, page: Page):
+    sign_up(page, live_daphne, "tablesetter")
+    invitee = {n: page.locator(f"#id_table-seat_{n}_player") for n in (1, 2, 3)}
+    for box in invitee.values():  # every seat starts as a computer
+        expect(box).to_be_hidden()
+
+    page.locator("#id_table-seat_2").select_option("invite")
+    expect(invitee[2]).to_be_visible()
+    expect(invitee[1]).to_be_hidden()
+    page.locator("#id_table-seat_3").select_option("invite")
+    expect(invitee[3]).to_be_visible()
+
+    page.get_by_label("Players").select_option("3")
+    expect(page.locator("#id_table-seat_3")).to_be_hidden()
+    expect(invitee[3]).to_be_hidden()  # its seat is gone, whatever the seat said
+    expect(invitee[2]).to_be_visible()
+
+    page.get_by_label("Players").select_option("4")
+    expect(invitee[3]).to_be_visible()
+    page.locator("#id_table-seat_2").select_option("expert")
+    expect(invitee[2]).to_be_hidden()
+
+    # An invitation without a name comes back with its error, and its box stays in sight.
+    page.locator("#id_table-seat_2").select_option("invite")
+    page.locator("#id_table-seat_3").select_option("easy")
+    page.get_by_role("button", name="Open the table").click()
+    expect(page.get_by_text("Name the player to invite.")).to_be_visible()
+    expect(invitee[2]).to_be_visible()
