@@ -7,7 +7,7 @@ Views and the websocket consumer both draw the board with ``board_html`` (Jinja2
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import timedelta
 from functools import lru_cache
 
@@ -98,15 +98,73 @@ def personalise(text: str, names: list[str]) -> str:
 def log_lines(events, names: list[str], me: int | None) -> list[LogLine]:
     """Each event (an ``Event`` or its dict from the snapshot) as a line for this viewer."""
     seen = tuple(names)
+    keys = _reworded([_event_key(e) for e in events], len(names))
     if any(isinstance(n, SafeData) for n in seen):  # the cache must never mix markup and plain text
-        return [_log_line.__wrapped__(*_event_key(e), seen, me) for e in events]
-    return [_log_line(*_event_key(e), seen, me) for e in events]
+        return [_log_line.__wrapped__(*key, seen, me) for key in keys]
+    return [_log_line(*key, seen, me) for key in keys]
 
 
 def _event_key(e: Event | dict) -> tuple:
     if isinstance(e, Event):
         return e.seat, e.kind, e.points, e.text, tuple(map(str, e.cards))
     return e["seat"], e["kind"], e["points"], e["text"], tuple(e["cards"])
+
+
+# The engine's "Seat 0 wins 25-28" (winner's score first) reads wrong after a resignation by a
+# player who was ahead. The logged text must stay as it is (a replay checks every event against the
+# log), so the words are mended here, for the board and the replay alike.
+WIN_TEXT_RE = re.compile(r"^(Seats? \d(?: and \d)*) wins? (\d+(?:-\d+)+)$")
+
+
+def _reworded(keys: list[tuple], players: int) -> list[tuple]:
+    resigned = False
+    for i, (seat, kind, points, text, cards) in enumerate(keys):
+        if kind == "resign":
+            resigned = True
+        elif kind == "game_won" and resigned and (found := WIN_TEXT_RE.match(text)):
+            line = [int(n) for n in found.group(2).split("-")]
+            sides = len(line)
+            scores = [0] * sides
+            for k, score in enumerate(line):
+                scores[(seat + k) % sides] = score
+            labels = [f"Seats {s} and {s + 2}" if players == 4 and sides == 2 else f"Seat {s}"
+                      for s in range(sides)]
+            verb = "win" if labels[seat].startswith("Seats") else "wins"
+            words = win_phrase(labels, seat, scores, "resign", verb=verb, dash="-")
+            keys[i] = (seat, kind, points, f"{labels[seat]} {words}", cards)
+    return keys
+
+
+def win_phrase(labels: list[str], winner: int, scores, reason: str, *, verb: str, dash: str = "–") -> str:
+    """What follows the winner's name in a result line, the same on the board, the replay and the
+    record: "wins 121–98", the winner's score first. After a resignation the winner may have been
+    behind, so it says who led: "wins by resignation (bob led 28–25)".
+
+    >>> win_phrase(["alice", "bob"], 0, [25, 28], "resign", verb="wins")
+    'wins by resignation (bob led 28–25)'
+    >>> win_phrase(["You", "bob"], 1, [60, 40], "resign", verb="wins")
+    'wins by resignation (you led 60–40)'
+    >>> win_phrase(["alice", "bob"], 1, [98, 121], "target", verb="won")
+    'won 121–98'
+    """
+    sides = len(scores)
+    order = [(winner + k) % sides for k in range(sides)]
+    if reason != "resign":
+        return f"{verb} {dash.join(str(scores[s]) for s in order)}"
+    top = max(scores)
+    leaders = [s for s in order if scores[s] == top]
+    if len(leaders) > 1:
+        how = "level at " + dash.join(str(scores[s]) for s in order)
+    else:
+        lead = leaders[0]
+        line = dash.join(str(scores[s]) for s in [lead, *(s for s in order if s != lead)])
+        how = f"{_mid_sentence(labels[lead])} led {line}"
+    return f"{verb} by resignation ({how})"
+
+
+def _mid_sentence(name: str) -> str:
+    """"You & Carol" and "Seat 1" as they read after an opening bracket."""
+    return name[0].lower() + name[1:] if name.startswith(("You", "Seat")) else name
 
 
 # A deal's log is drawn on every board, twice a move, and grows by a line or two: each line is
@@ -154,6 +212,8 @@ def board_context(game: Game, user, *, error: str = "") -> dict:
     cut_legal = {a.position for a in state_view.legal_actions if isinstance(a, CutForDeal)}
     from games.services import computer_to_act
 
+    tournament = None if game.vs_computer else SimpleLazyObject(lambda: game_in_tournament(game))
+    result = result_summary(state_view, sides, my_side, tournament)
     return {
         "game": game,
         "v": state_view,
@@ -184,9 +244,9 @@ def board_context(game: Game, user, *, error: str = "") -> dict:
         "cut_cards": [
             {"name": names[s], "card": c} for s, c in enumerate(state_view.cut_cards) if c is not None
         ],
-        "log": log_lines(state_view.log, names, seat),
+        "log": off_board(log_lines(state_view.log, names, seat), result),
         # The calls of the latest move, the last few only: a whole show is in the log beside it.
-        "calls": [line for line in log_lines(calls, names, seat) if line.loud][-4:],
+        "calls": off_board([line for line in log_lines(calls, names, seat) if line.loud][-4:], result),
         "show": [
             {"entry": h, "owner": names[h.seat], "mine": h.seat == seat} for h in state_view.show
         ],
@@ -202,7 +262,10 @@ def board_context(game: Game, user, *, error: str = "") -> dict:
         "computer_delay_ms": int(settings.COMPUTER_DELAY_SECONDS * 1000),
         "act_url": game_url("act", game.pk),
         "computer_url": game_url("computer_step", game.pk),
-        "result": result_summary(state_view, sides, my_side),
+        "result": result,
+        # Looked up only where it is shown: the result (at a game's end) and the full page, so a
+        # move and a push ask no more of the database than they did.
+        "tournament": tournament,
         "can_next_deal": any(isinstance(a, NextDeal) for a in state_view.legal_actions),
         "play_order": _play_order(state_view, names),
         "online": not game.vs_computer,
@@ -275,19 +338,30 @@ def side_names(v: SeatView, names: list[str]) -> list[str]:
     return [" & ".join(names[s] for s in team) for team in v.teams]
 
 
-def result_summary(v: SeatView, sides: list[str], viewer_side: int | None) -> dict | None:
-    """The game's result in words for a viewer on ``viewer_side`` (None: a spectator)."""
+def result_summary(v: SeatView, sides: list[str], viewer_side: int | None, tournament=None) -> dict | None:
+    """The game's result in words for a viewer on ``viewer_side`` (None: a spectator).
+
+    ``tournament``: the game's place in a tournament (``games.tournaments.results.for_game``), whose
+    match may have been decided off the board (a forfeit ends the game by a resignation made on the
+    absent player's behalf): then the headline says so, and ``note`` says why."""
     if v.result is None:
         return None
     r = v.result
     winner = sides[r.winner]
     mine = r.winner == viewer_side
     verb = "win" if mine or "&" in winner else "wins"
+    words = win_phrase(sides, r.winner, r.scores, r.reason, verb=verb)
+    ending = tournament.ending(v.match_winner, r.reason == "resign") if tournament else None
+    off = ending is not None and bool(ending.how)
+    if off:
+        words = f"{verb} {ending.how}"
     return {
+        "off_board": off,
         "winner": winner,
         "i_won": mine,
-        "headline": f"{winner} {verb}" + (f" with a {r.skunk_name}" if r.skunk else "") + (
-            " by resignation" if r.reason == "resign" else ""),
+        "headline": f"{winner} {words}" + (f" with a {r.skunk_name}" if r.skunk else ""),
+        "note": ending.note if ending is not None else "",
+        "tournament": tournament,
         "scores": " – ".join(f"{sides[i]} {s}" for i, s in enumerate(r.scores)),
         "skunk": r.skunk_name,
         "match_over": v.phase == "match_over",
@@ -296,6 +370,15 @@ def result_summary(v: SeatView, sides: list[str], viewer_side: int | None) -> di
         "match_winner": sides[v.match_winner] if v.match_winner is not None else "",
         "i_won_match": v.match_winner is not None and v.match_winner == viewer_side,
     }
+
+
+def off_board(lines: list[LogLine], result: dict | None) -> list[LogLine]:
+    """The log of a game whose match was decided off the board: the resignation made on the loser's
+    behalf reads as what it stood for, and the win as the headline does."""
+    if not result or not result["off_board"]:
+        return lines
+    texts = {"resign": result["note"], "game_won": result["headline"]}
+    return [replace(line, text=texts[line.kind]) if line.kind in texts else line for line in lines]
 
 
 def render_board(game: Game, user, *, error: str = "", oob: bool = False, csrf_token: str = "") -> str:
@@ -365,6 +448,16 @@ def game_row(game: Game, user) -> dict:
     return {**row, "score": score, "status": status}
 
 
+def game_in_tournament(game: Game):
+    """The game's place in a tournament (``games.tournaments.results.GameInTournament``), or None
+    (also when the tournaments app is not installed)."""
+    if not hasattr(Game, "tournament_matches"):
+        return None
+    from games.tournaments.results import for_game
+
+    return for_game(game)
+
+
 def _tournament_of(game: Game):
     """The tournament a game is a match of, or None (the tournaments app adds the relation;
     ``lobby_context`` prefetches it)."""
@@ -394,7 +487,7 @@ def presence_context(game: Game, user) -> dict:
 
 def render_presence(game_id: int, user, *, oob: bool = False, csrf_token: str = "") -> str | None:
     game = _players_game(game_id, user)
-    if game is None:
+    if game is None or game.vs_computer:  # a game against the computer has no #presence to update
         return None
     context = {**presence_context(game, user), "oob": oob, "csrf_token": csrf_token}
     return render_to_string("games/_presence.html", context)

@@ -8,7 +8,7 @@ track per side (a partnership of four shares one).
 
 from __future__ import annotations
 
-from games.board import PHASE_TITLES, TRACK_COLORS, log_lines, personalise
+from games.board import PHASE_TITLES, TRACK_COLORS, game_in_tournament, log_lines, personalise, win_phrase
 from games.engine.cards import parse_card
 from games.engine.game import GameState
 from games.engine.state import teams
@@ -101,7 +101,8 @@ def board_from_state(state: GameState, names: list[str]) -> dict:
         "cut_cards": [{"name": names[s], "card": c} for s, c in enumerate(state.cut_cards) if c is not None],
         "results": [
             {"game_no": r.game_no + 1, "winner": sides[r.winner], "scores": list(r.scores),
-             "verb": "win" if len(state.teams[r.winner]) > 1 else "wins",
+             "words": win_phrase(sides, r.winner, r.scores, r.reason,
+                                 verb="win" if len(state.teams[r.winner]) > 1 else "wins"),
              "skunk": r.skunk_name, "reason": r.reason}
             for r in state.results
         ],
@@ -131,4 +132,12 @@ def replay_context(game: Game, number: int, moves: list[Move]) -> dict:
         events=[personalise(e.text, names) for e in step.events] if step else [],
         at=step.move.created_at if step else None,
     )
+    if state.phase == "match_over" and context["results"]:  # the end: a tournament may say more
+        tournament = game_in_tournament(game)
+        ending = tournament.ending_of(game) if tournament else None
+        if ending is not None:
+            last = context["results"][-1]
+            if ending.how:
+                last["words"] = f"{'win' if ' & ' in last['winner'] else 'wins'} {ending.how}"
+            context["note"] = ending.note
     return context

@@ -16,6 +16,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
+from games.board import game_in_tournament, win_phrase
 from games.engine.state import SKUNK_NAMES
 from games.history.analysis import discard_report
 from games.history.charts import score_chart
@@ -48,6 +49,8 @@ def player_games(request: HttpRequest, username: str) -> HttpResponse:
     player = get_object_or_404(get_user_model(), username=username, is_active=True)
     is_self = request.user == player
     rows = PlayerGame.objects.filter(user=player).select_related("game", "opponent")
+    if hasattr(Game, "tournament_matches"):  # a tournament game says so, and how it was decided
+        rows = rows.prefetch_related("game__tournament_matches__tournament")
     if not is_self:
         rows = rows.online()
     form = GameFilterForm(request.GET, public=not is_self)
@@ -73,7 +76,10 @@ def record(request: HttpRequest, game_id: int) -> HttpResponse:
     except ReplayError:
         deals = []
     games = []
-    for result in (game.result or {}).get("games", []):
+    results = (game.result or {}).get("games", [])
+    tournament = game_in_tournament(game)
+    ending = tournament.ending_of(game) if tournament else None
+    for result in results:
         deals_of_game = [d for d in deals if d["game_no"] == result["game_no"]]
         number = result["game_no"] + 1
         title = f"Scores in game {number}" if game.match_games > 1 else "Scores through the game"
@@ -82,6 +88,8 @@ def record(request: HttpRequest, game_id: int) -> HttpResponse:
             **result,
             "number": number,
             "winner_name": sides[result["winner"]],
+            "words": f"won {ending.how}" if ending and ending.how and result is results[-1]
+            else win_phrase(sides, result["winner"], result["scores"], result["reason"], verb="won"),
             "score_line": " – ".join(f"{sides[i]} {s}" for i, s in enumerate(result["scores"])),
             "chart": score_chart(deals_of_game, sides, game.target, title=title) if deals_of_game else "",
             "skunk_name": SKUNK_NAMES[result["skunk"]],
@@ -96,6 +104,7 @@ def record(request: HttpRequest, game_id: int) -> HttpResponse:
         "match_scores": " – ".join(
             f"{sides[i]} {s}" for i, s in enumerate((game.result or {}).get("match_scores", []))),
         "rating_changes": changes, "seat": game.seat_of(request.user),
+        "tournament": tournament, "note": ending.note if ending else "",
         "analysis": discard_report(game),
         "duration": _duration(game),
         "verify_data": [

@@ -487,8 +487,8 @@ class MatchAdmin(admin.ModelAdmin):
             else:
                 match.refresh_from_db()
                 message = (
-                    f"Result set: {match.winner} wins {match.games1}–{match.games2} "
-                    f"(points {match.points1}–{match.points2}, spread {match.spread}). "
+                    f"Result set: {match.result_text()} "
+                    f"(points {match.winner_points_text()}, spread {match.winner_spread:+d}). "
                     f"Reason: {data['reason']}"
                 )
                 self.log_change(request, match, message)

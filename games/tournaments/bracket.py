@@ -76,6 +76,11 @@ class Heading:
     text: str
 
 
+# On a narrow screen the drawing shrinks to fit down to this share of its size (names stay
+# readable), and scrolls sideways in its box beyond that.
+MIN_SCALE = 0.72
+
+
 @dataclass(frozen=True)
 class Drawing:
     width: int
@@ -83,6 +88,10 @@ class Drawing:
     boxes: list[Box]
     paths: list[str]
     headings: list[Heading]
+
+    @property
+    def min_width(self) -> int:
+        return int(self.width * MIN_SCALE)
 
 
 def center_y(round_no: int, slot: int) -> int:

@@ -332,6 +332,28 @@ class Match(models.Model):
             return f"{self.games2}–{self.games1}"
         return f"{self.games1}–{self.games2}"
 
+    def winner_points_text(self) -> str:
+        """The qualifying points, the winner's first: "3–0"."""
+        if self.winner_id == self.entrant2_id:
+            return f"{self.points2}–{self.points1}"
+        return f"{self.points1}–{self.points2}"
+
+    def result_text(self) -> str:
+        """"carol wins 1–0": every "X wins a–b" on the site puts the winner's score first."""
+        return f"{self.winner.name} wins {self.winner_score_text()}" if self.winner_id else ""
+
+    def decision_note(self) -> str:
+        """Why a match decided off the board went as it did, for the players of its game."""
+        label = {
+            self.Decided.FORFEIT: "Forfeit",
+            self.Decided.WITHDRAWAL: "Withdrawal",
+            self.Decided.ADMIN: "Result set by the organiser",
+        }.get(self.decided_by)
+        if label is None:
+            return ""
+        note = self.note.strip().rstrip(".")
+        return f"{label}: {note}." if note else f"{label}."
+
     @property
     def winner_spread(self) -> int:
         return (

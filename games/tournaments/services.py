@@ -277,10 +277,22 @@ def tournament_advance(*, tournament_id: int, by: AbstractBaseUser | None = None
     _progress(t, force=True, by=by)
     after = (t.stage, t.current_round, _started_count(t))
     if before == after and t.status == Tournament.Status.RUNNING:
-        waiting = [m.label for m in _undecided(t).filter(stage=t.stage)]
-        raise NotNow("Nothing to advance: waiting for " + (", ".join(waiting) or "nothing") + ".")
+        raise NotNow("Nothing to advance: " + _waiting_text(t) + ".")
     _changed(t)
     return _describe(t)
+
+
+def _waiting_text(t: Tournament) -> str:
+    """What the stage waits for: the matches in play; a bracket match whose players are not known
+    yet waits for them, and is no more than counted."""
+    undecided = list(_undecided(t).filter(stage=t.stage))
+    playing = [m.label for m in undecided if m.status == Match.Status.ACTIVE]
+    later = sum(1 for m in undecided if m.status != Match.Status.ACTIVE)
+    parts = [f"waiting for {', '.join(playing)} to finish"] if playing else []
+    if later:
+        parts.append(f"{later} later match{'es' if later > 1 else ''} cannot start until "
+                     f"{'their' if later > 1 else 'its'} players are known")
+    return "; ".join(parts) or "no match is waiting to start"
 
 
 def _describe(t: Tournament) -> str:
@@ -686,10 +698,10 @@ def match_set_result(
     if (values["games1"] > values["games2"]) != (winner_side == 0) and values["games1"] != values["games2"]:
         raise TournamentError("The winner must not have won fewer games than the loser.")
     winner = m.entrant1 if winner_side == 0 else m.entrant2
+    won, lost = (values["games1"], values["games2"])[:: 1 if winner_side == 0 else -1]
     text = (
         f"Result {'corrected' if was_decided else 'set'} by the organiser: {m.label} "
-        f"({m.get_stage_display().lower()} round {m.round_no}): {winner.name} wins "
-        f"{values['games1']}–{values['games2']}."
+        f"({m.get_stage_display().lower()} round {m.round_no}): {winner.name} wins {won}–{lost}."
     )
     if was_decided:
         for name, value in values.items():

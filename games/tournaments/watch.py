@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from django.utils.safestring import SafeString, mark_safe
 
-from games.board import PHASE_TITLES, TRACK_COLORS, jinja_template, log_lines, result_summary
+from games.board import PHASE_TITLES, TRACK_COLORS, jinja_template, log_lines, off_board, result_summary
 from games.engine.view import view
 from games.models import Game
 from games.services import load_state
+from games.tournaments.results import for_game
 
 
 def match_of(game: Game):
@@ -33,6 +34,7 @@ def watch_context(game: Game) -> dict:
     v = view(load_state(game), 0)
     names = list(game.seat_names())
     shown = {h.seat: h.cards for h in v.show if h.kind == "hand"}
+    result = result_summary(v, names, None, for_game(game) if v.result else None)
     return {
         "version": game.version,
         "phase": v.phase,
@@ -68,8 +70,8 @@ def watch_context(game: Game) -> dict:
         "series": [{"name": names[s], "card": c} for s, c in v.series],
         "previous_plays": [{"name": names[s], "card": c} for s, c in v.plays[: len(v.plays) - len(v.series)]],
         "show": [{"entry": h, "owner": names[h.seat], "mine": False} for h in v.show],
-        "log": log_lines(v.log, names, None),
-        "result": result_summary(v, names, None),
+        "log": off_board(log_lines(v.log, names, None), result),
+        "result": result,
     }
 
 

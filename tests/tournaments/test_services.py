@@ -326,6 +326,17 @@ def test_advance_knockout_refuses_while_results_are_missing() -> None:
         services.tournament_advance(tournament_id=t.pk)
 
 
+def test_advance_names_only_the_matches_in_play() -> None:
+    t = make_tournament(make_players(3), format=Tournament.Format.KNOCKOUT, auto_advance=False)
+    services.tournament_start(tournament_id=t.pk)  # p1 has a bye into the final: "p1 v ?"
+    with pytest.raises(services.NotNow) as refused:
+        services.tournament_advance(tournament_id=t.pk)
+    assert refused.value.message == (
+        "Nothing to advance: waiting for p2 v p3 to finish; "
+        "1 later match cannot start until its players are known."
+    )
+
+
 # --- results set by the organiser -----------------------------------------------------------------
 
 

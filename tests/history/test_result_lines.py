@@ -1,0 +1,90 @@
+"""A result line reads the same, and naturally, on the board, the replay and the record: the winner's
+score first, and after a resignation by a player who was ahead, who led ("alice wins by resignation
+(bob led 28–25)", not "alice wins 25–28"). The logged events stay as the engine wrote them, so the
+Move log still replays."""
+
+from __future__ import annotations
+
+import html
+import random
+
+import pytest
+from django.urls import reverse
+
+from games import services
+from games.board import log_lines, win_phrase
+from games.engine.rules import HouseRules
+from games.history.replay import final_state
+from games.models import Game, Move
+from tests.services.factories import act, logged_in, play_out
+
+pytestmark = pytest.mark.django_db
+
+
+def _event(seat, kind, text) -> dict:
+    return {"seat": seat, "kind": kind, "points": 0, "text": text, "cards": []}
+
+
+@pytest.mark.parametrize(
+    ("scores", "winner", "reason", "expected"),
+    [
+        ([121, 98], 0, "target", "wins 121–98"),
+        ([98, 121], 1, "target", "wins 121–98"),
+        ([25, 28], 0, "resign", "wins by resignation (bob led 28–25)"),
+        ([60, 40], 0, "resign", "wins by resignation (alice led 60–40)"),
+        ([40, 40], 1, "resign", "wins by resignation (level at 40–40)"),
+        ([30, 50, 20], 0, "resign", "wins by resignation (bob led 50–30–20)"),
+    ],
+)
+def test_win_phrase(scores, winner, reason, expected) -> None:
+    names = ["alice", "bob", "carol"][: len(scores)]
+    assert win_phrase(names, winner, scores, reason, verb="wins") == expected
+
+
+def test_the_logged_win_after_a_resignation_is_reworded_for_each_viewer() -> None:
+    events = [_event(1, "resign", "Seat 1 resigns"), _event(0, "game_won", "Seat 0 wins 25-28"),
+              _event(0, "match_won", "Seat 0 wins the match")]
+    lines = log_lines(events, ["You", "bob"], 0)
+    assert [line.text for line in lines][:2] == ["bob resigns", "You win by resignation (bob led 28-25)"]
+    assert log_lines(events, ["alice", "You"], 1)[1].text == "alice wins by resignation (you led 28-25)"
+    played = [_event(0, "game_won", "Seat 0 wins 121-85 (skunk)")]
+    assert log_lines(played, ["alice", "bob"], None)[0].text == "alice wins 121-85 (skunk)"
+
+
+def test_partners_read_as_partners() -> None:
+    events = [_event(3, "resign", "Seat 3 resigns"), _event(0, "game_won", "Seats 0 and 2 win 30-45")]
+    lines = log_lines(events, ["You", "bob", "carol", "dave"], 0)
+    assert lines[1].text == "You & carol win by resignation (bob & dave led 45-30)"
+
+
+def _resigned_while_ahead(alice, bob) -> Game:
+    """Alice and Bob play until Bob leads; then Bob resigns."""
+    game = services.game_create_between(players=[alice, bob], rules=HouseRules())
+    state = play_out(game, {0: alice, 1: bob}, random.Random(4),
+                     stop=lambda s: s.scores[1] > s.scores[0] + 2 and s.phase != "cut")
+    act(game, bob, {"type": "resign"})
+    game.refresh_from_db()
+    assert game.winner_seat == 0 and state.scores[1] > state.scores[0]
+    return game
+
+
+def test_board_replay_and_record_agree_on_a_resignation_by_the_leader(alice, bob) -> None:
+    game = _resigned_while_ahead(alice, bob)
+    a, b = game.result["scores"]
+    final_state(game)  # the Move log still replays, its events unchanged
+
+    board = html.unescape(logged_in(alice).get(reverse("game", args=[game.pk])).content.decode())
+    result = board.split('<section class="result"', 1)[1].split("</section>", 1)[0]
+    assert f"You win by resignation (bob led {b}–{a})" in result
+    assert f"You win by resignation (bob led {b}-{a})" in board  # the log's line
+    assert f"wins {a}-{b}" not in board
+
+    steps = Move.objects.filter(game=game).count()
+    replay = logged_in(alice).get(reverse("game_replay", args=[game.pk]) + f"?step={steps}")
+    replay = html.unescape(replay.content.decode())
+    assert f"alice wins by resignation (bob led {b}–{a})." in replay
+    assert f"{a}–{b}" not in replay.split('class="replay-results"', 1)[1].split("</section>", 1)[0]
+
+    record = html.unescape(logged_in(alice).get(reverse("game_record", args=[game.pk])).content.decode())
+    assert f"alice</strong> won by resignation (bob led {b}–{a})" in record
+    assert "Online, casual" in record

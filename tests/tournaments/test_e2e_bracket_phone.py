@@ -1,0 +1,41 @@
+"""In Chromium, on a phone's width: the bracket scrolls sideways in its own box, so its last column
+(the final) can be reached, and the page itself does not get wider than the screen."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from games.tournaments import services
+from tests.e2e.helpers import screenshot
+
+from .helpers import make_players, make_tournament
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.mark.parametrize("players", [4, 8])
+def test_the_final_can_be_seen_on_a_phone(live_daphne: str, page: Page, players: int) -> None:
+    t = make_tournament(make_players(players), format="ko", name="Phone Knockout")
+    services.tournament_start(tournament_id=t.pk)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{live_daphne}{t.get_absolute_url()}")
+    wrap = page.locator(".bracket-wrap")
+    expect(wrap).to_be_visible()
+    sizes = page.evaluate("""() => {
+        const wrap = document.querySelector('.bracket-wrap');
+        return {page: document.documentElement.scrollWidth, view: window.innerWidth,
+                wrap: wrap.clientWidth, content: wrap.scrollWidth,
+                right: wrap.getBoundingClientRect().right};
+    }""")
+    assert sizes["page"] <= sizes["view"], sizes  # nothing cut off at the page's right edge
+    assert sizes["right"] <= sizes["view"], sizes
+    final = page.locator(".bracket__match").last.locator("rect")
+    if players == 4:  # two rounds: shrunk to fit, the final in full without scrolling
+        assert sizes["content"] <= sizes["wrap"], sizes
+    else:  # three rounds would be too small to read: the bracket scrolls in its own box
+        assert sizes["content"] > sizes["wrap"], sizes
+        wrap.evaluate("el => { el.scrollLeft = el.scrollWidth; }")
+    box = final.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= sizes["view"], box
+    screenshot(page, f"tournament-bracket-phone-{players}")
