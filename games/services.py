@@ -318,7 +318,12 @@ def parse_action(seat: int, data: dict) -> Action:
     try:
         return action_from_dict({**data, "seat": seat})
     except ValueError as exc:
-        raise IllegalMove(str(exc) if "bad card" in str(exc) else "That is not a move.") from None
+        # The parser's text is for developers (card notation); a forged form gets a plain refusal.
+        log.info("malformed action from seat %s: %s (%r)", seat, exc, data)
+        raise IllegalMove(BAD_CARD_MESSAGE if "bad card" in str(exc) else "That is not a move.") from None
+
+
+BAD_CARD_MESSAGE = "That card is not one you can play."
 
 
 @transaction.atomic

@@ -10,7 +10,7 @@ import contextlib
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, HttpResponseForbidden
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.html import format_html
@@ -34,16 +34,36 @@ def _board_response(request: HttpRequest, game: Game, *, status: int = 200, erro
     board = board_html(context, request)
     if request.htmx:
         return HttpResponse(board, status=status)
-    context.update(board=board, announce=announce_html(context["calls"]),
+    # The status line starts empty: reopening a page must not call out a move made long ago. After
+    # a move posted without JavaScript the page is the move's answer, and it calls the move out.
+    calls = context["calls"] if request.session.pop(CALLS_KEY, None) == game.pk else []
+    context.update(board=board, announce=announce_html(calls),
                    tab=broadcast.new_tab_id())  # the whole page: its socket and its htmx requests carry it
     return render(request, "games/board.html", context, status=status)
+
+
+CALLS_KEY = "calls_for_game"
+
+
+def _redirect_with_calls(request: HttpRequest, game: Game) -> HttpResponse:
+    """Without JavaScript a move is answered by a redirect to the board: the board it leads to
+    shows that move's calls ("Fifteen for 2") once, as htmx's answer would."""
+    request.session[CALLS_KEY] = game.pk
+    return redirect(game)
+
+
+def not_your_game(request: HttpRequest) -> HttpResponse:
+    """403 for someone without a seat: a page with the site around it, or a short line for htmx."""
+    if request.htmx:
+        return HttpResponse("This is not your game.", status=403, content_type="text/plain")
+    return render(request, "games/not_your_game.html", status=403)
 
 
 @login_required
 def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.with_seats(), pk=game_id)
     if game.seat_of(request.user) is None:
-        return HttpResponseForbidden("This is not your game.")
+        return not_your_game(request)
     if game.state is None:  # a seek not accepted yet, or withdrawn: there is no board
         return redirect("invitation", token=game.invite_token)
     if not request.htmx and services.computer_to_act(game):
@@ -80,14 +100,14 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
     except services.ServiceError as exc:
         game = get_object_or_404(Game.objects.with_seats(), pk=game_id)
         if game.seat_of(request.user) is None:
-            return HttpResponseForbidden("This is not your game.")
+            return not_your_game(request)
         if not request.htmx:
             messages.error(request, exc.message)
             return redirect(game)
         return _board_response(request, game, status=exc.status, error=exc.message)
     game = outcome.game
     if not request.htmx:
-        return redirect(game)
+        return _redirect_with_calls(request, game)
     if game.status != Game.Status.ACTIVE:  # the end of a game ran the finish hooks: read it afresh
         game = Game.objects.with_seats().get(pk=game.pk)
     response = _board_response(request, game)
@@ -101,14 +121,14 @@ def computer_step(request: HttpRequest, game_id: int) -> HttpResponse:
     """One computer action (the board asks for it after a short pause, so plays appear one by one)."""
     game = get_object_or_404(Game.objects.with_seats(), pk=game_id)
     if game.seat_of(request.user) is None:
-        return HttpResponseForbidden("This is not your game.")
+        return not_your_game(request)
     if game.has_computer:
         # Two pages (or a page and a push) may ask at once; the loser of the race just gets the board.
         with contextlib.suppress(services.ServiceError):
             services.game_computer_step(game_id=game.pk, origin=board_tab(request), asked_by=request.user.pk)
         game = Game.objects.with_seats().get(pk=game.pk)
     if not request.htmx:
-        return redirect(game)
+        return _redirect_with_calls(request, game)
     return _board_response(request, game)
 
 
@@ -116,7 +136,7 @@ def _service_post(request: HttpRequest, game_id: int, call, *, quiet: bool = Fal
     """Run a service for a player and answer with the board (htmx) or a redirect (no JavaScript)."""
     game = get_object_or_404(Game.objects.with_seats(), pk=game_id)
     if game.seat_of(request.user) is None:
-        return HttpResponseForbidden("This is not your game.")
+        return not_your_game(request)
     error, status = "", 200
     try:
         call(user=request.user, game_id=game.pk)
@@ -126,7 +146,9 @@ def _service_post(request: HttpRequest, game_id: int, call, *, quiet: bool = Fal
     if not request.htmx:
         if error:
             messages.error(request, error)
-        return redirect(game) if game.status != Game.Status.ABORTED else redirect("lobby")
+        if game.status == Game.Status.ABORTED:
+            return redirect("lobby")
+        return redirect(game) if error else _redirect_with_calls(request, game)
     if game.status == Game.Status.ABORTED:
         response = HttpResponse(status=204)
         response["HX-Redirect"] = reverse("lobby")
@@ -157,7 +179,7 @@ def timeout(request: HttpRequest, game_id: int) -> HttpResponse:
 def presence_fragment(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.with_seats(), pk=game_id)
     if game.seat_of(request.user) is None:
-        return HttpResponseForbidden("This is not your game.")
+        return not_your_game(request)
     return render(request, "games/_presence.html", presence_context(game, request.user))
 
 

@@ -36,27 +36,57 @@
     }
   });
 
-  // Keep the cards picked for the crib when the board is redrawn under the player's hand.
-  let picked = [];
-  function rememberPicks() {
-    picked = Array.from(document.querySelectorAll("#board input[name=cards]:checked")).map(function (i) {
-      return i.value;
-    });
+  // The cards ticked for the crib, with the deal and hand they were ticked in. Any redraw of the
+  // board (the computer's or another player's lay-away, a refused discard) ticks them again while
+  // the hand is the same; a new hand starts clean.
+  let picks = null;
+  function discardBoxes(checked) {
+    return Array.from(document.querySelectorAll("#board .discard-form input[name=cards]" + (checked ? ":checked" : "")));
   }
-  function restorePicks() {
-    picked.forEach(function (value) {
-      const box = document.querySelector('#board input[name=cards][value="' + value + '"]');
-      if (box) box.checked = true;
-    });
-    picked = [];
+  function handKey() {
+    const form = document.querySelector("#board .discard-form");
+    return form ? form.dataset.deal + ":" + discardBoxes(false).map(function (i) { return i.value; }).join(",") : null;
   }
-  document.addEventListener("htmx:oobBeforeSwap", rememberPicks);
-  document.addEventListener("htmx:oobAfterSwap", restorePicks);
-  document.addEventListener("htmx:beforeSwap", function (e) {
-    // Our own discard clears the picks on purpose; any other redraw keeps them.
-    if (!(e.detail.requestConfig && e.detail.requestConfig.elt.closest(".discard-form"))) rememberPicks();
+  document.addEventListener("change", function (e) {
+    if (!e.target.matches("#board .discard-form input[name=cards]")) return;
+    picks = { hand: handKey(), cards: discardBoxes(true).map(function (i) { return i.value; }) };
   });
+  function restorePicks() {
+    if (!picks || picks.hand !== handKey()) return;
+    discardBoxes(false).forEach(function (box) { box.checked = picks.cards.indexOf(box.value) >= 0; });
+  }
   document.addEventListener("htmx:afterSwap", restorePicks);
+  document.addEventListener("htmx:oobAfterSwap", restorePicks);
+
+  // On a phone the pegboard scrolls sideways (board.css): keep the player's front peg in view.
+  function showMyPeg() {
+    const figure = document.querySelector("#board .cribbage-board");
+    const peg = figure && figure.querySelector(".peg--front");  // the player's track comes first
+    if (!peg || figure.scrollWidth <= figure.clientWidth) return;
+    const at = peg.getBoundingClientRect(), box = figure.getBoundingClientRect();
+    figure.scrollLeft += at.left + at.width / 2 - (box.left + figure.clientWidth / 2);
+  }
+  document.addEventListener("DOMContentLoaded", showMyPeg);
+  document.addEventListener("htmx:afterSwap", showMyPeg);
+  document.addEventListener("htmx:oobAfterSwap", showMyPeg);
+
+  // An answer to a request sent from a board replaced since (a push or the computer's move landed
+  // first) would go into the detached old board and be lost, and its out-of-band parts would be
+  // looked for there too (htmx:oobErrorNoTarget). htmx still finds this extension from a detached
+  // board (hx-ext on its root), so the answer goes on the board shown now, unless that is newer.
+  htmx.defineExtension("board-answer", {
+    onEvent: function (name, evt) {
+      const old = evt.detail && evt.detail.target;
+      if (name !== "htmx:beforeSwap" || !old || old.id !== "board" || document.body.contains(old)) return true;
+      evt.detail.shouldSwap = false;
+      const board = document.getElementById("board");
+      const incoming = boardVersion(evt.detail.serverResponse || "");
+      if (board && incoming !== null && incoming >= Number(board.dataset.version)) {
+        htmx.swap(board, evt.detail.serverResponse, { swapStyle: "outerHTML" });
+      }
+      return true;
+    },
+  });
 
   // A move's answer carries the new board, and this page's socket is spared the same push. If the
   // answer is lost (network, a 5xx), ask for the board again rather than sit on a stale one.

@@ -92,7 +92,7 @@ def test_a_board_drawn_for_a_request_leaves_no_reference_cycle(alice, bob, monke
     board_html(board_context(game, alice), request)
     with cyclic_garbage() as found:
         html = board_html(board_context(game, alice), request)
-    assert 'id="board"' in html and 'hx-swap-oob="true"' in html  # the announce line, for htmx
+    assert 'id="board"' in html and 'hx-swap-oob="innerHTML"' in html  # the announce line, for htmx
     assert not HOT_TYPES & set(_kinds(found)), _kinds(found)
 
 

@@ -294,6 +294,40 @@ def test_a_whole_deal_with_htmx(go_game, a, b):
     assert load(go_game).deal_no == 1 and 'name="cards"' in html
 
 
+ANNOUNCE = re.compile(r'<p id="announce"[^>]*>(.*?)</p>', re.S)
+
+
+def test_the_calls_are_announced_after_a_move_but_not_when_the_page_is_reopened(go_game, a, b):
+    post_act(a, go_game, {"type": "discard", "cards": ["8S", "9S"]})
+    post_act(b, go_game, {"type": "discard", "cards": ["3S", "4S"]})
+    clients = {0: a, 1: b}
+    called = []
+    for seat, action in GO_PLAY:
+        answer = text(post_act(clients[seat], go_game, action))
+        assert 'hx-swap-oob="innerHTML"' in answer  # the page's live region stays, its content changes
+        called += ['class="call' in ANNOUNCE.search(answer).group(1)]
+    assert any(called)  # the go, thirty-one, the last card...
+    page = text(a.get(reverse("game", args=[go_game.pk])))
+    assert ANNOUNCE.search(page).group(1) == ""  # a full page does not call out an old move again
+    assert 'hx-swap-oob' not in ANNOUNCE.search(page).group(0)
+
+
+def test_without_javascript_the_page_a_move_leads_to_calls_it_out_once(go_game, a, b):
+    post_act(a, go_game, {"type": "discard", "cards": ["8S", "9S"]})
+    post_act(b, go_game, {"type": "discard", "cards": ["3S", "4S"]})
+    clients = {0: a, 1: b}
+    for seat, action in GO_PLAY:
+        response = post_act(clients[seat], go_game, action, htmx=False)
+        assert response.status_code == 302
+        page = text(clients[seat].get(response.url))
+        if 'class="call' in ANNOUNCE.search(page).group(1):
+            break
+    else:
+        pytest.fail("no move of the go sequence was called out")
+    again = text(clients[seat].get(response.url))
+    assert ANNOUNCE.search(again).group(1) == ""  # a reload does not call it again
+
+
 def test_go_button_appears_when_nothing_fits(go_game, a, b):
     post_act(a, go_game, {"type": "discard", "cards": ["8S", "9S"]})
     post_act(b, go_game, {"type": "discard", "cards": ["3S", "4S"]})
@@ -360,7 +394,8 @@ def test_next_game_and_resign_with_htmx(alice, bob, a, b):
         ("alice", {"type": "discard", "cards": ["3S", "4S"]}, 0, 422, "You don't hold the Three of spades"),
         ("alice", {"type": "discard", "cards": ["8S"]}, 0, 422, "Lay away exactly two cards"),
         ("alice", {"type": "play", "card": "TD"}, 0, 422, "lay away two cards first"),
-        ("alice", {"type": "play", "card": "QQ"}, 0, 422, "bad card"),
+        ("alice", {"type": "play", "card": "QQ"}, 0, 422, "That card is not one you can play."),
+        ("alice", {"type": "play", "card": "ZZ"}, 0, 422, "That card is not one you can play."),
         ("alice", {"type": "teleport"}, 0, 422, "That is not a move."),
         ("alice", {}, 0, 422, "That is not a move."),
         ("alice", {"type": "discard", "cards": ["8S", "9S"]}, -1, 409, "The board changed since"),
@@ -371,8 +406,16 @@ def test_refusals_show_the_message_in_the_board(go_game, a, who, data, version_d
     response = post_act(a, go_game, data, version=go_game.version + version_delta)
     html = assert_board_partial(response, status)
     assert message in board_error(html)
+    assert "bad card" not in html and "expected rank" not in html  # developer text stays in the log
     assert snapshot(go_game) == before
     assert version_in(html) == go_game.version  # the board the player gets back is the current one
+
+
+def test_a_forged_card_is_explained_in_the_log_not_to_the_player(go_game, a, caplog):
+    caplog.set_level("INFO", logger="games.actions")
+    html = assert_board_partial(post_act(a, go_game, {"type": "discard", "cards": ["8S", "ZZ"]}), 422)
+    assert board_error(html) == "That card is not one you can play."
+    assert "bad card 'ZZ'" in caplog.text and "expected rank" in caplog.text
 
 
 def test_a_missing_or_garbled_version_is_stale(go_game, a):
@@ -401,6 +444,24 @@ def test_a_stranger_gets_403_and_nothing_changes(go_game, carol):
         assert "8S" not in text(response)
     assert c.post(reverse("computer_step", args=[go_game.pk]), headers=HTMX).status_code == 403
     assert snapshot(go_game) == before
+
+
+@pytest.mark.parametrize(
+    ("name", "method"),
+    [("game", "get"), ("presence", "get"), ("act", "post"), ("computer_step", "post"), ("claim_win", "post"),
+     ("abort", "post"), ("timeout", "post")],
+)
+def test_a_stranger_gets_a_page_with_the_site_around_it(go_game, carol, name, method):
+    c = logged_in(carol)
+    url = reverse(name, args=[go_game.pk])
+    response = getattr(c, method)(url, {"type": "resign", "version": go_game.version})
+    assert response.status_code == 403
+    page = text(response)
+    assert "<html" in page and 'class="site-header"' in page
+    assert "This is not your game" in page and f'href="{reverse("lobby")}"' in page
+    assert 'id="board"' not in page
+    short = getattr(c, method)(url, headers=HTMX)  # an htmx request keeps a short answer
+    assert short.status_code == 403 and text(short) == "This is not your game."
 
 
 def test_anonymous_posts_go_to_login(go_game, client):
@@ -448,6 +509,17 @@ def test_the_computer_step_endpoint(a, alice):
     # Without htmx it redirects to the page.
     response = a.post(url)
     assert response.status_code == 302 and response.url == reverse("game", args=[game.pk])
+
+
+def test_a_lay_away_from_the_board_before_the_computer_s_still_counts(a, alice):
+    """The computer laying away changes nothing the player may lay away: no 409, as between people."""
+    game = stack(computer_game(alice), dealer=0, hands=GO_HANDS, starter="5C")
+    seen = game.version
+    assert_board_partial(a.post(reverse("computer_step", args=[game.pk]), headers=HTMX))
+    assert load(game).discards[1]
+    html = assert_board_partial(post_act(a, game, {"type": "discard", "cards": ["8S", "9S"]}, version=seen))
+    assert board_error(html) == ""
+    assert len(load(game).crib) == 4
 
 
 def test_the_computer_step_does_nothing_in_a_human_game(go_game, a):

@@ -161,6 +161,19 @@ def test_the_presence_fragment_offers_the_claim(alice, bob, settings):
     assert stranger.get(reverse("presence", args=[game.pk])).status_code == 403
 
 
+def test_presence_is_pushed_only_to_boards_that_show_it(alice, bob):
+    """A board against the computer has no #presence: a push there was an htmx oobErrorNoTarget."""
+    from games.board import render_presence
+
+    people = human_game(alice, bob)
+    assert 'id="presence"' in render_presence(people.pk, alice, oob=True)
+    computer = services.game_create_vs_computer(user=alice, level="easy", rules=HouseRules(), hints=False)
+    assert render_presence(computer.pk, alice, oob=True) is None
+    page = Client()
+    page.force_login(alice)
+    assert 'id="presence"' not in page.get(reverse("game", args=[computer.pk])).content.decode()
+
+
 # --- the turn timer -----------------------------------------------------------------------------
 
 

@@ -1,0 +1,125 @@
+"""The board against the computer, whose lay-away arrives while the player is still choosing.
+
+The computer's step is held back (a Playwright route) until the test lets it through, so each
+race happens in a fixed order: ticks made before the computer's lay-away, and a lay-away whose
+answer lands after the computer's has replaced the board it was sent from.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+import pytest
+from playwright.sync_api import ConsoleMessage, Page, Route, expect
+from playwright.sync_api import Error as PlaywrightError
+
+from tests.live.support import load, session_key
+from tests.services.factories import computer_game, make_user
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True), pytest.mark.timeout(120)]
+
+WAIT_MS = 15000
+
+
+@pytest.fixture
+def htmx_errors(page: Page) -> list[str]:
+    errors: list[str] = []
+
+    def collect(message: ConsoleMessage) -> None:
+        if message.type == "error" and "htmx" in message.text:
+            errors.append(message.text)
+
+    page.on("console", collect)
+    return errors
+
+
+def open_a_game_at_the_lay_away(live_daphne: str, page: Page) -> tuple[object, list[Route]]:
+    """A game against the computer, cut for deal through the page, up to the lay-away; the
+    computer's lay-away is held back and returned (the routes of its requests)."""
+    alice = make_user("alice")
+    game = computer_game(alice)
+    held: list[Route] = []
+
+    def hold_the_lay_away(route: Route) -> None:
+        state = load(game)
+        if state.phase == "discard" and not state.discards[1]:
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route("**/games/*/computer/", hold_the_lay_away)
+    page.context.add_cookies([{"name": "sessionid", "value": session_key(alice), "url": live_daphne}])
+    page.goto(f"{live_daphne}/games/{game.pk}/")
+    expect(page.locator("#connection")).to_have_attribute("data-state", "open", timeout=WAIT_MS)
+    for attempt in range(40):  # equal cards cut again
+        if page.locator("#board.phase-discard").count():
+            break
+        deck = page.locator(".cut-deck button.fan__card:not([disabled])")
+        with contextlib.suppress(PlaywrightError):
+            deck.nth(10 + 3 * (attempt % 8)).click(position={"x": 6, "y": 20}, force=True, timeout=3000)
+        page.wait_for_timeout(200)
+    expect(page.locator("#board .discard-form input[name=cards]")).to_have_count(6, timeout=WAIT_MS)
+    for _ in range(50):
+        if held:
+            break
+        page.wait_for_timeout(100)
+    assert len(held) == 1, "the computer's lay-away was not asked for"
+    expect(page.locator(".seat--opponent .cards li")).to_have_count(6)
+    return game, held
+
+
+def tick(page: Page, *positions: int) -> list[str]:
+    boxes = page.locator("#board .discard-form input[name=cards]")
+    for i in positions:
+        boxes.nth(i).check()
+    return [boxes.nth(i).get_attribute("value") for i in positions]
+
+
+def ticked(page: Page) -> list[str]:
+    return page.locator("#board .discard-form input[name=cards]:checked").evaluate_all(
+        "boxes => boxes.map(b => b.value)"
+    )
+
+
+def test_ticks_survive_the_computer_s_lay_away(live_daphne: str, page: Page, htmx_errors: list[str]):
+    game, held = open_a_game_at_the_lay_away(live_daphne, page)
+    picks = tick(page, 0, 3)
+    before = page.locator("#board").get_attribute("data-version")
+
+    held.pop().continue_()  # the computer lays away: the board is drawn again under the ticks
+    expect(page.locator(".seat--opponent .cards li")).to_have_count(4, timeout=WAIT_MS)
+    expect(page.locator("#board")).not_to_have_attribute("data-version", before or "")
+    assert ticked(page) == picks
+
+    page.get_by_role("button", name="Lay away to the crib").click()
+    expect(page.locator(".crib")).to_contain_text("crib (4)", timeout=WAIT_MS)
+    expect(page.locator(".board-error")).to_have_count(0)
+    assert {str(c) for c in load(game).discards[0]} == set(picks)
+    assert htmx_errors == []
+
+
+def test_a_lay_away_answered_after_the_computer_s_is_not_lost(live_daphne: str, page: Page,
+                                                             htmx_errors: list[str]):
+    """The lay-away is sent, then the computer's lands first and replaces the board the lay-away
+    came from: the lay-away's answer still reaches the page (and its out-of-band parts too)."""
+    game, held = open_a_game_at_the_lay_away(live_daphne, page)
+    tick(page, 1, 2)
+    answers: list[Route] = []
+    page.route("**/games/*/act/", lambda route: answers.append(route))
+    page.get_by_role("button", name="Lay away to the crib").click()
+    for _ in range(50):
+        if answers:
+            break
+        page.wait_for_timeout(100)
+    assert answers, "the lay-away was not sent"
+
+    held.pop().continue_()
+    expect(page.locator(".seat--opponent .cards li")).to_have_count(4, timeout=WAIT_MS)
+    answers.pop().continue_()  # the server takes it on top of the computer's lay-away
+
+    # At once, not at the socket's next heartbeat (its board for this move is spared this page).
+    expect(page.locator(".crib")).to_contain_text("crib (4)", timeout=4000)
+    expect(page.locator(".board-error")).to_have_count(0)
+    game.refresh_from_db()
+    assert int(page.locator("#board").get_attribute("data-version")) <= game.version
+    assert htmx_errors == []

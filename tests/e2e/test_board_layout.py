@@ -1,0 +1,91 @@
+"""The board page on a phone and on a desktop: a readable pegboard, and score calls that cover
+nothing at rest (they used to float over the pegboard, and on a phone over the menu and heading)."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.e2e.helpers import screenshot
+from tests.live.support import session_key
+from tests.services.factories import computer_game, make_user
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True), pytest.mark.timeout(120)]
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+A_LONG_CALL = "Computer (easy): fifteen two, fifteen four and a pair is six"
+
+
+def open_board(browser: Browser, live_daphne: str, viewport: dict) -> Page:
+    alice = make_user("alice")
+    game = computer_game(alice)
+    context = browser.new_context(viewport=viewport)
+    context.add_cookies([{"name": "sessionid", "value": session_key(alice), "url": live_daphne}])
+    page = context.new_page()
+    page.goto(f"{live_daphne}/games/{game.pk}/")
+    expect(page.locator("#connection")).to_have_attribute("data-state", "open")
+    return page
+
+
+def box(page: Page, selector: str) -> dict:
+    return page.locator(selector).first.bounding_box()
+
+
+def overlaps(a: dict, b: dict) -> bool:
+    return (a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"]
+            and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"])
+
+
+def announce(page: Page, text: str) -> None:
+    """Show a call as a move's answer does (its content swapped into the page's live region)."""
+    page.evaluate(
+        "(text) => { const span = document.createElement('span'); span.className = 'call';"
+        " span.textContent = text; document.getElementById('announce').replaceChildren(span); }",
+        text,
+    )
+
+
+@pytest.mark.parametrize(("name", "viewport"), [("phone", PHONE), ("desktop", DESKTOP)])
+def test_a_call_covers_nothing_on_the_page(browser: Browser, live_daphne: str, name: str, viewport: dict):
+    page = open_board(browser, live_daphne, viewport)
+    assert page.locator("#announce").inner_text() == ""  # a fresh page calls out nothing old
+    announce(page, A_LONG_CALL)
+    call = box(page, "#announce .call")
+    assert call["height"] > 0
+    for essential in (".site-header", "#board h1", "#board .cribbage-board", "#board .table"):
+        assert not overlaps(call, box(page, essential)), f"the call covers {essential} on a {name}"
+    # Nor when the player has scrolled down to their hand, the board's top half out of sight.
+    page.locator("#board .seat--me").scroll_into_view_if_needed()
+    page.mouse.wheel(0, 200)
+    call = box(page, "#announce .call")
+    for essential in ("#board .cribbage-board", "#board .table"):
+        assert not overlaps(call, box(page, essential)), f"the call covers {essential} on a {name}"
+    screenshot(page, f"board-call-{name}")
+    page.context.close()
+
+
+def test_the_pegboard_is_readable_on_a_phone(browser: Browser, live_daphne: str):
+    page = open_board(browser, live_daphne, PHONE)
+    board = page.locator("#board .board-svg")
+    assert board.bounding_box()["height"] >= 140  # was about 90 px squeezed to the screen's width
+    label = page.locator("#board .skunk-line text").first.bounding_box()
+    assert label["height"] >= 10  # "double skunk 60" can be read
+    hole = page.locator("#board .game-hole").bounding_box()
+    assert hole["width"] >= 7
+    # The board scrolls sideways inside its frame; the page itself does not.
+    frame = page.locator("#board .cribbage-board")
+    assert frame.evaluate("f => f.scrollWidth > f.clientWidth")
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    scores = page.locator("#board .board-scores").bounding_box()
+    assert scores["x"] >= 0 and scores["x"] + scores["width"] <= PHONE["width"]
+    screenshot(page, "board-phone")
+    page.context.close()
+
+
+def test_the_pegboard_fits_a_desktop_without_scrolling(browser: Browser, live_daphne: str):
+    page = open_board(browser, live_daphne, DESKTOP)
+    frame = page.locator("#board .cribbage-board")
+    assert frame.evaluate("f => f.scrollWidth <= f.clientWidth")
+    assert page.locator("#board .board-svg").bounding_box()["height"] >= 200
+    page.context.close()
