@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.timesince import timesince
 
 from games import broadcast
 from games.models import Connection, Game
@@ -67,6 +68,15 @@ class SeatPresence:
     away_since: datetime | None  # None while here (or a computer)
     can_claim: bool  # the viewer may claim the win: this seat is away too long on its own turn
     claim_in: int  # seconds until it may be claimed (0 when it can, or never)
+
+    @property
+    def left_ago(self) -> str:
+        """"just now", then "3 minutes ago": timesince alone says "0 minutes" for a whole minute."""
+        if self.away_since is None:
+            return ""
+        if (timezone.now() - self.away_since).total_seconds() < 60:
+            return "just now"
+        return f"{timesince(self.away_since)} ago"
 
 
 def absence_limit() -> int:

@@ -295,6 +295,10 @@ def _waiting_text(t: Tournament) -> str:
     return "; ".join(parts) or "no match is waiting to start"
 
 
+def _minutes(n: int) -> str:
+    return f"{n} minute{'' if n == 1 else 's'}"
+
+
 def _describe(t: Tournament) -> str:
     if t.status == Tournament.Status.FINISHED:
         return "finished"
@@ -819,7 +823,7 @@ def match_claim_forfeit(*, user: AbstractBaseUser, match_id: int, now: datetime 
         t,
         m,
         check.absent,
-        f"{opponent.name} made no move within {minutes} minutes; "
+        f"{opponent.name} made no move within {_minutes(minutes)}; "
         f"claimed by {m.entrant1.name if side == 0 else m.entrant2.name}.",
         by=user,
     )
@@ -859,7 +863,7 @@ def apply_due_forfeits(*, now: datetime | None = None) -> list[tuple[Match, str]
             match_forfeit(
                 match_id=m.pk,
                 absent_side=check.absent,
-                note=f"{gone.name} made no move within {minutes} minutes (applied by the site).",
+                note=f"{gone.name} made no move within {_minutes(minutes)} (applied by the site).",
             )
         except (TournamentError, game_services.ServiceError) as exc:
             report.append((m, f"skipped: {exc}"))

@@ -258,6 +258,23 @@ def test_the_replay_log_puts_the_step_just_taken_on_top(alice, bob, client):
     assert checked > 5
 
 
+def test_the_replay_names_the_cards_played_before_the_count_went_back(alice, bob, client):
+    import re
+
+    game = finish_between(alice, bob, seed=50, rules=HouseRules(target=61))
+    total = Move.objects.filter(game=game).count()
+    seen = 0
+    for step in range(1, total + 1):
+        html = client.get(f"/games/{game.pk}/replay/?step={step}", headers={"HX-Request": "true"})
+        html = html.content.decode()
+        if "Played before:" not in html:
+            continue
+        line = html.split("Played before:", 1)[1].split("</p>", 1)[0]
+        assert " of " in line and not re.search(r">[2-9TJQKA][SHDC]<", line), line  # names, not "7S"
+        seen += 1
+    assert seen
+
+
 # --- downloads -------------------------------------------------------------------------------------
 
 

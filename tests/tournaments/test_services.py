@@ -562,3 +562,7 @@ def test_cancel_voids_open_matches_and_later_results_are_ignored() -> None:
     assert t.notices.get(kind=Notice.Kind.CANCEL).reason == "Server move"
     with pytest.raises(services.NotNow):
         services.tournament_cancel(tournament_id=t.pk)
+
+
+def test_a_forfeit_note_counts_its_minutes_in_words() -> None:
+    assert [services._minutes(n) for n in (1, 2, 5)] == ["1 minute", "2 minutes", "5 minutes"]

@@ -155,10 +155,21 @@ def test_the_presence_fragment_offers_the_claim(alice, bob, settings):
     c = Client()
     c.force_login(claimer)
     html = c.get(reverse("presence", args=[game.pk])).content.decode()
-    assert "has left the table" in html and "Claim the win" in html
+    assert "has left the table (2\xa0minutes ago)" in html and "Claim the win" in html  # timesince's nbsp
     stranger = Client()
     stranger.force_login(make_user("carol"))
     assert stranger.get(reverse("presence", args=[game.pk])).status_code == 403
+
+
+def test_a_player_gone_under_a_minute_left_just_now(alice, bob, settings):
+    settings.ABSENCE_CLAIM_SECONDS = 600
+    game = human_game(alice, bob)
+    _to_play(game, {0: alice, 1: bob})
+    _away_for(game, 20)
+    c = Client()
+    c.force_login(alice)
+    html = c.get(reverse("presence", args=[game.pk])).content.decode()
+    assert "has left the table (just now)" in html and "0 minutes" not in html
 
 
 def test_presence_is_pushed_only_to_boards_that_show_it(alice, bob):
