@@ -8,6 +8,10 @@ Each worker is a plain ``daphne`` process serving ``cribsite.asgi:application`` 
 a proxy in front of them (one upstream with every port, see README, Production). Nothing about a
 game lives in a process, so a worker that dies is started again on its port and its players just
 reconnect. SIGINT or SIGTERM stops them all.
+
+Beside the workers it runs the site's chores: every ``--forfeit-every`` seconds (default 60; 0: never)
+``manage.py tournament_forfeits``, which forfeits tournament games whose grace period has run out,
+so the forfeit timer holds even when the player who is waiting never comes back to claim it.
 """
 
 from __future__ import annotations
@@ -40,6 +44,43 @@ class Worker:
         return len(self.starts) > RESTARTS_PER_MINUTE
 
 
+@dataclass
+class Chore:
+    """A command run every ``every`` seconds, never two at once; a failed run waits for the next."""
+
+    command: list[str]
+    every: float
+    process: subprocess.Popen | None = None
+    due: float = 0.0
+
+    def tick(self, now: float) -> None:
+        if self.process is not None:
+            if self.process.poll() is None:
+                return
+            if self.process.returncode:
+                print(f"serve: {self.command[-1]} exited with {self.process.returncode}", flush=True)
+            self.process = None
+        if now >= self.due:
+            self.due = now + self.every
+            self.process = subprocess.Popen(self.command, stdout=subprocess.DEVNULL)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=STOP_SECONDS)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+def forfeit_chore(every: float) -> Chore:
+    # The first run waits a whole period: the workers start first, and a restart is not a reason
+    # to forfeit anyone early.
+    manage = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "manage.py")
+    return Chore([sys.executable, manage, "tournament_forfeits"], every, due=time.monotonic() + every)
+
+
 def daphne_command(host: str, port: int, *, proxy_headers: bool, access_log: bool) -> list[str]:
     command = [sys.executable, "-m", "daphne", "-b", host, "-p", str(port)]
     if proxy_headers:
@@ -58,7 +99,7 @@ def preflight(workers: int) -> None:
         print("serve: warning: SQLite serialises every write; set DATABASE_URL to PostgreSQL", flush=True)
 
 
-def serve(workers: list[Worker], *, exit_with_parent: bool = False) -> int:
+def serve(workers: list[Worker], *, exit_with_parent: bool = False, chores: list[Chore] = ()) -> int:
     stopping = False
     parent = os.getppid()
 
@@ -86,6 +127,10 @@ def serve(workers: list[Worker], *, exit_with_parent: bool = False) -> int:
                 stopping, status = True, 1
                 break
             worker.start()
+        for chore in chores:
+            chore.tick(time.monotonic())
+    for chore in chores:
+        chore.stop()
     for worker in workers:
         if worker.process.poll() is None:
             worker.process.terminate()
@@ -110,6 +155,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="stop when the starting process dies (tests and the load benchmark)")
     parser.add_argument("--access-log", action="store_true",
                         default=os.environ.get("ACCESS_LOG", "") not in ("", "0", "false"))
+    parser.add_argument("--forfeit-every", type=float, default=float(os.environ.get("FORFEIT_EVERY", "60")),
+                        help="seconds between runs of manage.py tournament_forfeits (0: never)")
     args = parser.parse_args(argv)
     if args.workers < 1:
         parser.error("--workers must be at least 1")
@@ -121,7 +168,8 @@ def main(argv: list[str] | None = None) -> int:
     ]
     print(f"serve: {args.workers} daphne worker(s) on http://{args.host}:{args.port}"
           f"..{args.port + args.workers - 1}", flush=True)
-    return serve(workers, exit_with_parent=args.exit_with_parent)
+    chores = [forfeit_chore(args.forfeit_every)] if args.forfeit_every > 0 else []
+    return serve(workers, exit_with_parent=args.exit_with_parent, chores=chores)
 
 
 if __name__ == "__main__":
