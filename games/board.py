@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
 from django.utils.safestring import SafeData, SafeString, mark_safe
 
-from games import csrf
+from games import csrf, endings
 from games.chat import MESSAGES
 from games.engine.actions import CutForDeal, NextDeal
 from games.engine.cards import Card, parse_card
@@ -32,7 +32,8 @@ SEAT_RE = re.compile(r"\b[Ss]eat (\d)\b(?: (\w+))?")
 # Engine texts are in the third person ("seat 0 deals"); "You" takes the plain verb.
 SECOND_PERSON = {"deals": "deal", "wins": "win", "lays": "lay", "resigns": "resign", "lost": "lost",
                  "cuts": "cut", "says": "say", "counts": "count", "calls": "call", "has": "have",
-                 "is": "are", "takes": "take", "scores": "score", "plays": "play"}
+                 "is": "are", "takes": "take", "scores": "score", "plays": "play", "was": "were",
+                 "loses": "lose", "claims": "claim", "forfeits": "forfeit"}
 TRACK_COLORS = ("red", "blue", "green")
 LOUD_KINDS = {"timeout", "abandon", "resign", "game_won", "match_won"}
 PHASE_TITLES = {
@@ -85,7 +86,7 @@ def personalise(text: str, names: list[str]) -> str:
             return match.group(0)
         word = match.group(2)
         if word is None:
-            return names[i]
+            return "you" if names[i] == "You" and match.start() > 0 else names[i]
         who = names[i]
         if who == "You":
             word = SECOND_PERSON.get(word, word)
@@ -95,10 +96,11 @@ def personalise(text: str, names: list[str]) -> str:
     return SEAT_RE.sub(name, SEATS_RE.sub(partners, text))
 
 
-def log_lines(events, names: list[str], me: int | None) -> list[LogLine]:
-    """Each event (an ``Event`` or its dict from the snapshot) as a line for this viewer."""
+def log_lines(events, names: list[str], me: int | None, ending: dict | None = None) -> list[LogLine]:
+    """Each event (an ``Event`` or its dict from the snapshot) as a line for this viewer
+    (``ending``: why the site ended the game, see ``games.endings``)."""
     seen = tuple(names)
-    keys = _reworded([_event_key(e) for e in events], len(names))
+    keys = _reworded([_event_key(e) for e in events], len(names), ending)
     if any(isinstance(n, SafeData) for n in seen):  # the cache must never mix markup and plain text
         return [_log_line.__wrapped__(*key, seen, me) for key in keys]
     return [_log_line(*key, seen, me) for key in keys]
@@ -116,11 +118,13 @@ def _event_key(e: Event | dict) -> tuple:
 WIN_TEXT_RE = re.compile(r"^(Seats? \d(?: and \d)*) wins? (\d+(?:-\d+)+)$")
 
 
-def _reworded(keys: list[tuple], players: int) -> list[tuple]:
+def _reworded(keys: list[tuple], players: int, ending: dict | None = None) -> list[tuple]:
     resigned = False
     for i, (seat, kind, points, text, cards) in enumerate(keys):
         if kind == "resign":
             resigned = True
+            if ending is not None:  # the site resigned for this seat: say why
+                keys[i] = (seat, kind, points, endings.resign_text(ending), cards)
         elif kind == "game_won" and resigned and (found := WIN_TEXT_RE.match(text)):
             line = [int(n) for n in found.group(2).split("-")]
             sides = len(line)
@@ -130,12 +134,15 @@ def _reworded(keys: list[tuple], players: int) -> list[tuple]:
             labels = [f"Seats {s} and {s + 2}" if players == 4 and sides == 2 else f"Seat {s}"
                       for s in range(sides)]
             verb = "win" if labels[seat].startswith("Seats") else "wins"
-            words = win_phrase(labels, seat, scores, "resign", verb=verb, dash="-")
+            words = win_phrase(labels, seat, scores, "resign", verb=verb, dash="-", ending=ending)
             keys[i] = (seat, kind, points, f"{labels[seat]} {words}", cards)
     return keys
 
 
-def win_phrase(labels: list[str], winner: int, scores, reason: str, *, verb: str, dash: str = "–") -> str:
+def win_phrase(
+    labels: list[str], winner: int, scores, reason: str, *, verb: str, dash: str = "–",
+    ending: dict | None = None,
+) -> str:
     """What follows the winner's name in a result line, the same on the board, the replay and the
     record: "wins 121–98", the winner's score first. After a resignation the winner may have been
     behind, so it says who led: "wins by resignation (bob led 28–25)".
@@ -146,11 +153,19 @@ def win_phrase(labels: list[str], winner: int, scores, reason: str, *, verb: str
     'wins by resignation (you led 60–40)'
     >>> win_phrase(["alice", "bob"], 1, [98, 121], "target", verb="won")
     'won 121–98'
+
+    A resignation the site made for a player (``ending``, see ``games.endings``) says why:
+
+    >>> on_time = {"how": "time", "seat": 1, "timeouts": 3}
+    >>> win_phrase(["alice", "bob"], 0, [25, 28], "resign", verb="wins", ending=on_time)
+    'wins on time (3 timeouts)'
     """
     sides = len(scores)
     order = [(winner + k) % sides for k in range(sides)]
     if reason != "resign":
         return f"{verb} {dash.join(str(scores[s]) for s in order)}"
+    if ending is not None:
+        return endings.win_words(ending, verb)
     top = max(scores)
     leaders = [s for s in order if scores[s] == top]
     if len(leaders) > 1:
@@ -193,7 +208,8 @@ def board_context(game: Game, user, *, error: str = "") -> dict:
     seat = game.seat_of(user)
     assert seat is not None, "only players get a board"
     calls = game.last_events  # the latest move's note and events, kept on the game by the services
-    state_view: SeatView = view(_state(game), seat)
+    state = _state(game)
+    state_view: SeatView = view(state, seat)
     names = seat_names(game, seat)
     n = state_view.players
     opponents = [i for i in range(n) if i != seat]
@@ -210,10 +226,15 @@ def board_context(game: Game, user, *, error: str = "") -> dict:
     ]
     cut_taken = {p: names[s] for s, p in enumerate(state_view.cut_positions) if p is not None}
     cut_legal = {a.position for a in state_view.legal_actions if isinstance(a, CutForDeal)}
-    from games.services import computer_to_act
+    from games.services import abort_refusal, computer_to_act
 
     tournament = None if game.vs_computer else SimpleLazyObject(lambda: game_in_tournament(game))
-    result = result_summary(state_view, sides, my_side, tournament)
+    ending = endings.ending_of(game) if game.status == Game.Status.FINISHED else None
+    result = result_summary(state_view, sides, my_side, tournament, ending)
+    deal_log = endings.with_notes(state_view.log, endings.timeout_notes(game), state_view.game_no,
+                                  state_view.deal_no)
+    if ending is not None:
+        deal_log = endings.with_claim(deal_log, calls)
     return {
         "game": game,
         "v": state_view,
@@ -244,9 +265,9 @@ def board_context(game: Game, user, *, error: str = "") -> dict:
         "cut_cards": [
             {"name": names[s], "card": c} for s, c in enumerate(state_view.cut_cards) if c is not None
         ],
-        "log": off_board(log_lines(state_view.log, names, seat), result),
+        "log": off_board(log_lines(deal_log, names, seat, ending), result),
         # The calls of the latest move, the last few only: a whole show is in the log beside it.
-        "calls": off_board([line for line in log_lines(calls, names, seat) if line.loud][-4:], result),
+        "calls": off_board([ln for ln in log_lines(calls, names, seat, ending) if ln.loud][-4:], result),
         "show": [
             {"entry": h, "owner": names[h.seat], "mine": h.seat == seat} for h in state_view.show
         ],
@@ -266,11 +287,12 @@ def board_context(game: Game, user, *, error: str = "") -> dict:
         # Looked up only where it is shown: the result (at a game's end) and the full page, so a
         # move and a push ask no more of the database than they did.
         "tournament": tournament,
+        # The opponent's waiting rematch offer: asked for only by a finished game's Rematch button.
+        "rematch_offered": SimpleLazyObject(lambda: _rematch_offered(game, user)),
         "can_next_deal": any(isinstance(a, NextDeal) for a in state_view.legal_actions),
         "play_order": _play_order(state_view, names),
         "online": not game.vs_computer,
-        "can_abort": game.status == Game.Status.ACTIVE and not state_view.plays and state_view.deal_no == 0
-        and state_view.game_no == 0,
+        "can_abort": not abort_refusal(game, state),
         "clock": _clock(game, state_view, names),
         "say_url": game_url("say", game.pk),
         "abort_url": game_url("abort", game.pk),
@@ -279,6 +301,13 @@ def board_context(game: Game, user, *, error: str = "") -> dict:
         "presence": SimpleLazyObject(lambda: presence_context(game, user)) if not game.vs_computer else None,
         "error": error,
     }
+
+
+def _rematch_offered(game: Game, user) -> bool:
+    from games.services import rematch_offer
+
+    others = [s.user_id for s in game.seat_list() if s.user_id and s.user_id != user.pk]
+    return len(others) == 1 and rematch_offer(game, by=others[0]) is not None
 
 
 def _play_order(v: SeatView, names: list[str]) -> list[str]:
@@ -306,6 +335,10 @@ def _clock(game: Game, v: SeatView, names: list[str]) -> dict | None:
         "remaining_ms": int(remaining * 1000) + 250,  # ask a moment after the deadline, not before
         "url": game_url("timeout", game.pk),
         "timeouts": {s.index: s.timeouts for s in game.seat_list()},
+        # Each player's strikes, once anyone has one: the last allowed timeout forfeits the game.
+        "strikes": [f"{names[s.index]} {s.timeouts} of {settings.TIMEOUTS_TO_FORFEIT}"
+                    for s in game.seat_list() if not s.is_computer]
+        if any(s.timeouts for s in game.seat_list()) else [],
     }
 
 
@@ -338,19 +371,22 @@ def side_names(v: SeatView, names: list[str]) -> list[str]:
     return [" & ".join(names[s] for s in team) for team in v.teams]
 
 
-def result_summary(v: SeatView, sides: list[str], viewer_side: int | None, tournament=None) -> dict | None:
+def result_summary(
+    v: SeatView, sides: list[str], viewer_side: int | None, tournament=None, ending: dict | None = None,
+) -> dict | None:
     """The game's result in words for a viewer on ``viewer_side`` (None: a spectator).
 
     ``tournament``: the game's place in a tournament (``games.tournaments.results.for_game``), whose
     match may have been decided off the board (a forfeit ends the game by a resignation made on the
-    absent player's behalf): then the headline says so, and ``note`` says why."""
+    absent player's behalf): then the headline says so, and ``note`` says why. ``ending``: why the
+    site ended the game (``games.endings``)."""
     if v.result is None:
         return None
     r = v.result
     winner = sides[r.winner]
     mine = r.winner == viewer_side
     verb = "win" if mine or "&" in winner else "wins"
-    words = win_phrase(sides, r.winner, r.scores, r.reason, verb=verb)
+    words = win_phrase(sides, r.winner, r.scores, r.reason, verb=verb, ending=ending)
     ending = tournament.ending(v.match_winner, r.reason == "resign") if tournament else None
     off = ending is not None and bool(ending.how)
     if off:
@@ -364,12 +400,22 @@ def result_summary(v: SeatView, sides: list[str], viewer_side: int | None, tourn
         "tournament": tournament,
         "scores": " – ".join(f"{sides[i]} {s}" for i, s in enumerate(r.scores)),
         "skunk": r.skunk_name,
+        "skunked": skunked(sides, r.skunks) if len(sides) > 2 else "",
         "match_over": v.phase == "match_over",
         "match": v.rules.match_games > 1,
         "match_scores": " – ".join(f"{sides[i]} {s}" for i, s in enumerate(v.match_scores)),
         "match_winner": sides[v.match_winner] if v.match_winner is not None else "",
         "i_won_match": v.match_winner is not None and v.match_winner == viewer_side,
     }
+
+
+def skunked(sides: list[str], skunks) -> str:
+    """Who was skunked, where more than one player lost: "Computer 2 is skunked", "You are double
+    skunked"."""
+    from games.engine.state import SKUNK_NAMES
+
+    return ", ".join(f"{name} {'are' if name == 'You' or '&' in name else 'is'} {SKUNK_NAMES[k]}ed"
+                     for name, k in zip(sides, skunks, strict=False) if k)
 
 
 def off_board(lines: list[LogLine], result: dict | None) -> list[LogLine]:

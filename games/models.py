@@ -12,6 +12,7 @@ from operator import itemgetter
 
 import orjson
 from django.conf import settings
+from django.core.exceptions import FieldDoesNotExist
 from django.db import connections, models
 from django.urls import reverse
 
@@ -67,6 +68,7 @@ class GameQuerySet(models.QuerySet):
         if not found:
             return None
         game = rows.build(Game, connection, found[0])
+        game._in_tournament = bool(found[0][-2])
         _attach_seats(game, connection, found[0][-1])
         return game
 
@@ -99,7 +101,7 @@ def _game_and_seats_sql(connection, lock: bool) -> str:
         else:
             seats = f"json_group_array(json_array({values}))"
         sql = (
-            f"SELECT {rows.columns(Game, 'g', quote)}, "
+            f"SELECT {rows.columns(Game, 'g', quote)}, {_in_tournament_sql(quote)}, "
             f"(SELECT {seats} FROM {quote(Seat._meta.db_table)} s "
             f"LEFT JOIN {quote(user_model._meta.db_table)} u ON u.{quote('id')} = s.{quote('user_id')} "
             f"WHERE s.{quote('game_id')} = g.{quote('id')}) "
@@ -109,6 +111,17 @@ def _game_and_seats_sql(connection, lock: bool) -> str:
             sql += " FOR UPDATE OF g" if connection.features.has_select_for_update_of else " FOR UPDATE"
         _SQL[key] = sql
     return sql
+
+
+def _in_tournament_sql(quote) -> str:
+    """Whether the game is a tournament match, for ``Game.in_tournament`` (the board asks at the
+    start of every game: a statement of its own would be one more on every early move)."""
+    try:
+        field = Game._meta.get_field("tournament_matches")  # the tournaments app adds it
+    except FieldDoesNotExist:
+        return "0"
+    table, column = quote(field.related_model._meta.db_table), quote(field.field.column)
+    return f"EXISTS (SELECT 1 FROM {table} m WHERE m.{column} = g.{quote('id')})"
 
 
 @functools.cache
@@ -256,6 +269,17 @@ class Game(models.Model):
         if cached is not None and cached._result_cache is not None:
             return cached._result_cache
         return sorted(self.seats.all(), key=lambda s: s.index)
+
+    @property
+    def in_tournament(self) -> bool:
+        """Whether this game is a tournament's match (``for_play`` reads it with the game)."""
+        known = getattr(self, "_in_tournament", None)
+        if known is None and self.vs_computer:
+            known = False
+        if known is None:
+            matches = getattr(self, "tournament_matches", None)
+            known = self._in_tournament = matches is not None and matches.exists()
+        return known
 
     @property
     def has_computer(self) -> bool:

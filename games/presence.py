@@ -110,3 +110,9 @@ def table(game: Game, viewer_seat: int | None, seats_to_act: tuple[int, ...]) ->
 
 def is_away_too_long(game: Game, seat_index: int) -> bool:
     return any(p.seat == seat_index and p.can_claim for p in table(game, None, (seat_index,)))
+
+
+def away_seconds(game: Game, seat_index: int) -> int:
+    """How long ``seat_index`` has been away from the table (0 while here)."""
+    since = next((p.away_since for p in table(game, None, ()) if p.seat == seat_index), None)
+    return 0 if since is None else int((timezone.now() - since).total_seconds())

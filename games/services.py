@@ -20,7 +20,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import connections, router, transaction
 from django.utils import timezone
 
-from games import broadcast, rows
+from games import broadcast, endings, rows
 from games.engine import game as engine
 from games.engine.actions import Action, Resign, action_from_dict, action_to_dict
 from games.engine.deck import commitment, deal_seed
@@ -260,8 +260,16 @@ def game_leave(*, user: AbstractBaseUser, game_id: int) -> Game:
     return game
 
 
+class RematchWaiting(NotAvailable):
+    """The player's own rematch offer is still waiting: pressing Rematch again adds nothing."""
+
+
+@transaction.atomic
 def game_rematch(*, user: AbstractBaseUser, game_id: int) -> Game:
-    old = Game.objects.filter(pk=game_id).prefetch_related("seats").first()
+    """The same game again: at once against the computer; between people an invitation to the
+    opponent, or, if the opponent offered one already, theirs accepted (so both pressing Rematch
+    starts one game, not two crossing invitations)."""
+    old = Game.objects.for_play(game_id, lock=True)  # two presses at once: one after the other
     if old is None or old.seat_of(user) is None:
         raise NotAPlayer("You did not play in that game.")
     if old.status != Game.Status.FINISHED:
@@ -271,9 +279,28 @@ def game_rematch(*, user: AbstractBaseUser, game_id: int) -> Game:
             user=user, level=old.computer_level, rules=old.house_rules, hints=old.hints
         )
     opponent = next(s.user for s in old.seats.all() if s.user_id != user.pk)
+    if rematch_offer(old, by=user) is not None:
+        raise RematchWaiting(f"Your rematch offer is already waiting for {opponent.username}.")
+    theirs = rematch_offer(old, by=opponent)
+    if theirs is not None:
+        return game_accept(user=user, game_id=theirs.pk)
     return game_create_seek(
         user=user, rules=old.house_rules, rated=old.rated, invited=opponent, turn_timer=old.turn_timer
     )
+
+
+def rematch_offer(old: Game, *, by: AbstractBaseUser | int) -> Game | None:
+    """The waiting rematch of the two-player game ``old`` that ``by`` offered: an invitation from
+    them to the other player, on the same terms, made since ``old`` ended."""
+    by_id = getattr(by, "pk", by)
+    other = next((s.user_id for s in old.seat_list() if s.user_id != by_id), None)
+    if other is None or old.players != 2:
+        return None
+    return Game.objects.filter(
+        status=Game.Status.WAITING, created_by_id=by_id, invited_id=other, vs_computer=False,
+        players=2, rated=old.rated, turn_timer=old.turn_timer,
+        created_at__gte=old.finished_at or old.updated_at, **_rule_fields(old.house_rules),
+    ).order_by("created_at").first()
 
 
 def _rule_fields(rules: HouseRules) -> dict:
@@ -441,10 +468,12 @@ def _next_seq(game: Game) -> int:
 
 
 def _apply(
-    game: Game, action: Action, *, note: Event | None = None, by_timeout: bool = False, origin: str = "",
-    actor: int | None = None,
+    game: Game, action: Action, *, note: Event | dict | None = None, by_timeout: bool = False,
+    origin: str = "", actor: int | None = None, ending: dict | None = None,
 ) -> Outcome:
-    """Apply ``action``; ``note`` is an event of the site's own (a timeout, a claim) logged first."""
+    """Apply ``action``; ``note`` is an event of the site's own (a timeout, a claim) logged first
+    (a dict may say more than an Event: see ``games.endings``); ``ending``: why the site ended the
+    game, kept in its result."""
     state = load_state(game)
     try:
         new_state, events = engine.apply(state, action)
@@ -455,7 +484,7 @@ def _apply(
     # Plain statements (games/rows.py): the ORM's compiler was most of a move's writing cost.
     move = {
         "game": game.pk, "seq": _next_seq(game), "seat": action.seat, "action": action_to_dict(action),
-        "events": [e.to_dict() for e in events], "note": None if note is None else note.to_dict(),
+        "events": [e.to_dict() for e in events], "note": note.to_dict() if isinstance(note, Event) else note,
         "created_at": now, "by_timeout": by_timeout,
     }
     _record_round(game, state, new_state)
@@ -475,6 +504,7 @@ def _apply(
             "scores": list(new_state.scores),
             "match_scores": list(new_state.match_scores),
             "games": [r.to_dict() for r in new_state.results],
+            **({"ending": ending} if ending else {}),
         }
         fields.update(status=game.status, finished_at=game.finished_at, winner_seat=game.winner_seat,
                       result=game.result)
@@ -517,19 +547,27 @@ def _human_seats_due(game: Game, state: engine.GameState) -> list[Seat]:
     return [s for s in game.seat_list() if not s.is_computer and s.index in state.to_act]
 
 
+def abort_refusal(game: Game, state: engine.GameState | None) -> str:
+    """Why ``game`` (in ``state``) cannot be called off, or "" if it can: the board offers Abort
+    only when this is empty. Asks the database nothing when the game came from ``for_play``."""
+    if game.status != Game.Status.ACTIVE or state is None:
+        return "This game is not in progress."
+    if state.plays or state.deal_no or state.game_no:
+        return "Cards have been played: you can resign, but no longer abort."
+    if game.in_tournament:
+        return "A tournament game cannot be called off; you can resign."
+    return ""
+
+
 @transaction.atomic
 def game_abort(*, user: AbstractBaseUser, game_id: int) -> Game:
     """Call the game off before the first card is played: nobody wins, nothing is rated."""
     game = _lock(game_id)
     if game.seat_of(user) is None:
         raise NotAPlayer("You are not playing in this game.")
-    if game.status != Game.Status.ACTIVE:
-        raise NotAvailable("This game is not in progress.")
-    if game.moves.filter(action__type="play").exists():
-        raise NotAvailable("Cards have been played: you can resign, but no longer abort.")
-    matches = getattr(game, "tournament_matches", None)  # set by the tournaments app, if installed
-    if matches is not None and matches.exists():
-        raise NotAvailable("A tournament game cannot be called off; you can resign.")
+    refusal = abort_refusal(game, load_state(game) if game.state else None)
+    if refusal:
+        raise NotAvailable(refusal)
     game.status = Game.Status.ABORTED
     game.finished_at = timezone.now()
     game.version += 1
@@ -560,8 +598,10 @@ def game_claim_win(*, user: AbstractBaseUser, game_id: int) -> Outcome:
         raise NotAvailable("You can claim the win only when your opponent has been away on their turn "
                            f"for {presence.absence_limit() // 60} minutes.")
     gone = absent[0]
-    note = Event(gone.index, "abandon", 0, f"Seat {gone.index} left the table: seat {seat} claims the win")
-    outcome = _apply(game, Resign(gone.index), note=note, by_timeout=True)
+    minutes = max(1, presence.away_seconds(game, gone.index) // 60)
+    note = endings.claim_note(seat, gone.index, minutes)
+    ending = {"how": endings.CLAIM, "seat": gone.index, "by": seat, "minutes": minutes}
+    outcome = _apply(game, Resign(gone.index), note=note, by_timeout=True, ending=ending)
     log.info("game=%s user=%s action=claim_win absent_seat=%s", game.pk, user.pk, gone.index)
     return outcome
 
@@ -591,14 +631,15 @@ def game_timeout(*, user: AbstractBaseUser, game_id: int) -> Outcome:
     for seat in due:
         seat.timeouts += 1
         seat.save(update_fields=["timeouts"])
+        state = load_state(game)
         if seat.timeouts >= settings.TIMEOUTS_TO_FORFEIT:
-            note = Event(seat.index, "timeout", 0, f"Seat {seat.index} ran out of time {seat.timeouts} times "
-                                                     "and forfeits the game")
-            outcome = _apply(game, Resign(seat.index), note=note, by_timeout=True)
+            note = endings.timeout_note(seat.index, "resign", seat.timeouts, state)
+            outcome = _apply(game, Resign(seat.index), note=note, by_timeout=True,
+                             ending={"how": endings.TIME, "seat": seat.index, "timeouts": seat.timeouts})
             break
         rng = random.Random(f"{game.secret}:timeout:{_next_seq(game)}")
-        action = choose_action(view(load_state(game), seat.index), ComputerLevel.EASY, rng)
-        note = Event(seat.index, "timeout", 0, f"Seat {seat.index} ran out of time: the site moved for them")
+        action = choose_action(view(state, seat.index), ComputerLevel.EASY, rng)
+        note = endings.timeout_note(seat.index, action_to_dict(action)["type"], seat.timeouts, state)
         outcome = _apply(game, action, note=note, by_timeout=True)
     log.info("game=%s user=%s action=timeout seats=%s", game.pk, user.pk, [s.index for s in due])
     return outcome

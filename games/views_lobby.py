@@ -24,20 +24,32 @@ def lobby_context(user) -> dict:
         "user": user,
         "in_progress": [game_row(g, user) for g in mine.in_progress()[:50]],
         "finished": [game_row(g, user) for g in mine.finished().order_by("-finished_at")[:10]],
-        "my_seeks": Game.objects.filter(seats__user=user, status=Game.Status.WAITING)
-        .select_related("invited")
-        .prefetch_related("seats__user")
-        .distinct(),
+        "my_seeks": [
+            {"game": g, "waiting_for": _invitees_to_come(g)}
+            for g in Game.objects.filter(seats__user=user, status=Game.Status.WAITING)
+            .select_related("invited")
+            .prefetch_related("seats__user", "invitees")
+            .distinct()
+        ],
         "invitations": Game.objects.filter(Q(invited=user) | Q(invitees=user), status=Game.Status.WAITING)
         .exclude(seats__user=user)
         .select_related("created_by")
         .distinct(),
+        # Only tables with a seat this viewer may take: one whose last seat is kept for an invited
+        # player is that player's invitation, not a seek.
         "open_seeks": [
-            {"game": g, "seats": _free_seats(g, user)}
+            {"game": g, "seats": seats}
             for g in Game.objects.open_seeks().exclude(seats__user=user).select_related("created_by")
             .prefetch_related("seats__user")[:50]
+            if (seats := _free_seats(g, user))
         ],
     }
+
+
+def _invitees_to_come(game: Game) -> list[str]:
+    """The invited players of a table who have not taken their seat yet."""
+    seated = {s.user_id for s in game.seats.all()}
+    return [u.username for u in game.invitees.all() if u.pk not in seated]
 
 
 def _free_seats(game: Game, user) -> list[dict]:
@@ -183,9 +195,13 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
 @login_required
 @require_POST
 def rematch(request: HttpRequest, game_id: int) -> HttpResponse:
-    """The same house rules again: straight away against the computer, as an invitation otherwise."""
+    """The same house rules again: straight away against the computer, as an invitation otherwise
+    (or the opponent's own offer accepted)."""
     try:
         game = services.game_rematch(user=request.user, game_id=game_id)
+    except services.RematchWaiting as exc:
+        messages.info(request, exc.message)
+        return redirect("lobby")
     except services.ServiceError as exc:
         messages.error(request, exc.message)
         return redirect("lobby")

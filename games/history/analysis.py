@@ -1,7 +1,8 @@
 """After-game analysis: each player's discard against the expert's best, in expected points.
 
 The expectation is the same one the expert computer and the discard hint use (``discard_table``),
-so a player can see, deal by deal, what their lay-aways cost them on average.
+so a player can see, deal by deal, what their lay-aways cost them on average. A lay-away the site
+made for a player whose clock ran out is shown as such and not counted against them.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from django.core.cache import cache
 
 from games.engine.cards import parse_cards
 from games.engine.players import analyse_discard
-from games.models import Game, Round
+from games.models import Game, Move, Round
 
 
 @dataclass(frozen=True)
@@ -27,10 +28,26 @@ class DiscardVerdict:
     chosen_net: float
     best_net: float
     loss: float
+    by_site: bool = False  # laid away by the site on a timeout, not by the player
 
 
 def _fmt(cards) -> str:
     return " ".join(f"{c.rank_char}{c.symbol}" for c in cards)
+
+
+def _site_discards(game: Game) -> set[tuple]:
+    """The lay-aways the site made on a timeout: by deal and seat where the note says the deal
+    (``games.endings.timeout_note``), else by seat and cards."""
+    out: set[tuple] = set()
+    for m in Move.objects.filter(game=game, by_timeout=True):
+        if m.action.get("type") != "discard":
+            continue
+        note = m.note or {}
+        if "deal_no" in note:
+            out.add((note["game_no"], note["deal_no"], m.seat))
+        else:
+            out.add((m.seat, frozenset(m.action.get("cards", ()))))
+    return out
 
 
 def discard_verdicts(game: Game) -> list[DiscardVerdict]:
@@ -38,6 +55,7 @@ def discard_verdicts(game: Game) -> list[DiscardVerdict]:
     if game.players != 2 or game.status != Game.Status.FINISHED:
         return []
     people = {s.index for s in game.seats.all() if not s.is_computer}
+    by_site = _site_discards(game)
     out = []
     for rnd in Round.objects.filter(game=game).order_by("game_no", "deal_no"):
         deal = rnd.summary or {}
@@ -47,22 +65,26 @@ def discard_verdicts(game: Game) -> list[DiscardVerdict]:
                 continue  # the deal ended before this seat laid away
             hand6, laid = parse_cards(hands[seat]), parse_cards(discards[seat])
             a = analyse_discard(hand6, laid, is_dealer=rnd.dealer == seat)
+            site = (rnd.game_no, rnd.deal_no, seat) in by_site or (seat, frozenset(discards[seat])) in by_site
             out.append(DiscardVerdict(
                 rnd.game_no, rnd.deal_no, seat, rnd.dealer == seat, _fmt(hand6), _fmt(a.chosen.laid_away),
-                _fmt(a.best.laid_away), a.chosen.net, a.best.net, a.loss,
+                _fmt(a.best.laid_away), a.chosen.net, a.best.net, a.loss, site,
             ))
     return out
 
 
 def discard_report(game: Game) -> dict:
     """Verdicts and per-seat totals, cached: a finished game never changes."""
-    key = f"discard-report:{game.pk}:{game.version}"
+    key = f"discard-report:2:{game.pk}:{game.version}"  # 2: lay-aways by the site
     report = cache.get(key)
     if report is None:
         verdicts = discard_verdicts(game)
         totals = {}
         for v in verdicts:
-            t = totals.setdefault(v.seat, {"seat": v.seat, "deals": 0, "best": 0, "loss": 0.0})
+            t = totals.setdefault(v.seat, {"seat": v.seat, "deals": 0, "best": 0, "loss": 0.0, "by_site": 0})
+            if v.by_site:
+                t["by_site"] += 1
+                continue
             t["deals"] += 1
             t["best"] += v.loss < 1e-9
             t["loss"] += v.loss

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from django.template.loader import render_to_string
 
+from games import endings
+from games.board import personalise, win_phrase
 from games.engine.deck import deal_seed
-from games.engine.state import side_count, teams
+from games.engine.state import SKUNK_NAMES, side_count, teams
 from games.history.replay_board import seat_names, side_names
 from games.history.summaries import deal_players, summaries_for
 from games.models import Game, Move, Round
@@ -30,11 +32,12 @@ def game_json(game: Game) -> dict:
     secret = bytes.fromhex(game.secret)
     seats = sorted(game.seats.select_related("user"), key=lambda s: s.index)
     sides = side_count(len(seats))
+    names = seat_names(game)  # computers of one level numbered, as the board names them
     return {
         "format": FORMAT,
         "game": game.pk,
         "players": [
-            {"seat": s.index, "side": s.index % sides, "name": s.display_name,
+            {"seat": s.index, "side": s.index % sides, "name": names[s.index],
              "username": s.user.username if s.user_id else None, "computer": s.computer_level or None}
             for s in seats
         ],
@@ -64,14 +67,33 @@ def game_text(game: Game) -> str:
     """The game as plain text: players, result, then every deal with its pegging and shows."""
     names = seat_names(game)
     sides = side_names(names)
+    ending = endings.ending_of(game)
     return render_to_string("history/export.txt", {
         "game": game, "names": names, "sides": sides, "deals": deal_views(game, names),
         "results": [
             {**r, "game_no": r["game_no"] + 1, "winner": sides[r["winner"]],
-             "score_line": "-".join(str(s) for s in r["scores"])}
+             "words": win_phrase(sides, r["winner"], r["scores"], r["reason"], verb="won", ending=ending),
+             "skunked": skunked_words(sides, r)}
             for r in (game.result or {}).get("games", [])
         ],
     })
+
+
+def skunked_words(sides: list[str], result: dict) -> str:
+    """"a skunk", or who was skunked where more than one player lost ("Computer 2 skunked")."""
+    skunks = result.get("skunks") or []
+    if len(sides) > 2 and skunks:
+        return ", ".join(f"{sides[i]} {SKUNK_NAMES[k]}ed" for i, k in enumerate(skunks) if k)
+    return f"a {SKUNK_NAMES[result['skunk']]}" if result["skunk"] else ""
+
+
+def timeouts_by_deal(game: Game, names: list[str]) -> dict[tuple[int, int], list[str]]:
+    """Each deal's timeouts in words: "alice ran out of time: the site laid away for alice (timeout 1
+    of 3)"."""
+    out: dict[tuple[int, int], list[str]] = {}
+    for note in endings.timeout_notes(game):
+        out.setdefault((note["game_no"], note["deal_no"]), []).append(personalise(note["text"], names))
+    return out
 
 
 def deal_views(game: Game, names: list[str]) -> list[dict]:
@@ -85,6 +107,7 @@ def deal_views(game: Game, names: list[str]) -> list[dict]:
     commitments = {
         (r.game_no, r.deal_no): r.commitment for r in Round.objects.filter(game=game)
     }
+    timeouts = timeouts_by_deal(game, names)
     out = []
     for deal in summaries_for(game):
         players = deal_players(deal)
@@ -116,5 +139,6 @@ def deal_views(game: Game, names: list[str]) -> list[dict]:
             "shows": [{**e, "owner": names[e["seat"]]} for e in deal["show"]],
             "seed": deal_seed(secret, deal["game_no"], deal["deal_no"]).hex(),
             "commitment": commitments.get((deal["game_no"], deal["deal_no"]), ""),
+            "timeouts": timeouts.get((deal["game_no"], deal["deal_no"]), []),
         })
     return out

@@ -8,6 +8,7 @@ track per side (a partnership of four shares one).
 
 from __future__ import annotations
 
+from games import endings
 from games.board import PHASE_TITLES, TRACK_COLORS, game_in_tournament, log_lines, personalise, win_phrase
 from games.engine.cards import parse_card
 from games.engine.game import GameState
@@ -27,15 +28,27 @@ def side_names(names: list[str]) -> list[str]:
     return [" & ".join(names[s] for s in team) for team in teams(len(names))]
 
 
+def _by_site(step: Step) -> bool:
+    return step.move.by_timeout and (step.move.note or {}).get("kind") == "timeout"
+
+
 def _cards(tokens) -> str:
     return " and ".join(parse_card(t).name for t in tokens)
 
 
-def describe(step: Step, names: list[str]) -> str:
-    """The step's action in words: "Alice plays the Five of hearts"."""
+def describe(step: Step, names: list[str], ending: dict | None = None) -> str:
+    """The step's action in words: "Alice plays the Five of hearts" (``ending``: why the site
+    resigned for a player, see ``games.endings``)."""
     a = step.move.action
     who = names[step.move.seat] if step.move.seat < len(names) else f"Seat {step.move.seat}"
     kind = a.get("type")
+    if kind == "resign" and ending is not None:
+        return personalise(endings.resign_text(ending), names)
+    said = _said(who, kind, a)
+    return f"{said} (the site, on a timeout)" if _by_site(step) else said
+
+
+def _said(who: str, kind: str, a: dict) -> str:
     if kind == "cut_for_deal":
         return f"{who} cuts for deal (card {a['position'] + 1})"
     if kind == "discard":
@@ -55,9 +68,10 @@ def describe(step: Step, names: list[str]) -> str:
     return f"{who} {texts.get(kind, kind)}"
 
 
-def board_from_state(state: GameState, names: list[str]) -> dict:
+def board_from_state(state: GameState, names: list[str], ending: dict | None = None,
+                     notes: list[dict] = ()) -> dict:
     """Template context for one state: every seat with its cards face up, one peg track per side,
-    the table, the show."""
+    the table, the show (``ending`` and ``notes``: see ``games.endings``)."""
     sides = side_names(names)
     seats = []
     for i in range(state.players):
@@ -97,12 +111,13 @@ def board_from_state(state: GameState, names: list[str]) -> dict:
             {"entry": e, "owner": names[e.seat], "groups": e.score.groups if e.score else ()}
             for e in state.show
         ],
-        "log": log_lines(state.log, names, None),
+        "log": log_lines(endings.with_notes(state.log, list(notes), state.game_no, state.deal_no),
+                         names, None, ending),
         "cut_cards": [{"name": names[s], "card": c} for s, c in enumerate(state.cut_cards) if c is not None],
         "results": [
             {"game_no": r.game_no + 1, "winner": sides[r.winner], "scores": list(r.scores),
              "words": win_phrase(sides, r.winner, r.scores, r.reason,
-                                 verb="win" if len(state.teams[r.winner]) > 1 else "wins"),
+                                 verb="win" if len(state.teams[r.winner]) > 1 else "wins", ending=ending),
              "skunk": r.skunk_name, "reason": r.reason}
             for r in state.results
         ],
@@ -118,7 +133,11 @@ def replay_context(game: Game, number: int, moves: list[Move]) -> dict:
     number = max(0, min(number, total))
     state, step = state_at(game, number, moves)
     names = seat_names(game)
-    context = board_from_state(state, names)
+    ending = endings.ending_of(game)
+    notes = [m.note for m in moves[:number] if m.by_timeout and (m.note or {}).get("kind") == "timeout"
+             and "deal_no" in m.note]
+    context = board_from_state(state, names, ending, notes)
+    said = [step.move.note] if step and step.move.note else []
     context.update(
         game=game,
         names=names,
@@ -128,8 +147,8 @@ def replay_context(game: Game, number: int, moves: list[Move]) -> dict:
         prev=max(0, number - 1),
         next=min(total, number + 1),
         last=total,
-        what=describe(step, names) if step else "Before the cut for deal",
-        events=[personalise(e.text, names) for e in step.events] if step else [],
+        what=describe(step, names, ending) if step else "Before the cut for deal",
+        events=[line.text for line in log_lines([*said, *step.events], names, None, ending)] if step else [],
         at=step.move.created_at if step else None,
     )
     if state.phase == "match_over" and context["results"]:  # the end: a tournament may say more

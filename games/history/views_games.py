@@ -17,6 +17,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
 from games.board import game_in_tournament, win_phrase
+from games.endings import ending_of
 from games.engine.state import SKUNK_NAMES
 from games.history.analysis import discard_report
 from games.history.charts import score_chart
@@ -79,6 +80,7 @@ def record(request: HttpRequest, game_id: int) -> HttpResponse:
     results = (game.result or {}).get("games", [])
     tournament = game_in_tournament(game)
     ending = tournament.ending_of(game) if tournament else None
+    site_ending = ending_of(game)  # the site resigned for a player: on time, or a claimed win
     for result in results:
         deals_of_game = [d for d in deals if d["game_no"] == result["game_no"]]
         number = result["game_no"] + 1
@@ -89,7 +91,8 @@ def record(request: HttpRequest, game_id: int) -> HttpResponse:
             "number": number,
             "winner_name": sides[result["winner"]],
             "words": f"won {ending.how}" if ending and ending.how and result is results[-1]
-            else win_phrase(sides, result["winner"], result["scores"], result["reason"], verb="won"),
+            else win_phrase(sides, result["winner"], result["scores"], result["reason"], verb="won",
+                            ending=site_ending),
             "score_line": " – ".join(f"{sides[i]} {s}" for i, s in enumerate(result["scores"])),
             "chart": score_chart(deals_of_game, sides, game.target, title=title) if deals_of_game else "",
             "skunk_name": SKUNK_NAMES[result["skunk"]],

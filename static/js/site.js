@@ -58,6 +58,66 @@
   document.addEventListener("htmx:afterSwap", restorePicks);
   document.addEventListener("htmx:oobAfterSwap", restorePicks);
 
+  // A redraw replaces the whole board, and the focused control with it: focus fell to <body> and a
+  // keyboard player tabbed a dozen times back to their hand after every move. Focus last seen in
+  // the board goes back to the same control in the new one (a card by its value, the same
+  // button), else to the next thing to do; focus anywhere else (the chat, the page) is left alone.
+  let focused = null;
+  const NEXT_THING = [".card-button.playable:not(:disabled)", ".card-pick__box:not(:disabled)",
+    ".fan .card-button:not(:disabled)", ".seat--me .button--primary", ".result .button--primary"];
+  function inBoard(el) { return !!(el && el.closest && el.closest("#board")); }
+  function formOf(el) { const f = el.form || el.closest("form"); return f ? f.className : ""; }
+  function focusKey(el) {
+    return { park: el.hasAttribute("data-focus-park"), tag: el.tagName, name: el.getAttribute("name"),
+      value: el.getAttribute("value"), form: formOf(el), cls: el.className, text: el.textContent.trim() };
+  }
+  function sameControl(el, key) {
+    if (el.tagName !== key.tag || formOf(el) !== key.form) return false;
+    if (key.name) return el.getAttribute("name") === key.name && el.getAttribute("value") === key.value;
+    return key.tag === "BUTTON" || key.tag === "A" ? el.textContent.trim() === key.text : el.className === key.cls;
+  }
+  function focusable(el) { return el && !el.disabled && el.getClientRects().length > 0; }
+  function focusTarget(board, key) {
+    const same = key.park ? null : Array.from(board.querySelectorAll(key.tag)).find(function (el) { return sameControl(el, key); });
+    if (focusable(same)) return same;
+    for (const selector of NEXT_THING) {
+      const next = Array.from(board.querySelectorAll(selector)).find(focusable);
+      if (next) return next;
+    }
+    // Nothing to do until the others move: wait in the player's seat, so the board drawn after
+    // their move still knows the keyboard was here.
+    const seat = board.querySelector(".seat--me");
+    if (seat) {
+      seat.setAttribute("tabindex", "-1");
+      seat.setAttribute("data-focus-park", "");
+    }
+    return seat;
+  }
+  document.addEventListener("focusin", function (e) {
+    focused = inBoard(e.target) ? { el: e.target, key: focusKey(e.target) } : null;
+  });
+  document.addEventListener("focusout", function (e) {
+    const el = e.target;
+    setTimeout(function () {  // a move of focus out of the board, not the board redrawn under it
+      if (focused && focused.el === el && el.isConnected && !inBoard(document.activeElement)) focused = null;
+    }, 0);
+  });
+  function restoreFocus() {
+    const board = document.getElementById("board");
+    const active = document.activeElement;
+    if (!board || !focused || focused.el.isConnected || (active && active !== document.body)) return;
+    const target = focusTarget(board, focused.key);
+    if (target) target.focus();
+  }
+  // Every way a board comes in (an answer, a push, a late answer put on the newer board) replaces
+  // #board in its parent: watching that catches them all, once htmx has finished the swap.
+  function watchBoard() {
+    const board = document.getElementById("board");
+    if (board) new MutationObserver(restoreFocus).observe(board.parentNode, { childList: true });
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", watchBoard);
+  else watchBoard();
+
   // On a phone the pegboard scrolls sideways (board.css): keep the player's front peg in view.
   function showMyPeg() {
     const figure = document.querySelector("#board .cribbage-board");

@@ -58,9 +58,15 @@ def test_a_call_covers_nothing_on_the_page(browser: Browser, live_daphne: str, n
     # Nor when the player has scrolled down to their hand, the board's top half out of sight.
     page.locator("#board .seat--me").scroll_into_view_if_needed()
     page.mouse.wheel(0, 200)
-    call = box(page, "#announce .call")
-    for essential in ("#board .cribbage-board", "#board .table"):
-        assert not overlaps(call, box(page, essential)), f"the call covers {essential} on a {name}"
+    # The wheel scrolls after it returns: read every box in one go, not each at its own offset.
+    page.wait_for_timeout(300)
+    boxes = page.evaluate("""(selectors) => selectors.map((s) => {
+        const r = document.querySelector(s).getBoundingClientRect();
+        return {x: r.x, y: r.y, width: r.width, height: r.height};
+    })""", ["#announce .call", "#board .cribbage-board", "#board .table"])
+    call, *rest = boxes
+    for essential, other in zip(("#board .cribbage-board", "#board .table"), rest, strict=True):
+        assert not overlaps(call, other), f"the call covers {essential} on a {name}"
     screenshot(page, f"board-call-{name}")
     page.context.close()
 

@@ -303,8 +303,10 @@ def test_the_text_download_reads_as_a_game(alice, bob, client):
     assert response["Content-Type"].startswith("text/plain")
     text = response.content.decode()
     assert text.startswith(f"Cribbage Hall, game {game.pk}\nalice v bob\n")
-    scores = "-".join(str(s) for s in game.result["games"][0]["scores"])
-    assert f"won {scores}" in text
+    result = game.result["games"][0]
+    winner, scores = result["winner"], result["scores"]
+    in_order = "–".join(str(scores[(winner + k) % 2]) for k in range(2))  # the winner's first, as the record
+    assert f"won {in_order}" in text
     first = Round.objects.filter(game=game).first().summary
     assert "== Deal 1: " in text and f"dealt {' '.join(first['hands'][0])}" in text
     assert f"Starter: {first['starter']}" in text and "The play:" in text and "Fifteen for 2" in text

@@ -75,6 +75,53 @@ def human_game(alice, bob, *, rules: HouseRules | None = None, rated: bool = Fal
     return services.game_accept(user=bob, game_id=seek.pk)
 
 
+def away_for(game: Game, seconds: int) -> None:
+    """The current decision (and the game) began ``seconds`` ago: a turn clock or an absence ran."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    then = timezone.now() - timedelta(seconds=seconds)
+    Game.objects.filter(pk=game.pk).update(turn_started_at=then, created_at=then)
+    game.refresh_from_db()
+
+
+def timed_game(alice, bob, seconds: int = 30) -> Game:
+    """A game between alice and bob with a turn timer of ``seconds``."""
+    game = human_game(alice, bob)
+    Game.objects.filter(pk=game.pk).update(turn_timer=seconds)
+    game.refresh_from_db()
+    return game
+
+
+def forfeit_on_time(alice, bob) -> Game:
+    """bob's third timeout, just after alice's cut for deal: the site forfeits the game for him."""
+    game = timed_game(alice, bob)
+    game.seats.filter(user=bob).update(timeouts=2)
+    act(game, alice, {"type": "cut_for_deal", "position": 3})
+    away_for(game, 31)
+    services.game_timeout(user=alice, game_id=game.pk)
+    game.refresh_from_db()
+    return game
+
+
+def claimed_win(alice, bob) -> tuple:
+    """A game in the play whose player to act has been away for five minutes, and the other claims
+    the win (the settings must allow a claim after that). Returns (game, absent, claimer)."""
+    from games import presence
+
+    game = human_game(alice, bob)
+    rng = random.Random(5)
+    while load(game).phase != "play":
+        state = load(game)
+        act(game, [alice, bob][state.to_act[0]], as_form(random_action(state, state.to_act[0], rng)))
+    absent, claimer = (bob, alice) if load(game).turn == 1 else (alice, bob)
+    presence.connected(game_id=game.pk, user=claimer, channel_name="claimer")
+    away_for(game, 300)
+    services.game_claim_win(user=claimer, game_id=game.pk)
+    return game, absent, claimer
+
+
 def load(game: Game) -> GameState:
     game.refresh_from_db()
     return services.load_state(game)

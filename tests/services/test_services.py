@@ -835,3 +835,21 @@ def test_rematch_between_people_invites_the_opponent(alice, bob, carol):
     with pytest.raises(services.NotAPlayer):
         services.game_rematch(user=alice, game_id=game.pk + 1000)
 
+
+def test_a_second_rematch_press_adds_nothing_and_the_opponents_press_accepts(alice, bob):
+    game = human_game(alice, bob, rules=HouseRules(target=61))
+    act(game, bob, {"type": "resign"})
+    game.refresh_from_db()
+    offer = services.game_rematch(user=alice, game_id=game.pk)
+    assert services.rematch_offer(game, by=alice) == offer and services.rematch_offer(game, by=bob) is None
+    with pytest.raises(services.RematchWaiting, match="already waiting for bob"):
+        services.game_rematch(user=alice, game_id=game.pk)
+    # Bob pressing Rematch too accepts Alice's offer: one new game, not two crossing invitations.
+    started = services.game_rematch(user=bob, game_id=game.pk)
+    assert started.pk == offer.pk and started.status == Game.Status.ACTIVE
+    assert started.seat_of(alice) == 0 and started.seat_of(bob) == 1
+    assert not Game.objects.filter(status=Game.Status.WAITING).exists()
+    # An invitation between them on other terms, or made before the game ended, is no rematch of it.
+    services.game_create_seek(user=alice, rules=HouseRules(target=121), invited=bob)
+    assert services.rematch_offer(game, by=alice) is None
+

@@ -239,7 +239,7 @@ def test_a_forfeit_after_the_third_timeout_goes_to_the_other_player(alice, bob):
     services.game_timeout(user=alice, game_id=game.pk)
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and game.winner_seat == 0
-    assert "forfeits" in Move.objects.filter(game=game).latest("seq").note["text"]
+    assert "forfeit" in Move.objects.filter(game=game).latest("seq").note["text"]
 
 
 def test_no_timer_means_no_timeout(alice, bob):

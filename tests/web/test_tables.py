@@ -153,3 +153,27 @@ def test_a_seated_player_may_leave_a_table_that_has_not_started(alice):
     response = client.post(reverse("leave", args=[game.pk]), follow=True)
     assert "already started" in response.content.decode()
     assert Game.objects.get(pk=game.pk).seat_of(bob) is not None
+
+
+def test_a_table_whose_last_seat_is_kept_for_an_invitee_is_no_open_seek(alice):
+    bob, carol, dave = make_user("bob"), make_user("carol"), make_user("dave")
+    game = services.game_create_table(
+        user=alice, rules=HouseRules(players=3), seats=[{"kind": "open"}, {"kind": "invite", "user": carol}],
+    )
+
+    def lobby(user) -> str:
+        client = Client()
+        client.force_login(user)
+        return client.get(reverse("lobby")).content.decode()
+
+    accept = reverse("accept", args=[game.pk])
+    assert "Take seat 2" in lobby(dave)  # the open seat is anyone's
+    services.game_accept(user=bob, game_id=game.pk)
+    # Only Carol's seat is left: not a seek for Dave (he had a line with no button), Carol's invitation.
+    seen_by_dave = lobby(dave)
+    assert accept not in seen_by_dave and "Nobody is seeking a game right now." in seen_by_dave
+    seen_by_carol = lobby(carol)
+    assert "Invitations for you" in seen_by_carol and accept in seen_by_carol
+    assert "waiting for carol" in lobby(alice) and "waiting for carol" in lobby(bob)
+    services.game_accept(user=carol, game_id=game.pk)
+    assert "waiting for carol" not in lobby(alice)

@@ -90,3 +90,11 @@ def signed(value: float | int | None) -> str:
         return ""
     n = round(value)
     return f"+{n}" if n > 0 else str(n)
+
+
+@register.filter
+def how_ended(game: Game) -> str:
+    """"on time" or "claim: opponent absent" for a game the site ended for a player; else empty."""
+    from games.endings import ending_of, list_word
+
+    return list_word(ending_of(game))
