@@ -89,10 +89,14 @@ class ComputerGameForm(HouseRulesForm):
 
 
 class SeekForm(HouseRulesForm):
-    field_order = ["opponent", "rated", "turn_timer"]
+    field_order = ["opponent", "rated", "hints", "turn_timer"]
 
     rated = forms.BooleanField(
         required=False, label="Rated", help_text="Counts for ratings; automatic counting, no hints.",
+    )
+    hints = forms.BooleanField(
+        required=False, label="Discard hints",
+        help_text="Each player may see what the expert would lay away (casual games only).",
     )
     turn_timer = forms.TypedChoiceField(
         label="Turn timer", coerce=int, initial=0, required=False, empty_value=0,
@@ -117,6 +121,8 @@ class SeekForm(HouseRulesForm):
         data = super().clean()
         if data.get("rated") and data.get("manual_counting"):
             self.add_error("rated", "Rated games use automatic counting.")
+        if data.get("rated") and data.get("hints"):
+            self.add_error("hints", "Rated games have no discard hints.")
         return data
 
 

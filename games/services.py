@@ -108,15 +108,19 @@ def game_create_seek(
     rated: bool = False,
     invited: AbstractBaseUser | None = None,
     turn_timer: int = 0,
+    hints: bool = False,
 ) -> Game:
     if invited is not None and invited.pk == user.pk:
         raise ServiceError("You cannot invite yourself.")
     if rated and rules.manual_counting:
         raise ServiceError("Rated games use automatic counting.")
+    if rated and hints:
+        raise ServiceError("Rated games have no discard hints.")
     if turn_timer not in (0, 30, 60, 180):
         raise ServiceError("The turn timer is off, 30 s, 60 s or 3 minutes.")
     game = Game.objects.create(
-        created_by=user, rated=rated, invited=invited, turn_timer=turn_timer, **_rule_fields(rules)
+        created_by=user, rated=rated, invited=invited, turn_timer=turn_timer, hints=hints,
+        **_rule_fields(rules),
     )
     Seat.objects.create(game=game, index=0, user=user)
     transaction.on_commit(broadcast.lobby_changed)
@@ -285,7 +289,8 @@ def game_rematch(*, user: AbstractBaseUser, game_id: int) -> Game:
     if theirs is not None:
         return game_accept(user=user, game_id=theirs.pk)
     return game_create_seek(
-        user=user, rules=old.house_rules, rated=old.rated, invited=opponent, turn_timer=old.turn_timer
+        user=user, rules=old.house_rules, rated=old.rated, invited=opponent, turn_timer=old.turn_timer,
+        hints=old.hints,
     )
 
 
@@ -298,7 +303,7 @@ def rematch_offer(old: Game, *, by: AbstractBaseUser | int) -> Game | None:
         return None
     return Game.objects.filter(
         status=Game.Status.WAITING, created_by_id=by_id, invited_id=other, vs_computer=False,
-        players=2, rated=old.rated, turn_timer=old.turn_timer,
+        players=2, rated=old.rated, turn_timer=old.turn_timer, hints=old.hints,
         created_at__gte=old.finished_at or old.updated_at, **_rule_fields(old.house_rules),
     ).order_by("created_at").first()
 
