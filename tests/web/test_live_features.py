@@ -13,7 +13,16 @@ from django.utils import timezone
 from games import broadcast, presence, services
 from games.engine.rules import HouseRules
 from games.models import Connection, Game, Move
-from tests.services.factories import act, as_form, human_game, load, make_user, random_action
+from tests.services.factories import (
+    act,
+    as_form,
+    away_for,
+    forfeit_on_time,
+    human_game,
+    load,
+    make_user,
+    random_action,
+)
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}
@@ -44,13 +53,6 @@ def _to_play(game, users):
         seat = state.to_act[0]
         act(game, users[seat], as_form(random_action(state, seat, rng)))
     raise AssertionError("never reached the play")
-
-
-def _away_for(game, seconds: int) -> None:
-    """The current decision (and the game) began ``seconds`` ago."""
-    then = timezone.now() - timedelta(seconds=seconds)
-    Game.objects.filter(pk=game.pk).update(turn_started_at=then, created_at=then)
-    game.refresh_from_db()
 
 
 # --- abort --------------------------------------------------------------------------------------
@@ -115,7 +117,7 @@ def test_claim_the_win_only_after_the_absence_limit_on_their_turn(alice, bob, se
     presence.connected(game_id=game.pk, user=claimer, channel_name="claimer")
     with pytest.raises(services.NotAvailable):
         services.game_claim_win(user=claimer, game_id=game.pk)
-    _away_for(game, 61)
+    away_for(game, 61)
     outcome = services.game_claim_win(user=claimer, game_id=game.pk)
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
@@ -131,7 +133,7 @@ def test_no_claim_while_the_opponent_is_at_the_table(alice, bob, settings):
     state = _to_play(game, {0: alice, 1: bob})
     absent, claimer = (bob, alice) if state.turn == 1 else (alice, bob)
     presence.connected(game_id=game.pk, user=absent, channel_name="here")
-    _away_for(game, 600)
+    away_for(game, 600)
     with pytest.raises(services.NotAvailable):
         services.game_claim_win(user=claimer, game_id=game.pk)
 
@@ -141,7 +143,7 @@ def test_no_claim_when_it_is_your_own_turn(alice, bob, settings):
     game = human_game(alice, bob)
     state = _to_play(game, {0: alice, 1: bob})
     on_turn = alice if state.turn == 0 else bob
-    _away_for(game, 600)
+    away_for(game, 600)
     with pytest.raises(services.NotAvailable):
         services.game_claim_win(user=on_turn, game_id=game.pk)
 
@@ -151,7 +153,7 @@ def test_the_presence_fragment_offers_the_claim(alice, bob, settings):
     game = human_game(alice, bob)
     state = _to_play(game, {0: alice, 1: bob})
     claimer = alice if state.turn == 1 else bob
-    _away_for(game, 120)
+    away_for(game, 120)
     c = Client()
     c.force_login(claimer)
     html = c.get(reverse("presence", args=[game.pk])).content.decode()
@@ -165,7 +167,7 @@ def test_a_player_gone_under_a_minute_left_just_now(alice, bob, settings):
     settings.ABSENCE_CLAIM_SECONDS = 600
     game = human_game(alice, bob)
     _to_play(game, {0: alice, 1: bob})
-    _away_for(game, 20)
+    away_for(game, 20)
     c = Client()
     c.force_login(alice)
     html = c.get(reverse("presence", args=[game.pk])).content.decode()
@@ -197,7 +199,7 @@ def test_the_timer_moves_for_the_player_when_it_runs_out(alice, bob):
     game = _timed_game(alice, bob)
     with pytest.raises(services.NotAvailable, match="still time"):
         services.game_timeout(user=alice, game_id=game.pk)
-    _away_for(game, 31)
+    away_for(game, 31)
     services.game_timeout(user=alice, game_id=game.pk)
     state = load(game)
     # Both cuts were made for the players; equal ranks (one deck in thirteen or so) mean cut again.
@@ -223,7 +225,7 @@ def test_three_timeouts_forfeit_the_game(alice, bob):
                     act(game, alice, as_form(random_action(state, 0, rng)))
                 break
             act(game, alice, as_form(random_action(state, 0, rng)))
-        _away_for(game, 31)
+        away_for(game, 31)
         services.game_timeout(user=alice, game_id=game.pk)
         game.refresh_from_db()
         assert game.seats.get(user=bob).timeouts == expected
@@ -232,19 +234,14 @@ def test_three_timeouts_forfeit_the_game(alice, bob):
 
 
 def test_a_forfeit_after_the_third_timeout_goes_to_the_other_player(alice, bob):
-    game = _timed_game(alice, bob)
-    game.seats.filter(user=bob).update(timeouts=2)
-    act(game, alice, {"type": "cut_for_deal", "position": 3})
-    _away_for(game, 31)
-    services.game_timeout(user=alice, game_id=game.pk)
-    game.refresh_from_db()
+    game = forfeit_on_time(alice, bob)
     assert game.status == Game.Status.FINISHED and game.winner_seat == 0
     assert "forfeit" in Move.objects.filter(game=game).latest("seq").note["text"]
 
 
 def test_no_timer_means_no_timeout(alice, bob):
     game = human_game(alice, bob)
-    _away_for(game, 10_000)
+    away_for(game, 10_000)
     with pytest.raises(services.NotAvailable):
         services.game_timeout(user=alice, game_id=game.pk)
 
