@@ -387,16 +387,16 @@ def result_summary(
     mine = r.winner == viewer_side
     verb = "win" if mine or "&" in winner else "wins"
     words = win_phrase(sides, r.winner, r.scores, r.reason, verb=verb, ending=ending)
-    ending = tournament.ending(v.match_winner, r.reason == "resign") if tournament else None
-    off = ending is not None and bool(ending.how)
+    decided = tournament.ending(v.match_winner, r.reason == "resign") if tournament else None
+    off = decided is not None and bool(decided.how)
     if off:
-        words = f"{verb} {ending.how}"
+        words = f"{verb} {decided.how}"
     return {
         "off_board": off,
         "winner": winner,
         "i_won": mine,
         "headline": f"{winner} {words}" + (f" with a {r.skunk_name}" if r.skunk else ""),
-        "note": ending.note if ending is not None else "",
+        "note": decided.note if decided is not None else "",
         "tournament": tournament,
         "scores": " – ".join(f"{sides[i]} {s}" for i, s in enumerate(r.scores)),
         "skunk": r.skunk_name,

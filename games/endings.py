@@ -41,7 +41,7 @@ def ending_of(game) -> dict | None:
     if note.get("kind") == "timeout":
         found = _OLD_TIMES_RE.search(note.get("text", ""))
         count = int(found.group(1)) if found else settings.TIMEOUTS_TO_FORFEIT
-        return {"how": TIME, "seat": note["seat"], "timeouts": count}
+        return on_time(note["seat"], count)
     if note.get("kind") == "abandon":
         found = _OLD_CLAIMER_RE.search(note.get("text", ""))
         return {"how": CLAIM, "seat": note["seat"], "by": int(found.group(1)) if found else None}
@@ -81,6 +81,16 @@ def timeout_note(seat: int, action_type: str, count: int, state) -> dict:
     return {"seat": seat, "kind": "timeout", "points": 0, "text": text, "cards": [],
             "timeouts": count, "limit": limit, "game_no": state.game_no, "deal_no": state.deal_no,
             "at": len(state.log)}
+
+
+def on_time(seat: int, timeouts: int) -> dict:
+    """The stored ending of a game forfeit by ``seat`` on its last allowed timeout."""
+    return {"how": TIME, "seat": seat, "timeouts": timeouts}
+
+
+def by_claim(seat: int, gone: int, minutes: int) -> dict:
+    """The stored ending of a game won by ``seat``'s claim after ``gone`` was away ``minutes``."""
+    return {"how": CLAIM, "seat": gone, "by": seat, "minutes": minutes}
 
 
 def claim_note(seat: int, gone: int, minutes: int) -> dict:

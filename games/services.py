@@ -605,8 +605,8 @@ def game_claim_win(*, user: AbstractBaseUser, game_id: int) -> Outcome:
     gone = absent[0]
     minutes = max(1, presence.away_seconds(game, gone.index) // 60)
     note = endings.claim_note(seat, gone.index, minutes)
-    ending = {"how": endings.CLAIM, "seat": gone.index, "by": seat, "minutes": minutes}
-    outcome = _apply(game, Resign(gone.index), note=note, by_timeout=True, ending=ending)
+    outcome = _apply(game, Resign(gone.index), note=note, by_timeout=True,
+                     ending=endings.by_claim(seat, gone.index, minutes))
     log.info("game=%s user=%s action=claim_win absent_seat=%s", game.pk, user.pk, gone.index)
     return outcome
 
@@ -640,7 +640,7 @@ def game_timeout(*, user: AbstractBaseUser, game_id: int) -> Outcome:
         if seat.timeouts >= settings.TIMEOUTS_TO_FORFEIT:
             note = endings.timeout_note(seat.index, "resign", seat.timeouts, state)
             outcome = _apply(game, Resign(seat.index), note=note, by_timeout=True,
-                             ending={"how": endings.TIME, "seat": seat.index, "timeouts": seat.timeouts})
+                             ending=endings.on_time(seat.index, seat.timeouts))
             break
         rng = random.Random(f"{game.secret}:timeout:{_next_seq(game)}")
         action = choose_action(view(state, seat.index), ComputerLevel.EASY, rng)

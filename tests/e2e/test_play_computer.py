@@ -10,6 +10,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from games.models import Game, Move, Round
 from tests.e2e.helpers import screenshot, serious_axe_violations, sign_up
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -103,6 +104,46 @@ def test_sign_up_and_play_a_whole_game_against_the_computer(live_daphne: str, pa
     screenshot(page, "game-over")
     # The score calls were announced as they happened, for both players.
     expect(page.locator(".score-log")).to_contain_text(re.compile(r"for \d"))
+
+    _open_the_record_and_replay_it(page, result)
+
+
+def _open_the_record_and_replay_it(page: Page, result) -> None:
+    """The game just played in the browser: its record agrees with the board, every deal verifies
+    in the browser, and the replay steps through all of its moves to the same result."""
+    final = sorted(re.findall(r"\d+", result.locator("p").first.inner_text()))
+    won = "You win" in result.get_by_role("heading").inner_text()
+    game = Game.objects.get(pk=int(re.search(r"/games/(\d+)/", page.url).group(1)))
+    deals = Round.objects.filter(game=game).count()
+    total = Move.objects.filter(game=game).count()
+    assert deals >= 1 and total > 10
+
+    page.get_by_role("link", name="Game record").click()
+    expect(page.get_by_test_id("final-score")).to_be_visible()
+    assert sorted(re.findall(r"\d+", page.get_by_test_id("final-score").inner_text())) == final
+    winner = "newcomer" if won else "Computer (easy)"
+    expect(page.locator(".record-result h2")).to_contain_text(f"{winner} won")
+    expect(page.locator("#verify-summary")).to_have_attribute("data-state", "ok")
+    expect(page.locator('[data-verify-status="ok"]')).to_have_count(deals)
+    expect(page.locator(".score-chart svg")).to_be_visible()
+    screenshot(page, "played-record")
+
+    page.get_by_role("link", name="Replay").click()
+    expect(page.get_by_test_id("step")).to_have_text("0")
+    page.get_by_role("button", name="Forward").click()
+    expect(page.get_by_test_id("step")).to_have_text("1")
+    page.keyboard.press("ArrowRight")
+    expect(page.get_by_test_id("step")).to_have_text("2")
+    page.keyboard.press("ArrowLeft")
+    expect(page.get_by_test_id("step")).to_have_text("1")
+    page.keyboard.press("End")
+    expect(page.get_by_test_id("step")).to_have_text(str(total))
+    expect(page.get_by_role("button", name="Forward")).to_be_disabled()
+    expect(page.locator(".replay-results")).to_contain_text(f"{winner} wins")
+    page.get_by_role("button", name="Back").click()
+    expect(page.get_by_test_id("step")).to_have_text(str(total - 1))
+    expect(page).to_have_url(re.compile(rf"\?step={total - 1}$"))
+    screenshot(page, "played-replay")
 
 
 def _click_if_enabled(page: Page, locator) -> bool:
