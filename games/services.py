@@ -18,6 +18,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connections, router, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from games import broadcast, endings, rows
@@ -288,10 +289,24 @@ def game_rematch(*, user: AbstractBaseUser, game_id: int) -> Game:
     theirs = rematch_offer(old, by=opponent)
     if theirs is not None:
         return game_accept(user=user, game_id=theirs.pk)
-    return game_create_seek(
+    offer = game_create_seek(
         user=user, rules=old.house_rules, rated=old.rated, invited=opponent, turn_timer=old.turn_timer,
         hints=old.hints,
     )
+    # The opponent may still be looking at the finished board: it says "Accept rematch" at once.
+    redraw_boards([old.pk])
+    return offer
+
+
+def redraw_boards(game_ids: list[int]) -> None:
+    """Each game's board is drawn again for everyone looking at it, for a change it shows that is
+    not a move (a rematch offer, a cancelled tournament): its version moves on, so sockets send it
+    and a form posted from the old board is answered with the new one."""
+    if not game_ids:
+        return
+    Game.objects.filter(pk__in=game_ids).update(version=F("version") + 1)
+    versions = list(Game.objects.filter(pk__in=game_ids).values_list("pk", "version"))
+    transaction.on_commit(lambda: [broadcast.game_changed(pk, version) for pk, version in versions])
 
 
 def rematch_offer(old: Game, *, by: AbstractBaseUser | int) -> Game | None:

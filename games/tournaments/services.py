@@ -754,8 +754,10 @@ def tournament_cancel(
     t.status = Tournament.Status.CANCELLED
     t.finished_at = timezone.now()
     t.save()
-    # Games in play go on for their players but no longer count.
+    # Games in play go on for their players but no longer count; their boards are redrawn to say so.
+    open_games = list(_undecided(t).filter(game__status=Game.Status.ACTIVE).values_list("game_id", flat=True))
     _undecided(t).update(status=Match.Status.VOID)
+    game_services.redraw_boards(open_games)
     _notice(t, Notice.Kind.CANCEL, "The tournament has been cancelled.", reason=reason, by=by)
     _changed(t)
     return t

@@ -22,7 +22,7 @@ from games import services
 from games.engine.game import GameState
 from games.engine.rules import HouseRules
 from games.models import Game
-from tests.live.support import as_form, board_version, load, next_turn, session_key
+from tests.live.support import as_form, board_version, load, next_turn, socket_headers
 from tests.services.factories import fixed_secrets, human_game, make_user
 from tests.web.test_hidden_information import cards_in, hidden_from
 
@@ -100,17 +100,9 @@ class Watcher:
                 await communicator.disconnect(timeout=10)
 
 
-def _headers(user) -> list[tuple[bytes, bytes]]:
-    return [
-        (b"origin", b"http://localhost"),
-        (b"host", b"localhost"),
-        (b"cookie", f"sessionid={session_key(user)}".encode()),
-    ]
-
-
 def _players(names: tuple[str, str]):
     users = [make_user(n) for n in names]
-    return users, [_headers(u) for u in users]
+    return users, [socket_headers(u) for u in users]
 
 
 def _move(game: Game, users, rng: random.Random) -> tuple[int, GameState] | None:

@@ -69,7 +69,7 @@ async def test_a_seek_pushed_to_the_lobby_can_be_accepted():
         await lobby.disconnect(timeout=10)
 
 
-async def test_the_result_pushed_to_the_other_player_offers_a_working_rematch():
+async def test_the_result_pushed_to_the_other_player_offers_a_working_rematch_and_its_acceptance():
     game, alice, bob = await sync_to_async(two_players)()
     sockets = {}
     for seat, user in ((0, alice), (1, bob)):
@@ -103,6 +103,15 @@ async def test_the_result_pushed_to_the_other_player_offers_a_working_rematch():
         watcher = 1 - mover  # the player who did not make the last move saw the result only by push
         assert f'action="/games/{game.pk}/rematch/"' in last[watcher]
         assert unsubmittable_forms(last[watcher], f"/games/{game.pk}/rematch/") == []
+        assert ">Accept rematch</button>" not in last[watcher]
+
+        # The last mover offers a rematch: the watcher, still on the finished board, is sent it again
+        # at once with "Accept rematch", which posts to the same working form.
+        await sync_to_async(services.game_rematch)(user=(alice, bob)[mover], game_id=game.pk)
+        offered = await sockets[watcher].receive_from(timeout=10)
+        assert board_version(offered) == version + 1
+        assert ">Accept rematch</button>" in offered
+        assert unsubmittable_forms(offered, f"/games/{game.pk}/rematch/") == []
     finally:
         for socket in sockets.values():
             await socket.disconnect(timeout=10)

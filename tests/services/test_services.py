@@ -836,11 +836,17 @@ def test_rematch_between_people_invites_the_opponent(alice, bob, carol):
         services.game_rematch(user=alice, game_id=game.pk + 1000)
 
 
-def test_a_second_rematch_press_adds_nothing_and_the_opponents_press_accepts(alice, bob):
+def test_a_second_rematch_press_adds_nothing_and_the_opponents_press_accepts(
+    alice, bob, pushes, django_capture_on_commit_callbacks,
+):
     game = human_game(alice, bob, rules=HouseRules(target=61))
     act(game, bob, {"type": "resign"})
     game.refresh_from_db()
-    offer = services.game_rematch(user=alice, game_id=game.pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        offer = services.game_rematch(user=alice, game_id=game.pk)
+    # Bob, still on the finished board, is sent it again: it now offers "Accept rematch".
+    assert (game.pk, game.version + 1) in pushes
+    game.refresh_from_db()
     assert services.rematch_offer(game, by=alice) == offer and services.rematch_offer(game, by=bob) is None
     with pytest.raises(services.RematchWaiting, match="already waiting for bob"):
         services.game_rematch(user=alice, game_id=game.pk)
