@@ -8,7 +8,7 @@ from django import forms
 from django.contrib.auth.models import User
 
 from games.engine.rules import HouseRules
-from games.models import ComputerLevel
+from games.models import TURN_TIMER_CHOICES, ComputerLevel
 
 RULE_FIELDS = (
     "target", "skunks", "triple_skunk", "peg_out_zone", "manual_counting", "muggins", "match_games",
@@ -100,7 +100,7 @@ class SeekForm(HouseRulesForm):
     )
     turn_timer = forms.TypedChoiceField(
         label="Turn timer", coerce=int, initial=0, required=False, empty_value=0,
-        choices=[(0, "Off"), (30, "30 seconds"), (60, "60 seconds"), (180, "3 minutes")],
+        choices=TURN_TIMER_CHOICES,
         help_text="Per decision. When it runs out the site moves for you; three times forfeits the game.",
     )
     opponent = forms.CharField(

@@ -161,6 +161,10 @@ def _attach_seats(game: Game, connection, seats_json: str | None) -> None:
     game._prefetched_objects_cache = {"seats": cached}
 
 
+# Seconds a player has for each decision (0: no clock); when it runs out the site moves for them.
+TURN_TIMER_CHOICES = [(0, "Off"), (30, "30 seconds"), (60, "60 seconds"), (180, "3 minutes")]
+
+
 class Game(models.Model):
     class Status(models.TextChoices):
         WAITING = "waiting", "Waiting for an opponent"
@@ -213,7 +217,7 @@ class Game(models.Model):
         help_text="Tables of three or four: what fills each seat, e.g. {'kind': 'open'|'invite'|'computer'}.",
     )
     turn_timer = models.PositiveSmallIntegerField(
-        default=0, choices=[(0, "Off"), (30, "30 seconds"), (60, "60 seconds"), (180, "3 minutes")],
+        default=0, choices=TURN_TIMER_CHOICES,
         help_text="Seconds per decision; when it runs out the site moves for the player.",
     )
     turn_started_at = models.DateTimeField(

@@ -20,7 +20,7 @@ from games.tournaments.models import Entrant, Match, Notice, Tournament
 
 RULE_FIELDS = (
     "format", "match_games", "playoff_match_games", "target", "skunks", "triple_skunk", "peg_out_zone",
-    "rated", "win_points", "skunk_points", "double_skunk_points",
+    "rated", "win_points", "skunk_points", "double_skunk_points", "turn_timer",
 )  # fmt: skip
 
 
@@ -138,7 +138,7 @@ class TournamentAdmin(admin.ModelAdmin):
         ),
         ("Qualifying points", {"fields": ("win_points", "skunk_points", "double_skunk_points")}),
         ("Registration", {"fields": ("registration_opens", "registration_closes", "max_entrants")}),
-        ("Running", {"fields": ("forfeit_minutes", "auto_advance")}),
+        ("Running", {"fields": ("forfeit_minutes", "turn_timer", "auto_advance")}),
         (
             "State",
             {

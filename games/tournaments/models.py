@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.engine.rules import HouseRules
-from games.models import Game
+from games.models import TURN_TIMER_CHOICES, Game
 from games.tournaments.pairing import Scoring
 
 MATCH_LENGTH_CHOICES = [(1, "Single game"), (3, "Best of 3"), (5, "Best of 5"), (7, "Best of 7")]
@@ -89,6 +89,12 @@ class Tournament(models.Model):
         default=5,
         help_text="A player who has not moved this long after their match game was created may be "
         "claimed to have forfeited it.",
+    )
+    turn_timer = models.PositiveSmallIntegerField(
+        default=0,
+        choices=TURN_TIMER_CHOICES,
+        help_text="Per decision, in every game. When it runs out the site moves for the player; "
+        "their third timeout loses the match on time.",
     )
     auto_advance = models.BooleanField(
         default=True,
@@ -179,6 +185,8 @@ class Tournament(models.Model):
         if self.peg_out_zone:
             parts.append(self.get_peg_out_zone_display().lower())
         parts.append("automatic counting")
+        if self.turn_timer:
+            parts.append(f"{self.get_turn_timer_display()} a move")
         return parts
 
     def match_length_text(self) -> str:
@@ -254,6 +262,10 @@ class Match(models.Model):
         WITHDRAWAL = "withdrawal", "Withdrawal"
         ADMIN = "admin", "Set by the organiser"
         BYE = "bye", "Bye"
+        # The site resigned the game for a player: their third timeout, or the opponent's claim
+        # after they were away on their turn (games.endings).
+        TIME = "time", "On time"
+        CLAIM = "claim", "Claimed: opponent absent"
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="matches")
     stage = models.CharField(max_length=2, choices=Tournament.Stage.choices[1:])

@@ -19,7 +19,7 @@ from django.db import connections, router, transaction
 from django.utils import timezone
 from django.utils.module_loading import import_string
 
-from games import rows
+from games import endings, rows
 from games import services as game_services
 from games.models import Game, Move
 from games.tournaments import pairing
@@ -425,6 +425,7 @@ def _start_match(t: Tournament, m: Match, *, by: AbstractBaseUser | None = None)
         rules=t.rules_for(m.match_games),
         rated=t.rated,
         created_by=by or t.created_by or e1.user,
+        turn_timer=t.turn_timer,
     )
     m.game = game
     m.status = Match.Status.ACTIVE
@@ -594,6 +595,9 @@ def _score_from_game(t: Tournament, m: Match, game: Game) -> None:
     last = Move.objects.filter(game=game).order_by("-seq").values_list("action", flat=True).first()
     resigned = bool(last) and last.get("type") == "resign"  # also between the games of a match
     m.decided_by = Match.Decided.RESIGN if resigned else Match.Decided.PLAY
+    site_ending = endings.ending_of(game) if resigned else None
+    if site_ending is not None:
+        m.decided_by = Match.Decided.TIME if site_ending["how"] == endings.TIME else Match.Decided.CLAIM
     _close(m)
 
 

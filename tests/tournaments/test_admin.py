@@ -66,6 +66,7 @@ def _tournament_form(**overrides) -> dict:
         "registration_closes_1": "",
         "max_entrants": "16",
         "forfeit_minutes": "5",
+        "turn_timer": "0",
         "auto_advance": "on",
     }
     data.update(_inline_management("notices"))
@@ -81,7 +82,7 @@ def _action(client: Client, url_name: str, action: str, pks, **extra):
 
 def test_create_a_tournament_with_entrants_in_the_admin(admin_client, staff) -> None:
     players = make_players(3)
-    data = _tournament_form()
+    data = _tournament_form(turn_timer="60")
     data.update(_inline_management("entrants", total=2))
     data.update(
         {
@@ -95,6 +96,7 @@ def test_create_a_tournament_with_entrants_in_the_admin(admin_client, staff) -> 
     assert response.status_code == 302, response.content.decode()[:3000]
     t = Tournament.objects.get(name="Club Championship")
     assert (t.format, t.max_entrants, t.created_by, t.status) == ("rr_ko", 16, staff, "upcoming")
+    assert t.turn_timer == 60
     assert sorted(t.entrants.values_list("user__username", "seed")) == [("p1", 2), ("p2", None)]
     assert t.notices.filter(kind=Notice.Kind.ENTRANTS).count() == 2
     assert LogEntry.objects.filter(object_id=str(t.pk), action_flag=1).exists()  # the add is logged
@@ -285,6 +287,7 @@ def test_rules_are_locked_once_started(admin_client) -> None:
     services.tournament_start(tournament_id=t.pk)
     page = admin_client.get(reverse("admin:tournaments_tournament_change", args=[t.pk])).content.decode()
     assert 'name="target"' not in page and 'name="forfeit_minutes"' in page
+    assert 'name="turn_timer"' not in page  # every game of a tournament has the same clock
 
 
 def test_non_staff_are_refused(staff) -> None:

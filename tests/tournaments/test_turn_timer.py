@@ -1,0 +1,79 @@
+"""A tournament's turn timer: every match game has the clock, and a match lost on the clock (or by a
+claim after the opponent left) reads as such on the tournament page and the board."""
+
+from __future__ import annotations
+
+import html
+
+import pytest
+from django.urls import reverse
+
+from games import services as game_services
+from games.models import Game
+from games.tournaments import services
+from games.tournaments.models import Match, Tournament
+from tests.services.factories import act, away_for, logged_in
+
+from .helpers import active_matches, make_players, make_tournament, refresh
+
+pytestmark = pytest.mark.django_db
+
+
+def _started(prefix: str = "p", **fields) -> tuple[Tournament, Match]:
+    players = make_players(2, prefix)
+    t = make_tournament(players, format=Tournament.Format.ROUND_ROBIN, name="Club Cup", **fields)
+    services.tournament_start(tournament_id=t.pk)
+    (m,) = active_matches(t)
+    return refresh(t), m
+
+
+def _text(user, url: str) -> str:
+    response = logged_in(user).get(url)
+    assert response.status_code == 200
+    return " ".join(html.unescape(response.content.decode()).split())
+
+
+def test_every_game_of_a_timed_tournament_has_the_clock_and_the_page_says_so() -> None:
+    t, m = _started(turn_timer=60)
+    assert m.game.turn_timer == 60
+    assert t.rules_summary()[-1] == "60 seconds a move"
+    assert "60 seconds a move" in _text(m.entrant1.user, t.get_absolute_url())
+    untimed, match = _started(prefix="q")
+    assert match.game.turn_timer == 0 and "a move" not in " ".join(untimed.rules_summary())
+
+
+def test_a_match_lost_on_time_is_decided_on_time() -> None:
+    t, m = _started(turn_timer=30)
+    first, second = m.entrant1.user, m.entrant2.user
+    game = m.game
+    game.seats.filter(user=second).update(timeouts=2)
+    act(game, first, {"type": "cut_for_deal", "position": 3})
+    away_for(game, 31)
+    game_services.game_timeout(user=first, game_id=game.pk)
+
+    m = refresh(m)
+    assert (m.status, m.winner_id, m.decided_by) == (Match.Status.FINISHED, m.entrant1_id, Match.Decided.TIME)
+    page = _text(first, t.get_absolute_url())
+    assert f"{m.entrant1.name} wins 1–0 (on time)" in page
+    board = _text(second, reverse("game", args=[game.pk]))
+    assert f"{m.entrant1.name} wins on time (3 timeouts)" in board and "resignation" not in board
+
+
+def test_a_match_won_by_a_claim_is_decided_by_the_claim(settings) -> None:
+    from games import presence
+
+    settings.ABSENCE_CLAIM_SECONDS = 60
+    t, m = _started()
+    first, second = m.entrant1.user, m.entrant2.user
+    game = m.game
+    act(game, first, {"type": "cut_for_deal", "position": 3})
+    game.refresh_from_db()
+    absent, claimer = (second, first)
+    presence.connected(game_id=game.pk, user=claimer, channel_name="claimer")
+    away_for(game, 300)
+    game_services.game_claim_win(user=claimer, game_id=game.pk)
+
+    m = refresh(m)
+    assert (m.winner.user, m.decided_by) == (claimer, Match.Decided.CLAIM)
+    assert f"{m.winner.name} wins 1–0 (claimed: opponent absent)" in _text(absent, t.get_absolute_url())
+    assert Game.objects.get(pk=game.pk).status == Game.Status.FINISHED
