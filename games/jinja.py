@@ -23,6 +23,7 @@ from games.templatetags.cribbage import (
     card_back,
     card_face,
     card_name,
+    cards_text,
     cribbage_board,
     fragment,
     quick_message_buttons,
@@ -79,5 +80,7 @@ def environment(**options) -> jinja2.Environment:
         score_log=score_log,
         url=url,
     )
-    env.filters.update(card_name=card_name, floatformat=floatformat, pluralize=pluralize)
+    env.filters.update(
+        card_name=card_name, cards_text=cards_text, floatformat=floatformat, pluralize=pluralize
+    )
     return env

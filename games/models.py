@@ -68,7 +68,7 @@ class GameQuerySet(models.QuerySet):
         if not found:
             return None
         game = rows.build(Game, connection, found[0])
-        game._in_tournament = bool(found[0][-2])
+        game._in_tournament, game._match_void = bool(found[0][-2]), found[0][-2] == 2
         _attach_seats(game, connection, found[0][-1])
         return game
 
@@ -114,14 +114,17 @@ def _game_and_seats_sql(connection, lock: bool) -> str:
 
 
 def _in_tournament_sql(quote) -> str:
-    """Whether the game is a tournament match, for ``Game.in_tournament`` (the board asks at the
+    """0: no tournament's match; 1: a match; 2: a void match (its tournament was cancelled while
+    the game was open), for ``Game.in_tournament`` and ``Game.match_void`` (the board asks at the
     start of every game: a statement of its own would be one more on every early move)."""
     try:
         field = Game._meta.get_field("tournament_matches")  # the tournaments app adds it
     except FieldDoesNotExist:
         return "0"
     table, column = quote(field.related_model._meta.db_table), quote(field.field.column)
-    return f"EXISTS (SELECT 1 FROM {table} m WHERE m.{column} = g.{quote('id')})"
+    void = field.related_model.Status.VOID.value
+    return (f"COALESCE((SELECT MAX(CASE WHEN m.{quote('status')} = '{void}' THEN 2 ELSE 1 END) "
+            f"FROM {table} m WHERE m.{column} = g.{quote('id')}), 0)")
 
 
 @functools.cache
@@ -283,6 +286,16 @@ class Game(models.Model):
         if known is None:
             matches = getattr(self, "tournament_matches", None)
             known = self._in_tournament = matches is not None and matches.exists()
+        return known
+
+    @property
+    def match_void(self) -> bool:
+        """Whether this game's tournament match is void: the tournament was cancelled while it was
+        open (``for_play`` reads it with the game)."""
+        known = getattr(self, "_match_void", None)
+        if known is None:
+            known = self._match_void = self.in_tournament and self.tournament_matches.filter(
+                status="void").exists()
         return known
 
     @property

@@ -32,7 +32,8 @@ class DiscardVerdict:
 
 
 def _fmt(cards) -> str:
-    return " ".join(f"{c.rank_char}{c.symbol}" for c in cards)
+    """Notation ("TH 5C"), which the record shows as players write cards (``cards_text``)."""
+    return " ".join(str(c) for c in cards)
 
 
 def _site_discards(game: Game) -> set[tuple]:
@@ -75,7 +76,7 @@ def discard_verdicts(game: Game) -> list[DiscardVerdict]:
 
 def discard_report(game: Game) -> dict:
     """Verdicts and per-seat totals, cached: a finished game never changes."""
-    key = f"discard-report:2:{game.pk}:{game.version}"  # 2: lay-aways by the site
+    key = f"discard-report:3:{game.pk}:{game.version}"  # 3: cards in notation
     report = cache.get(key)
     if report is None:
         verdicts = discard_verdicts(game)

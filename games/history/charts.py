@@ -92,7 +92,11 @@ def rating_chart(points: list[float], *, title: str) -> SafeString:
         body.append(f'<text x="{left - 3}" y="{y(value) + 3:.1f}" text-anchor="end" font-size="9" '
                     f'fill="#4d5868">{value:.0f}</text>')
     body.append(_polyline([(x(i), y(v)) for i, v in enumerate(points)], COLOURS[1], "chart-line"))
-    desc = f"from {points[0]:.0f} to {points[-1]:.0f} over {steps} rated game" + ("s" if steps != 1 else "")
+    games = f"{steps} rated game" + ("s" if steps != 1 else "")
+    for at, anchor, words in ((left, "start", "start"), (left + plot_w, "end", f"after {games}")):
+        body.append(f'<text x="{at}" y="{h - 3}" text-anchor="{anchor}" font-size="9" '
+                    f'fill="#4d5868">{words}</text>')
+    desc = f"from {points[0]:.0f} to {points[-1]:.0f} over {games}"
     return format_html(
         '<svg class="rating-chart" viewBox="0 0 {w} {h}" width="{w}" height="{h}" role="img" '
         'aria-label="{t}: {d}" xmlns="http://www.w3.org/2000/svg"><title>{t}</title><desc>{d}</desc>{body}</svg>',

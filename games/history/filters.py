@@ -71,8 +71,16 @@ class GameFilterForm(forms.Form):
         if public:  # a public list only has online games
             del self.fields["kind"]
 
+    def clean(self) -> dict:
+        data = super().clean()
+        since, until = data.get("since"), data.get("until")
+        if since and until and since > until:
+            self.add_error("until", "This date is before the From date.")
+        return data
+
     def filter(self, games: QuerySet[PlayerGame]) -> QuerySet[PlayerGame]:
-        self.is_valid()  # cleaned_data keeps the valid fields only: a bad one is ignored
+        # cleaned_data keeps the valid fields only: a bad one is left out (and the page says so)
+        self.is_valid()
         data = getattr(self, "cleaned_data", {})
         opponent = (data.get("opponent") or "").strip()
         if opponent.lower() in ("computer", "the computer"):

@@ -38,7 +38,8 @@ class PlayerGame(models.Model):
     seat): ``score`` is this seat's side's final score in the last game played, ``opponent_score``
     the best of the other sides' (with two players simply the opponent's), and ``margin`` the sum
     over the match's games of (own score - that best other score), so for a single game of two it
-    is the plain margin. ``result`` is the side's: partners both win or both lose. With three or
+    is the plain margin (a game resigned by the side ahead counts 0: ``summaries.game_margin``).
+    ``result`` is the side's: partners both win or both lose. With three or
     four players ``opponent`` is empty and ``opponent_name`` names every opposing seat; with four
     ``partner`` is the seat opposite. The per-deal point columns count what *this seat* scored in
     *complete* deals only (the show was counted to the end), so averages per deal are not dragged

@@ -90,9 +90,7 @@ def record(request: HttpRequest, game_id: int) -> HttpResponse:
             **result,
             "number": number,
             "winner_name": sides[result["winner"]],
-            "words": f"won {ending.how}" if ending and ending.how and result is results[-1]
-            else win_phrase(sides, result["winner"], result["scores"], result["reason"], verb="won",
-                            ending=site_ending),
+            "words": _record_words(result, sides, ending if result is results[-1] else None, site_ending),
             "score_line": " – ".join(f"{sides[i]} {s}" for i, s in enumerate(result["scores"])),
             "chart": score_chart(deals_of_game, sides, game.target, title=title) if deals_of_game else "",
             "skunk_name": SKUNK_NAMES[result["skunk"]],
@@ -117,6 +115,18 @@ def record(request: HttpRequest, game_id: int) -> HttpResponse:
             for d in deals
         ],
     })
+
+
+def _record_words(result: dict, sides: list[str], decided, site_ending: dict | None) -> str:
+    """What follows the winner's name on the record, before the final score: that score is beside
+    it, so a game played out just "won", and a resignation does not say again who led."""
+    if decided is not None and decided.how:  # a tournament match decided off the board
+        return f"won {decided.how}"
+    if result["reason"] != "resign":
+        return "won"
+    if site_ending is not None:
+        return win_phrase(sides, result["winner"], result["scores"], "resign", verb="won", ending=site_ending)
+    return "won by resignation"
 
 
 def replay(request: HttpRequest, game_id: int) -> HttpResponse:

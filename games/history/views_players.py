@@ -16,22 +16,21 @@ LEADERBOARD_PER_PAGE = 50
 
 def stats(request: HttpRequest, username: str) -> HttpResponse:
     player = get_object_or_404(get_user_model(), username=username, is_active=True)
-    sections = [
-        {"key": "online", "title": "Online games", "players": 2,
-         "stats": player_stats(player, vs_computer=False)},
-        {"key": "computer", "title": "Against the computer", "players": 2,
-         "stats": player_stats(player, vs_computer=True)},
-    ]
-    # Tables of three and four (online and against the computer together), once there are any.
+    is_self = request.user == player
+    # Games against the computer are private to their player, here as on the profile and the lists.
+    kinds = [(False, "online", "Online games")]
+    if is_self:
+        kinds.append((True, "computer", "Against the computer"))
+    sections = [{"key": key, "title": title, "players": 2, "stats": player_stats(player, vs_computer=vs)}
+                for vs, key, title in kinds]
+    # Tables of three and four, once there are any, online apart from against the computer.
     for players, key, title in ((3, "three", "Three players"), (4, "four", "Four players (partners)")):
-        table = player_stats(player, players=players)
-        if table["games"]:
-            sections.append({"key": key, "title": title, "players": players, "stats": table})
-    return render(request, "history/stats.html", {
-        "player": player,
-        "is_self": request.user == player,
-        "sections": sections,
-    })
+        for vs, kind, words in kinds:
+            table = player_stats(player, players=players, vs_computer=vs)
+            if table["games"]:
+                sections.append({"key": f"{key}-{kind}", "title": f"{title}, {words[0].lower()}{words[1:]}",
+                                 "players": players, "stats": table})
+    return render(request, "history/stats.html", {"player": player, "is_self": is_self, "sections": sections})
 
 
 def leaderboard(request: HttpRequest) -> HttpResponse:

@@ -47,6 +47,23 @@ def card_name(card: Card | str) -> str:
     return _card(card).name
 
 
+def card_short(card: Card | str) -> str:
+    """``10♥``: a card as players write it, for running text ("T" is the notation's, not theirs)."""
+    c = _card(card)
+    return f"{_rank_label(c)}{c.symbol}{TEXT_STYLE}"
+
+
+@register.filter
+def cards_text(cards) -> SafeString:
+    """Cards in running text, ``10♥ 5♣``, red suits red (each names its card for screen readers).
+    ``cards``: Cards, notations, or one string of notations ("TH 5C")."""
+    if isinstance(cards, str):
+        cards = cards.split()
+    return format_html_join(" ", '<span class="card-text card-text--{}" title="{}">{}</span>', (
+        ("red" if c.suit in "HD" else "black", c.name, card_short(c)) for c in map(_card, cards or ())
+    ))
+
+
 @register.simple_tag
 def card_face(card: Card | str, size: str = "medium", extra_class: str = "") -> SafeString:
     """A face-up card: rank and suit in two corners, a large centre mark, red or black by suit."""

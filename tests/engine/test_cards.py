@@ -71,3 +71,13 @@ def test_card_rejects_impossible_values() -> None:
         Card(14, "S")
     with pytest.raises(ValueError):
         Card(5, "X")
+
+
+def test_cards_in_running_text_are_written_as_players_write_them():
+    from games.templatetags.cribbage import card_short, cards_text
+
+    assert card_short("TH") == "10\u2665\ufe0e" and card_short("AS") == "A\u2660\ufe0e"
+    html = str(cards_text("TH 5C"))
+    assert html.count("card-text--red") == 1 and html.count("card-text--black") == 1
+    assert 'title="Ten of hearts"' in html and "10\u2665" in html and "TH" not in html
+    assert str(cards_text([])) == ""

@@ -387,7 +387,7 @@ def test_filters_by_players_and_opponent(three, four, alice, bob, carol, client)
     assert "partner carol" in html and "bob &amp; Computer (easy)" in html
     assert 'name="players"' in html and "Four (partners)" in html
     final = table3.result["scores"]
-    assert f'<td class="num">{"–".join(str(s) for s in final)}</td>' in html
+    assert f'<td class="num"><span class="nowrap">{"–".join(str(s) for s in final)}</span></td>' in html
     # carol's own list: alice was her partner, bob her opponent.
     client.force_login(carol)
     assert _rows_shown(client.get("/players/carol/games/?opponent=bob").content.decode()) == [table4.pk]
@@ -462,11 +462,17 @@ def test_statistics_have_a_section_per_table_size_and_two_player_figures_stay(th
         assert {p["name"]: [p["games"], p["wins"]] for p in site["partners"]} == mine["partners"]
     assert player_stats(alice, players=3)["games"] == 2
     html = client.get("/players/alice/stats/").content.decode()
-    assert 'id="stats-three"' in html and 'id="stats-four"' in html and "Record with each partner" in html
+    assert 'id="stats-four-online"' in html and "Record with each partner" in html
     assert 'data-partner="carol"' in html and "Not dealing" in html
+    # Her tables of three were against the computer: hers to see, apart from the online ones.
+    assert 'id="stats-three' not in html
+    client.force_login(alice)
+    html = client.get("/players/alice/stats/").content.decode()
+    assert 'id="stats-three-computer"' in html and 'id="stats-three-online"' not in html
+    assert 'id="stats-four-online"' in html and 'id="stats-four-computer"' not in html
     # bob has no table of three: no empty section for it.
     html = client.get("/players/bob/stats/").content.decode()
-    assert 'id="stats-four"' in html and 'id="stats-three"' not in html
+    assert 'id="stats-four-online"' in html and 'id="stats-three' not in html
     assert more.players == 3
     profile = client.get("/accounts/u/alice/").content.decode()
     assert 'data-testid="table-games"' in profile

@@ -159,7 +159,7 @@ def test_profile_shows_the_rating_and_its_history(alice, bob, client):
     resign_after(alice, bob, 0, resigner=1, rated=True)
     html = client.get(f"/accounts/u/{alice.username}/").content.decode()
     rating = Rating.objects.get(user=alice, pool=121)
-    assert f'data-testid="rating-121">{rating.rating:.0f}?' in html  # still provisional
+    assert f'data-testid="rating-121">{rating.rating:.0f}<abbr title="provisional' in html  # provisional
     assert 'class="rating-chart"' in html and "121 points rating history" in html
     assert f"/players/{alice.username}/games/" in html and f"/players/{alice.username}/stats/" in html
 

@@ -126,8 +126,24 @@ def test_the_statistics_page_shows_both_sections(games, alice, client):
     response = client.get(f"/players/{alice.username}/stats/")
     assert response.status_code == 200
     html = response.content.decode()
-    assert "Online games" in html and "Against the computer" in html
     assert f'data-stat="games">{site["games"]}<' in html
     assert f'data-stat="avg_pegging_dealer">{site["avg"]["pegging_dealer"]}<' in html
+    # Games against the computer are private to their player: others see the online ones only.
+    assert "Online games" in html and "Against the computer" not in html
+    assert 'data-opponent="bob"' in html and 'data-opponent="Computer (easy)"' not in html
+    client.force_login(alice)
+    html = client.get(f"/players/{alice.username}/stats/").content.decode()
+    assert "Online games" in html and "Against the computer" in html
     assert 'data-opponent="bob"' in html and 'data-opponent="Computer (easy)"' in html
     assert client.get("/players/nobody/stats/").status_code == 404
+
+
+def test_a_resignation_by_the_side_ahead_counts_no_margin():
+    from games.history.summaries import game_margin
+
+    ahead_resigns = {"winner": 1, "scores": [40, 25]}
+    assert (game_margin(ahead_resigns, 0), game_margin(ahead_resigns, 1)) == (0, 0)
+    behind_resigns = {"winner": 0, "scores": [40, 25]}
+    assert (game_margin(behind_resigns, 0), game_margin(behind_resigns, 1)) == (15, -15)
+    three = {"winner": 2, "scores": [50, 30, 61]}
+    assert [game_margin(three, s) for s in range(3)] == [-11, -31, 11]

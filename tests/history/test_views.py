@@ -346,3 +346,35 @@ def test_a_public_profile_lists_recent_online_games_only(alice, bob, client):
     client.force_login(alice)
     html = client.get("/accounts/u/alice/").content.decode()
     assert f'data-game="{online.pk}"' in html and f'data-game="{private.pk}"' in html
+
+
+def test_a_bad_filter_is_marked_and_said_to_be_left_out(history, alice, client):
+    client.force_login(alice)
+    html = client.get("/players/alice/games/?result=zzz&until=2026-13-45").content.decode()
+    assert _rows_shown(html) == [history[k].pk for k in ("resigned", "carol", "bob", "computer")]
+    assert html.count('class="errorlist"') == 2 and "Enter a valid date." in html
+    assert "4 games match the filters that could be used (the ones marked above are left out)." in html
+    html = client.get("/players/alice/games/?since=2026-05-02&until=2026-05-01").content.decode()
+    assert "This date is before the From date." in html
+    html = client.get("/players/alice/games/?kind=computer").content.decode()
+    assert "1 game matches these filters." in html and "errorlist" not in html
+
+
+def test_a_played_out_record_says_the_score_once(alice, bob, client):
+    game = finish_between(alice, bob, seed=44, rules=HouseRules(target=61))
+    html = " ".join(client.get(f"/games/{game.pk}/record/").content.decode().split())
+    line = html.split('<p class="record-game">')[1].split("</p>")[0]
+    winner, loser = sorted(game.result["scores"], reverse=True)
+    assert f"{winner}–{loser}" not in line and "won; final score" in line
+    resigned = resign_after(alice, bob, 16, resigner=1)
+    html = " ".join(client.get(f"/games/{resigned.pk}/record/").content.decode().split())
+    assert "won by resignation; final score" in html, html.split("record-game")[1][:300]
+
+
+def test_show_breakdowns_and_the_analysis_write_cards_as_players_do(alice, bob, client):
+    game = finish_between(alice, bob, seed=44, rules=HouseRules(target=61))
+    client.force_login(alice)
+    html = client.get(f"/games/{game.pk}/record/").content.decode()
+    assert 'class="card-text card-text--red" title="' in html
+    analysis = html.split('class="panel analysis"')[1].split("</section>")[0]
+    assert "T\u2665" not in analysis and "card-text" in analysis

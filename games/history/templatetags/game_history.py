@@ -92,9 +92,19 @@ def signed(value: float | int | None) -> str:
     return f"+{n}" if n > 0 else str(n)
 
 
+# A tournament match decided off the board (its game resigned for the loser), as a list says it.
+OFF_BOARD = {"forfeit": "forfeit", "withdrawal": "withdrawal", "admin": "set by the organiser"}
+
+
 @register.filter
 def how_ended(game: Game) -> str:
-    """"on time" or "claim: opponent absent" for a game the site ended for a player; else empty."""
+    """How a game that did not end at the target ended, for a list: "resignation", "on time",
+    "claim: opponent absent", or the tournament's "forfeit" (uses ``tournament_matches`` when
+    prefetched)."""
     from games.endings import ending_of, list_word
 
-    return list_word(ending_of(game))
+    matches = None if game.vs_computer else getattr(game, "tournament_matches", None)
+    match = next(iter(matches.all()), None) if matches is not None else None
+    if match is not None and match.decided_by in OFF_BOARD:
+        return OFF_BOARD[match.decided_by]
+    return list_word(ending_of(game)) or "resignation"
