@@ -173,6 +173,22 @@
   }
   setInterval(tick, 1000);
 
+  // A box that scrolls sideways (the bracket on a phone) keeps where its reader left it when a push
+  // redraws the part of the page it sits in: the id of the box is the key.
+  const scrolled = {};
+  document.addEventListener("scroll", function (e) {
+    const box = e.target;
+    if (box.nodeType === 1 && box.hasAttribute("data-keep-scroll") && box.id) scrolled[box.id] = box.scrollLeft;
+  }, true);
+  function restoreScroll() {
+    Object.keys(scrolled).forEach(function (id) {
+      const box = document.getElementById(id);
+      if (box && box.scrollLeft !== scrolled[id]) box.scrollLeft = scrolled[id];
+    });
+  }
+  document.addEventListener("htmx:afterSwap", restoreScroll);
+  document.addEventListener("htmx:oobAfterSwap", restoreScroll);
+
   // A seek of ours was taken: follow the link the lobby socket sends.
   document.addEventListener("htmx:oobAfterSwap", function (e) {
     const link = document.querySelector("a[data-follow]");

@@ -13,7 +13,9 @@ Levels:
 * ``expert``: lays away by exact expected hand plus or minus expected crib (``discard_table``:
   the same table the discard hint shows, so away from the end of a game its first row is the
   expert's choice), switching to win chances near the end (``endgame``); pegs by lookahead over
-  the opponent's possible hands (``pegging.search_play``).
+  the opponent's possible hands (``pegging.search_play``). At tables of three or four: the
+  standard player's keep plus or minus what the card laid away is worth to the crib
+  (``crib_card``), and greedy pegging.
 
 Every level counts its own hand truly (manual counting), calls muggins exactly when the
 opponent under-counted, acknowledges the show and starts the next game; it never resigns.
@@ -36,6 +38,7 @@ from games.engine.actions import (
     Play,
 )
 from games.engine.cards import DECK, Card
+from games.engine.players import crib_card
 from games.engine.scoring import hand_total
 from games.engine.view import SeatView
 
@@ -80,7 +83,7 @@ def _discard(view: SeatView, level: str, rng: random.Random) -> Action:
     if level == "easy":
         return rng.choice(legal)
     if view.players != 2:
-        return _keep_best_four(view)
+        return _keep_best_four(view, crib_aware=level == "expert")
     hand6 = view.hand
     is_dealer = view.dealer == view.seat
     if level == "standard":
@@ -96,15 +99,23 @@ def _discard(view: SeatView, level: str, rng: random.Random) -> Action:
     return next(a for a in legal if frozenset(a.cards) == wanted)
 
 
-def _keep_best_four(view: SeatView) -> Action:
+def _keep_best_four(view: SeatView, *, crib_aware: bool = False) -> Action:
     """Three or four players (five cards, one laid away): keep the four with the best average hand
-    over the 47 starters; the crib, shared out among more hands, is left out of it."""
+    over the 47 starters. ``crib_aware`` (the expert): plus what the card laid away is worth to the
+    crib (``crib_card``), for the crib's owner and against everyone else (a partner's crib is
+    one's own)."""
     hand = view.hand
     unseen = [c for c in DECK if c not in hand]
+    sign = 0
+    if crib_aware:
+        ours = view.dealer == view.seat or (view.partner is not None and view.dealer == view.partner)
+        sign = 1 if ours else -1
+    values = crib_card.VALUES if sign else {}
 
     def worth(action: Discard) -> float:
         kept = [c for c in hand if c not in action.cards]
-        return sum(hand_total(kept, s) for s in unseen)
+        laid = sum(values.get(c.rank, 0.0) for c in action.cards)
+        return sum(hand_total(kept, s) for s in unseen) / len(unseen) + sign * laid
 
     return max(view.legal_actions, key=worth)
 
