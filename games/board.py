@@ -293,7 +293,7 @@ def board_context(game: Game, user, *, error: str = "") -> dict:
         "play_order": _play_order(state_view, names),
         "online": not game.vs_computer,
         "can_abort": not abort_refusal(game, state),
-        "clock": _clock(game, state_view, names),
+        "clock": turn_clock(game, state_view, names),
         "say_url": game_url("say", game.pk),
         "abort_url": game_url("abort", game.pk),
         # Only the full page shows presence (the pushed board partial does not): a query per seat
@@ -317,7 +317,7 @@ def _play_order(v: SeatView, names: list[str]) -> list[str]:
     return [names[(v.dealer + k) % v.players] for k in range(1, v.players + 1)]
 
 
-def _clock(game: Game, v: SeatView, names: list[str]) -> dict | None:
+def turn_clock(game: Game, v: SeatView, names: list[str]) -> dict | None:
     """The turn timer: who is on the clock and how long they have left."""
     if not game.turn_timer or game.status != Game.Status.ACTIVE or v.phase in ("game_over", "match_over"):
         return None

@@ -10,7 +10,15 @@ from __future__ import annotations
 
 from django.utils.safestring import SafeString, mark_safe
 
-from games.board import PHASE_TITLES, TRACK_COLORS, jinja_template, log_lines, off_board, result_summary
+from games.board import (
+    PHASE_TITLES,
+    TRACK_COLORS,
+    jinja_template,
+    log_lines,
+    off_board,
+    result_summary,
+    turn_clock,
+)
 from games.engine.view import view
 from games.models import Game
 from games.services import load_state
@@ -72,7 +80,15 @@ def watch_context(game: Game) -> dict:
         "show": [{"entry": h, "owner": names[h.seat], "mine": False} for h in v.show],
         "log": off_board(log_lines(v.log, names, None), result),
         "result": result,
+        # A timed tournament: who is on the clock, for spectators too (only a player's page asks
+        # the server to act when it runs out).
+        "clock": clock_for_spectators(game, v, names),
     }
+
+
+def clock_for_spectators(game: Game, v, names: list[str]) -> dict | None:
+    clock = turn_clock(game, v, names)
+    return None if clock is None else {k: clock[k] for k in ("who", "deadline", "remaining_s", "strikes")}
 
 
 def watch_html(game: Game, *, oob: bool = False) -> SafeString:

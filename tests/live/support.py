@@ -51,15 +51,6 @@ def session_key(user) -> str:
     return client.cookies["sessionid"].value
 
 
-def socket_headers(user) -> list[tuple[bytes, bytes]]:
-    """A same-origin handshake logged in as ``user`` (for a ``WebsocketCommunicator``)."""
-    return [
-        (b"origin", b"http://localhost"),
-        (b"host", b"localhost"),
-        (b"cookie", f"sessionid={session_key(user)}".encode()),
-    ]
-
-
 def load(game: Game) -> GameState:
     game.refresh_from_db()
     return services.load_state(game)

@@ -22,8 +22,8 @@ from games import services
 from games.engine.game import GameState
 from games.engine.rules import HouseRules
 from games.models import Game
-from tests.live.support import as_form, board_version, load, next_turn, socket_headers
-from tests.services.factories import fixed_secrets, human_game, make_user
+from tests.live.support import as_form, board_version, load, next_turn
+from tests.services.factories import fixed_secrets, human_game, make_user, socket_headers
 from tests.web.test_hidden_information import cards_in, hidden_from
 
 pytestmark = [

@@ -10,7 +10,8 @@ from cribsite.asgi import application
 from games.models import Game
 from games.tournaments import services
 from games.tournaments.models import Tournament
-from tests.live.support import board_version, socket_headers
+from tests.live.support import board_version
+from tests.services.factories import socket_headers
 
 from .helpers import active_matches, make_players, make_tournament
 

@@ -77,3 +77,17 @@ def test_a_match_won_by_a_claim_is_decided_by_the_claim(settings) -> None:
     assert (m.winner.user, m.decided_by) == (claimer, Match.Decided.CLAIM)
     assert f"{m.winner.name} wins 1–0 (claimed: opponent absent)" in _text(absent, t.get_absolute_url())
     assert Game.objects.get(pk=game.pk).status == Game.Status.FINISHED
+
+
+def test_a_spectator_sees_whose_clock_runs_but_cannot_act_on_it() -> None:
+    from games.tournaments.watch import watch_html
+
+    t, m = _started(turn_timer=60)
+    first = m.entrant1.user
+    act(m.game, first, {"type": "cut_for_deal", "position": 3})
+    game = Game.objects.for_play(m.game_id)
+    seen = " ".join(html.unescape(str(watch_html(game))).split())
+    assert f"{m.entrant2.name}'s clock: <strong class=\"clock__time\">" in seen
+    assert "/timeout/" not in seen and "hx-post" not in seen
+    untimed, match = _started(prefix="q")
+    assert 'class="clock"' not in str(watch_html(Game.objects.for_play(match.game_id)))
