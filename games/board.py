@@ -182,6 +182,11 @@ def _mid_sentence(name: str) -> str:
     return name[0].lower() + name[1:] if name.startswith(("You", "Seat")) else name
 
 
+# The engine writes scores with a hyphen ("Seat 0 wins 121-98"); the log shows the site's en dash,
+# put in before the names so no name is touched.
+SCORE_DASH_RE = re.compile(r"(?<= )\d+(?:-\d+)+\b")
+
+
 # A deal's log is drawn on every board, twice a move, and grows by a line or two: each line is
 # built once per viewer (parsing its cards and naming its seats took a tenth of a board's context).
 @lru_cache(maxsize=8192)
@@ -189,6 +194,7 @@ def _log_line(seat: int | None, kind: str, points: int, text: str, cards: tuple[
               names: tuple[str, ...], me: int | None) -> LogLine:
     named = SEAT_RE.search(text) is not None or SEATS_RE.search(text) is not None
     who = names[seat] if seat is not None and seat < len(names) and not named else ""
+    text = SCORE_DASH_RE.sub(lambda m: m.group().replace("-", "\u2013"), text)  # 121-98 reads 121–98
     return LogLine(who, personalise(text, list(names)), points, kind, tuple(map(parse_card, cards)),
                    seat == me)
 

@@ -66,6 +66,7 @@ class SeatPresence:
     name: str
     here: bool
     away_since: datetime | None  # None while here (or a computer)
+    arrived: bool  # has opened this game's board at some time (else: not here yet)
     can_claim: bool  # the viewer may claim the win: this seat is away too long on its own turn
     claim_in: int  # seconds until it may be claimed (0 when it can, or never)
 
@@ -104,7 +105,8 @@ def table(game: Game, viewer_seat: int | None, seats_to_act: tuple[int, ...]) ->
             waited = (now - away_since).total_seconds()
             can_claim = waited >= absence_limit()
             claim_in = 0 if can_claim else int(absence_limit() - waited) + 1
-        out.append(SeatPresence(seat.index, seat.display_name, here, away_since, can_claim, claim_in))
+        out.append(SeatPresence(seat.index, seat.display_name, here, away_since, bool(conns), can_claim,
+                                claim_in))
     return out
 
 

@@ -188,8 +188,15 @@ def withdraw(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 def invitation(request: HttpRequest, token: str) -> HttpResponse:
     game = get_object_or_404(Game.objects.select_related("created_by"), invite_token=token)
-    if game.seat_of(request.user) is not None and game.state is not None:
-        return redirect(game)
+    if game.seat_of(request.user) is not None:
+        if game.state is not None:
+            return redirect(game)
+        if game.status == Game.Status.WAITING:
+            # One's own seek (or a seat taken at a table still filling) waits in the lobby, whose
+            # socket opens the game the moment the last seat is taken; this page has none.
+            messages.info(request, "Your table is waiting in the lobby: the game opens here by itself "
+                                   "when the last seat is taken.")
+            return redirect("lobby")
     return render(request, "games/invitation.html", {"game": game})
 
 

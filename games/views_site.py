@@ -13,7 +13,8 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.views.decorators.cache import never_cache
 
 from games.engine.cards import parse_cards
@@ -118,3 +119,8 @@ def board_demo(request: HttpRequest) -> HttpResponse:
         "show": parse_cards("5H 5S JD 4C"),
     }
     return render(request, "dev/board_demo.html", context)
+
+
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers ask for /favicon.ico whatever the page links: send them to the site's icon."""
+    return redirect(static("favicon.svg"), permanent=True)

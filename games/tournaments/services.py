@@ -758,9 +758,11 @@ def tournament_cancel(
     t.status = Tournament.Status.CANCELLED
     t.finished_at = timezone.now()
     t.save()
-    # Games in play go on for their players but no longer count; their boards are redrawn to say so.
+    # Games in play go on for their players but no longer count, so no clock can forfeit them
+    # either; their boards are redrawn to say so.
     open_games = list(_undecided(t).filter(game__status=Game.Status.ACTIVE).values_list("game_id", flat=True))
     _undecided(t).update(status=Match.Status.VOID)
+    Game.objects.filter(pk__in=open_games).update(turn_timer=0)
     game_services.redraw_boards(open_games)
     _notice(t, Notice.Kind.CANCEL, "The tournament has been cancelled.", reason=reason, by=by)
     _changed(t)

@@ -45,16 +45,16 @@ def test_the_logged_win_after_a_resignation_is_reworded_for_each_viewer() -> Non
     events = [_event(1, "resign", "Seat 1 resigns"), _event(0, "game_won", "Seat 0 wins 25-28"),
               _event(0, "match_won", "Seat 0 wins the match")]
     lines = log_lines(events, ["You", "bob"], 0)
-    assert [line.text for line in lines][:2] == ["bob resigns", "You win by resignation (bob led 28-25)"]
-    assert log_lines(events, ["alice", "You"], 1)[1].text == "alice wins by resignation (you led 28-25)"
+    assert [line.text for line in lines][:2] == ["bob resigns", "You win by resignation (bob led 28–25)"]
+    assert log_lines(events, ["alice", "You"], 1)[1].text == "alice wins by resignation (you led 28–25)"
     played = [_event(0, "game_won", "Seat 0 wins 121-85 (skunk)")]
-    assert log_lines(played, ["alice", "bob"], None)[0].text == "alice wins 121-85 (skunk)"
+    assert log_lines(played, ["alice", "bob"], None)[0].text == "alice wins 121–85 (skunk)"
 
 
 def test_partners_read_as_partners() -> None:
     events = [_event(3, "resign", "Seat 3 resigns"), _event(0, "game_won", "Seats 0 and 2 win 30-45")]
     lines = log_lines(events, ["You", "bob", "carol", "dave"], 0)
-    assert lines[1].text == "You & carol win by resignation (bob & dave led 45-30)"
+    assert lines[1].text == "You & carol win by resignation (bob & dave led 45–30)"
 
 
 def _resigned_while_ahead(alice, bob) -> Game:
@@ -76,8 +76,8 @@ def test_board_replay_and_record_agree_on_a_resignation_by_the_leader(alice, bob
     board = html.unescape(logged_in(alice).get(reverse("game", args=[game.pk])).content.decode())
     result = board.split('<section class="result"', 1)[1].split("</section>", 1)[0]
     assert f"You win by resignation (bob led {b}–{a})" in result
-    assert f"You win by resignation (bob led {b}-{a})" in board  # the log's line
-    assert f"wins {a}-{b}" not in board
+    assert f"You win by resignation (bob led {b}–{a})" in board  # the log's line
+    assert f"wins {a}-{b}" not in board and f"wins {a}–{b}" not in board
 
     steps = Move.objects.filter(game=game).count()
     replay = logged_in(alice).get(reverse("game_replay", args=[game.pk]) + f"?step={steps}")

@@ -91,3 +91,14 @@ def test_a_spectator_sees_whose_clock_runs_but_cannot_act_on_it() -> None:
     assert "/timeout/" not in seen and "hx-post" not in seen
     untimed, match = _started(prefix="q")
     assert 'class="clock"' not in str(watch_html(Game.objects.for_play(match.game_id)))
+
+
+def test_a_cancelled_tournaments_open_game_loses_its_clock_and_the_page_explains_the_timer() -> None:
+    t, m = _started(turn_timer=30)
+    page = _text(m.entrant1.user, t.get_absolute_url())
+    assert "30 seconds for each decision, running from the moment the game opens" in page
+    services.tournament_cancel(tournament_id=t.pk, reason="The hall is closed")
+    game = Game.objects.get(pk=m.game_id)
+    assert game.status == Game.Status.ACTIVE and game.turn_timer == 0  # it no longer counts: no forfeit
+    board = _text(m.entrant1.user, reverse("game", args=[game.pk]))
+    assert "no longer counts" in board and "clock" not in board.lower().replace("clock-", "")

@@ -170,8 +170,12 @@ def test_seek_accept_and_withdraw_through_the_lobby(a, b, alice, bob):
     assert "Your seek is posted" in text(response)
     seek = Game.objects.get()
     assert seek.status == Game.Status.WAITING
-    # The creator's own board link shows the invitation page.
-    assert a.get(reverse("game", args=[seek.pk])).url == reverse("invitation", args=[seek.invite_token])
+    # The creator's own board link leads to the lobby, whose socket opens the game once it is taken
+    # (the invitation page, for the others, has none).
+    response = a.get(reverse("game", args=[seek.pk]), follow=True)
+    assert response.redirect_chain == [(reverse("invitation", args=[seek.invite_token]), 302),
+                                       (reverse("lobby"), 302)]
+    assert "Your table is waiting in the lobby" in text(response) and "invites you" not in text(response)
     # Bob cannot withdraw it; alice cannot accept it.
     response = b.post(reverse("withdraw", args=[seek.pk]), follow=True)
     assert "Only the player who posted it can withdraw it." in text(response)
@@ -197,6 +201,8 @@ def test_an_invitation_link(alice, bob, carol):
     page = c.get(reverse("invitation", args=[seek.invite_token]))
     assert page.status_code == 200 and "alice invites you to play" in text(page)
     assert f'value="{seek.invite_token}"' in text(page)
+    lobby = logged_in(alice).get(reverse("lobby"))
+    assert "bob also finds it in their lobby; whoever you send the link to may take the seat" in text(lobby)
     response = c.post(reverse("accept", args=[seek.pk]), {"token": seek.invite_token})
     assert response.status_code == 302 and response.url == reverse("game", args=[seek.pk])
     assert Game.objects.get().seat_of(carol) == 1
@@ -679,3 +685,9 @@ def test_the_lobby_draws_blank_forms_once_but_never_a_filled_one(a, bob):
     assert 'value="bob"' in refused and "Muggins needs manual counting." in refused
     lobby = text(a.get(reverse("lobby")))
     assert 'value="bob"' not in lobby and "Muggins needs manual counting." not in lobby
+
+
+def test_the_browsers_favicon_request_finds_the_site_icon(client):
+    response = client.get("/favicon.ico")
+    assert response.status_code == 301 and response.url.endswith(".svg")
+    assert client.get(response.url).status_code == 200

@@ -148,12 +148,19 @@ def test_no_claim_when_it_is_your_own_turn(alice, bob, settings):
         services.game_claim_win(user=on_turn, game_id=game.pk)
 
 
+def _was_here(game: Game, user, seconds_ago: int) -> None:
+    """``user``'s socket on ``game`` went silent ``seconds_ago``."""
+    Connection.objects.create(game=game, user=user, channel_name=f"gone-{user.pk}",
+                              last_seen=timezone.now() - timedelta(seconds=seconds_ago))
+
+
 def test_the_presence_fragment_offers_the_claim(alice, bob, settings):
     settings.ABSENCE_CLAIM_SECONDS = 60
     game = human_game(alice, bob)
     state = _to_play(game, {0: alice, 1: bob})
-    claimer = alice if state.turn == 1 else bob
+    claimer, absent = (alice, bob) if state.turn == 1 else (bob, alice)
     away_for(game, 120)
+    _was_here(game, absent, 120)
     c = Client()
     c.force_login(claimer)
     html = c.get(reverse("presence", args=[game.pk])).content.decode()
@@ -168,10 +175,24 @@ def test_a_player_gone_under_a_minute_left_just_now(alice, bob, settings):
     game = human_game(alice, bob)
     _to_play(game, {0: alice, 1: bob})
     away_for(game, 20)
+    _was_here(game, bob, 300)  # gone long ago; away on this turn for 20 seconds
     c = Client()
     c.force_login(alice)
     html = c.get(reverse("presence", args=[game.pk])).content.decode()
     assert "has left the table (just now)" in html and "0 minutes" not in html
+
+
+def test_a_player_who_never_opened_the_game_has_not_left_it(alice, bob, settings):
+    settings.ABSENCE_CLAIM_SECONDS = 60
+    game = human_game(alice, bob)
+    state = _to_play(game, {0: alice, 1: bob})
+    claimer, absent = (alice, bob) if state.turn == 1 else (bob, alice)
+    away_for(game, 120)
+    c = Client()
+    c.force_login(claimer)
+    html = c.get(reverse("presence", args=[game.pk])).content.decode()
+    assert f"{absent.username} has not opened the game yet." in html and "left the table" not in html
+    assert "Claim the win" in html and "has not come?" in html  # absent on their turn all the same
 
 
 def test_presence_is_pushed_only_to_boards_that_show_it(alice, bob):
