@@ -486,7 +486,9 @@ def game_row(game: Game, user) -> dict:
     opponent = ", ".join(n for i, n in enumerate(names) if i != seat) or "—"
     if game.state is None:
         return {"game": game, "opponent": opponent, "score": "", "status": game.get_status_display()}
-    row = {"game": game, "opponent": opponent, "tournament": _tournament_of(game)}
+    match = _match_of(game)
+    row = {"game": game, "opponent": opponent, "tournament": match.tournament if match else None,
+           "tournament_void": match is not None and match.status == "void"}
     v = view(_state(game), seat)
     score = f"{v.my_score}–" + "–".join(str(s) for i, s in enumerate(v.scores) if i != v.side)
     if game.status == Game.Status.FINISHED:
@@ -510,12 +512,11 @@ def game_in_tournament(game: Game):
     return for_game(game)
 
 
-def _tournament_of(game: Game):
-    """The tournament a game is a match of, or None (the tournaments app adds the relation;
-    ``lobby_context`` prefetches it)."""
+def _match_of(game: Game):
+    """The tournament match a game is played for, or None (the tournaments app adds the relation;
+    ``lobby_context`` prefetches it with its tournament)."""
     matches = getattr(game, "tournament_matches", None)
-    match = next(iter(matches.all()), None) if matches is not None else None
-    return match.tournament if match is not None else None
+    return next(iter(matches.all()), None) if matches is not None else None
 
 
 def presence_context(game: Game, user) -> dict:

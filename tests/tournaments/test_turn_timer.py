@@ -102,3 +102,5 @@ def test_a_cancelled_tournaments_open_game_loses_its_clock_and_the_page_explains
     assert game.status == Game.Status.ACTIVE and game.turn_timer == 0  # it no longer counts: no forfeit
     board = _text(m.entrant1.user, reverse("game", args=[game.pk]))
     assert "no longer counts" in board and "clock" not in board.lower().replace("clock-", "")
+    lobby = _text(m.entrant1.user, reverse("lobby"))
+    assert "Club Cup, cancelled: no longer counts</a>" in lobby
