@@ -415,12 +415,17 @@ def result_summary(
     }
 
 
-def skunked(sides: list[str], skunks) -> str:
+def skunked(sides: list[str], skunks, *, verb: bool = True) -> str:
     """Who was skunked, where more than one player lost: "Computer 2 is skunked", "You are double
-    skunked"."""
+    skunked"; without the ``verb``, for a bracket: "Computer 2 skunked"."""
     from games.engine.state import SKUNK_NAMES
 
-    return ", ".join(f"{name} {'are' if name == 'You' or '&' in name else 'is'} {SKUNK_NAMES[k]}ed"
+    def be(name: str) -> str:
+        if not verb:
+            return ""
+        return "are " if name == "You" or "&" in name else "is "
+
+    return ", ".join(f"{name} {be(name)}{SKUNK_NAMES[k]}ed"
                      for name, k in zip(sides, skunks, strict=False) if k)
 
 
@@ -486,7 +491,7 @@ def game_row(game: Game, user) -> dict:
     opponent = ", ".join(n for i, n in enumerate(names) if i != seat) or "—"
     if game.state is None:
         return {"game": game, "opponent": opponent, "score": "", "status": game.get_status_display()}
-    match = _match_of(game)
+    match = game.tournament_match()
     row = {"game": game, "opponent": opponent, "tournament": match.tournament if match else None,
            "tournament_void": match is not None and match.status == "void"}
     v = view(_state(game), seat)
@@ -510,13 +515,6 @@ def game_in_tournament(game: Game):
     from games.tournaments.results import for_game
 
     return for_game(game)
-
-
-def _match_of(game: Game):
-    """The tournament match a game is played for, or None (the tournaments app adds the relation;
-    ``lobby_context`` prefetches it with its tournament)."""
-    matches = getattr(game, "tournament_matches", None)
-    return next(iter(matches.all()), None) if matches is not None else None
 
 
 def presence_context(game: Game, user) -> dict:

@@ -99,6 +99,12 @@ def claim_note(seat: int, gone: int, minutes: int) -> dict:
             "text": f"Seat {seat} claims the win: seat {gone} was away for {away}"}
 
 
+def is_placed_timeout(note: dict | None) -> bool:
+    """Whether a move's note is a timeout that says where in its deal it happened (older notes
+    do not, and cannot be placed in the log)."""
+    return bool(note) and note.get("kind") == "timeout" and "deal_no" in note
+
+
 def timeout_notes(game) -> list[dict]:
     """Every timeout note of ``game``, in order (a query only when a seat has timed out)."""
     if not any(s.timeouts for s in game.seat_list()):
@@ -106,7 +112,7 @@ def timeout_notes(game) -> list[dict]:
     from games.models import Move
 
     notes = Move.objects.filter(game=game, by_timeout=True).order_by("seq").values_list("note", flat=True)
-    return [n for n in notes if n and n.get("kind") == "timeout" and "deal_no" in n]
+    return [n for n in notes if is_placed_timeout(n)]
 
 
 def with_claim(log, calls: list[dict]) -> list:

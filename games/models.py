@@ -288,6 +288,12 @@ class Game(models.Model):
             known = self._in_tournament = matches is not None and matches.exists()
         return known
 
+    def tournament_match(self):
+        """This game's tournament match, or None (from ``tournament_matches`` when prefetched; the
+        tournaments app adds the relation)."""
+        matches = None if self.vs_computer else getattr(self, "tournament_matches", None)
+        return next(iter(matches.all()), None) if matches is not None else None
+
     @property
     def match_void(self) -> bool:
         """Whether this game's tournament match is void: the tournament was cancelled while it was

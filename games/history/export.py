@@ -12,7 +12,7 @@ from __future__ import annotations
 from django.template.loader import render_to_string
 
 from games import endings
-from games.board import personalise, win_phrase
+from games.board import personalise, skunked, win_phrase
 from games.engine.deck import deal_seed
 from games.engine.state import SKUNK_NAMES, side_count, teams
 from games.history.replay_board import seat_names, side_names
@@ -83,7 +83,7 @@ def skunked_words(sides: list[str], result: dict) -> str:
     """"a skunk", or who was skunked where more than one player lost ("Computer 2 skunked")."""
     skunks = result.get("skunks") or []
     if len(sides) > 2 and skunks:
-        return ", ".join(f"{sides[i]} {SKUNK_NAMES[k]}ed" for i, k in enumerate(skunks) if k)
+        return skunked(sides, skunks, verb=False)
     return f"a {SKUNK_NAMES[result['skunk']]}" if result["skunk"] else ""
 
 

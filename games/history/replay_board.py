@@ -134,8 +134,7 @@ def replay_context(game: Game, number: int, moves: list[Move]) -> dict:
     state, step = state_at(game, number, moves)
     names = seat_names(game)
     ending = endings.ending_of(game)
-    notes = [m.note for m in moves[:number] if m.by_timeout and (m.note or {}).get("kind") == "timeout"
-             and "deal_no" in m.note]
+    notes = [m.note for m in moves[:number] if m.by_timeout and endings.is_placed_timeout(m.note)]
     context = board_from_state(state, names, ending, notes)
     said = [step.move.note] if step and step.move.note else []
     context.update(

@@ -16,7 +16,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
-from games.board import game_in_tournament, win_phrase
+from games.board import game_in_tournament, skunked, win_phrase
 from games.endings import ending_of
 from games.engine.state import SKUNK_NAMES
 from games.history.analysis import discard_report
@@ -95,7 +95,7 @@ def record(request: HttpRequest, game_id: int) -> HttpResponse:
             "chart": score_chart(deals_of_game, sides, game.target, title=title) if deals_of_game else "",
             "skunk_name": SKUNK_NAMES[result["skunk"]],
             # Three players: each loser is judged on its own score, so say who was skunked.
-            "skunked": ", ".join(f"{sides[i]} {SKUNK_NAMES[k]}ed" for i, k in enumerate(skunks) if k)
+            "skunked": skunked(sides, skunks, verb=False)
             if len(sides) > 2 else "",
         })
     changes = RatingChange.objects.filter(game=game).select_related("user").order_by("user__username")

@@ -20,6 +20,7 @@ from tests.services.factories import (
     forfeit_on_time,
     human_game,
     load,
+    logged_in,
     make_user,
     random_action,
 )
@@ -154,6 +155,10 @@ def _was_here(game: Game, user, seconds_ago: int) -> None:
                               last_seen=timezone.now() - timedelta(seconds=seconds_ago))
 
 
+def _presence_html(game: Game, viewer) -> str:
+    return logged_in(viewer).get(reverse("presence", args=[game.pk])).content.decode()
+
+
 def test_the_presence_fragment_offers_the_claim(alice, bob, settings):
     settings.ABSENCE_CLAIM_SECONDS = 60
     game = human_game(alice, bob)
@@ -161,9 +166,7 @@ def test_the_presence_fragment_offers_the_claim(alice, bob, settings):
     claimer, absent = (alice, bob) if state.turn == 1 else (bob, alice)
     away_for(game, 120)
     _was_here(game, absent, 120)
-    c = Client()
-    c.force_login(claimer)
-    html = c.get(reverse("presence", args=[game.pk])).content.decode()
+    html = _presence_html(game, claimer)
     assert "has left the table (2\xa0minutes ago)" in html and "Claim the win" in html  # timesince's nbsp
     stranger = Client()
     stranger.force_login(make_user("carol"))
@@ -176,9 +179,7 @@ def test_a_player_gone_under_a_minute_left_just_now(alice, bob, settings):
     _to_play(game, {0: alice, 1: bob})
     away_for(game, 20)
     _was_here(game, bob, 300)  # gone long ago; away on this turn for 20 seconds
-    c = Client()
-    c.force_login(alice)
-    html = c.get(reverse("presence", args=[game.pk])).content.decode()
+    html = _presence_html(game, alice)
     assert "has left the table (just now)" in html and "0 minutes" not in html
 
 
@@ -188,9 +189,7 @@ def test_a_player_who_never_opened_the_game_has_not_left_it(alice, bob, settings
     state = _to_play(game, {0: alice, 1: bob})
     claimer, absent = (alice, bob) if state.turn == 1 else (bob, alice)
     away_for(game, 120)
-    c = Client()
-    c.force_login(claimer)
-    html = c.get(reverse("presence", args=[game.pk])).content.decode()
+    html = _presence_html(game, claimer)
     assert f"{absent.username} has not opened the game yet." in html and "left the table" not in html
     assert "Claim the win" in html and "has not come?" in html  # absent on their turn all the same
 

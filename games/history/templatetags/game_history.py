@@ -103,8 +103,7 @@ def how_ended(game: Game) -> str:
     prefetched)."""
     from games.endings import ending_of, list_word
 
-    matches = None if game.vs_computer else getattr(game, "tournament_matches", None)
-    match = next(iter(matches.all()), None) if matches is not None else None
+    match = game.tournament_match()
     if match is not None and match.decided_by in OFF_BOARD:
         return OFF_BOARD[match.decided_by]
     return list_word(ending_of(game)) or "resignation"
