@@ -9,6 +9,8 @@ from __future__ import annotations
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
+from games.board_svg import skunk_lines
+
 COLOURS = ("#c62828", "#1e5bc6", "#2e7d32")
 WIDTH, HEIGHT = 640, 240
 LEFT, RIGHT, TOP, BOTTOM = 40, 12, 12, 28
@@ -41,12 +43,18 @@ def score_chart(deals: list[dict], names: list[str], target: int, *, title: str)
 
     frame = 'fill="#fbfaf7" stroke="#d8d4ca"'
     parts = [f'<rect x="{LEFT}" y="{TOP}" width="{plot_w}" height="{plot_h}" {frame}/>']
-    lines = [target, 91, 61] if target == 121 else [target, 31]  # the target and the skunk lines
-    for score in lines:
-        parts.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(score):.1f}" y2="{y(score):.1f}" '
-                     'stroke="#8a8478" stroke-dasharray="4 3" stroke-width="1"/>')
-        parts.append(f'<text x="{LEFT - 4}" y="{y(score) + 4:.1f}" text-anchor="end" font-size="10" '
-                     f'fill="#4d5868">{score}</text>')
+    dashed = 'stroke="#8a8478" stroke-dasharray="4 3" stroke-width="1"'
+    top = y(target)
+    parts.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{top:.1f}" y2="{top:.1f}" {dashed}/>')
+    parts.append(f'<text x="{LEFT - 4}" y="{y(target) + 4:.1f}" text-anchor="end" font-size="10" '
+                 f'fill="#4d5868">{target}</text>')
+    # The board's lines and words: a line between the last hole of a skunk and the next one.
+    for last, label in skunk_lines(target):
+        at = y(last + 0.5)
+        parts.append(f'<line class="chart-skunk" x1="{LEFT}" x2="{WIDTH - RIGHT}" '
+                     f'y1="{at:.1f}" y2="{at:.1f}" {dashed}/>')
+        parts.append(f'<text x="{WIDTH - RIGHT - 4}" y="{at - 3:.1f}" text-anchor="end" font-size="10" '
+                     f'fill="#4d5868">{label} {last}</text>')
     for i, deal_no in deal_starts:
         parts.append(f'<line x1="{x(i):.1f}" x2="{x(i):.1f}" y1="{TOP}" y2="{HEIGHT - BOTTOM}" '
                      'stroke="#d8d4ca"/>')

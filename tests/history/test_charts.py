@@ -1,0 +1,28 @@
+"""The score chart draws the skunk lines where the board draws them, with the board's words."""
+
+import re
+
+from games.history.charts import HEIGHT, score_chart
+
+DEAL = {"deal_no": 0, "timeline": [[10, 4], [95, 40], [121, 59]]}
+
+
+def _labels(svg: str) -> list[str]:
+    return re.findall(r"<text[^>]*>([^<]+)</text>", svg)
+
+
+def test_a_121_game_chart_has_both_skunk_lines_labelled_as_on_the_board():
+    svg = str(score_chart([DEAL], ["ann", "bo"], 121, title="Scores"))
+    labels = _labels(svg)
+    assert "skunk 90" in labels and "double skunk 60" in labels and "121" in labels
+    assert "91" not in labels and "61" not in labels
+    ys = [float(v) for v in re.findall(r'class="chart-skunk"[^>]*y1="([\d.]+)"', svg)]
+    assert len(ys) == 2 and all(0 < v < HEIGHT for v in ys)
+    assert ys[0] > ys[1]  # the double-skunk line (60) sits below the skunk line (90)
+
+
+def test_a_61_game_chart_has_one_skunk_line():
+    svg = str(score_chart([{"deal_no": 0, "timeline": [[30, 61]]}], ["ann", "bo"], 61, title="Scores"))
+    labels = _labels(svg)
+    assert "skunk 30" in labels and not any("double" in t for t in labels)
+    assert svg.count('class="chart-skunk"') == 1
