@@ -5,6 +5,16 @@
   const KEYS = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };
   let busy = false;
   let refocus = null;
+  // Presses made while a step is loading, played in turn once it lands: two quick presses are two
+  // steps. A held-down key (e.repeat) queues nothing, so it cannot pile up requests.
+  const queue = [];
+  const QUEUE_MAX = 8;
+
+  function press(which) {
+    const replay = document.getElementById("replay");
+    const button = replay && replay.querySelector('[data-replay="' + which + '"]');
+    if (button && !button.disabled) button.click();
+  }
 
   document.addEventListener("keydown", function (e) {
     const which = KEYS[e.key];
@@ -14,9 +24,11 @@
     const replay = document.getElementById("replay");
     if (!replay) return;
     e.preventDefault();
-    if (busy) return;  // a held-down key must not queue a pile of requests
-    const button = replay.querySelector('[data-replay="' + which + '"]');
-    if (button && !button.disabled) button.click();
+    if (busy) {
+      if (!e.repeat && queue.length < QUEUE_MAX) queue.push(which);
+      return;
+    }
+    press(which);
   });
 
   document.addEventListener("htmx:beforeRequest", function (e) {
@@ -27,17 +39,23 @@
     refocus = focused && focused.dataset ? focused.dataset.replay || null : null;
   });
 
-  document.addEventListener("htmx:afterRequest", function () { busy = false; });
+  document.addEventListener("htmx:afterRequest", function (e) {
+    busy = false;
+    if (!e.detail.successful) queue.length = 0;
+  });
 
   // The swap replaces the focused button: put keyboard focus back on its successor.
   document.addEventListener("htmx:afterSettle", function () {
     const replay = document.getElementById("replay");
-    if (!replay || !refocus) return;
-    const order = refocus === "next" || refocus === "last" ? [refocus, "prev"] : [refocus, "next"];
-    for (const which of order) {
-      const button = replay.querySelector('[data-replay="' + which + '"]:not([disabled])');
-      if (button) { button.focus(); break; }
+    if (!replay) return;
+    if (refocus) {
+      const order = refocus === "next" || refocus === "last" ? [refocus, "prev"] : [refocus, "next"];
+      for (const which of order) {
+        const button = replay.querySelector('[data-replay="' + which + '"]:not([disabled])');
+        if (button) { button.focus(); break; }
+      }
+      refocus = null;
     }
-    refocus = null;
+    if (queue.length && !busy) press(queue.shift());
   });
 })();
