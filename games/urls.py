@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import views_game, views_lobby, views_site
+from games import views_game, views_lobby, views_rules, views_site
 
 urlpatterns = [
     # Every move, every computer step: first, so that resolving them tries nothing else.
@@ -8,6 +8,7 @@ urlpatterns = [
     path("games/<int:game_id>/computer/", views_game.computer_step, name="computer_step"),
     path("", views_site.home, name="home"),
     path("health/", views_site.health, name="health"),
+    path("rules/", views_rules.how_to_play, name="how_to_play"),
     path("dev/board-demo/", views_site.board_demo, name="board_demo"),  # 404 unless DEBUG
     path("lobby/", views_lobby.lobby, name="lobby"),
     path("games/new/computer/", views_lobby.new_computer_game, name="new_computer_game"),

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -19,3 +21,26 @@ def test_the_home_page_has_no_serious_accessibility_problem(live_daphne: str, pa
     page.set_viewport_size({"width": width, "height": 900})
     page.goto(live_daphne + "/")
     assert serious_axe_violations(page) == []
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_how_to_play_counts_a_hand_in_place(live_daphne: str, page: Page, width: int):
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(live_daphne + "/")
+    page.get_by_role("link", name="Learn how to play").click()
+    expect(page.get_by_role("heading", name="How to play cribbage")).to_be_visible()
+    assert serious_axe_violations(page) == []
+    page.get_by_role("textbox", name="Hand (four cards)").fill("5h 5c 5s jd")
+    page.get_by_role("textbox", name="Starter").fill("5♦")
+    page.get_by_role("button", name="Count").click()
+    expect(page.get_by_test_id("count-total")).to_have_text("29")
+    expect(page).to_have_url(re.compile(r"/rules/\?hand=5h"))
+    expect(page.get_by_role("heading", name="How to play cribbage")).to_be_visible()  # swapped in place
+    page.get_by_role("textbox", name="Starter").fill("5h")
+    page.get_by_role("button", name="Count").click()
+    expect(page.get_by_text("Five of hearts is already in the hand.")).to_be_visible()
+    expect(page.get_by_test_id("count-total")).to_have_count(0)
+    assert serious_axe_violations(page) == []
+    page.get_by_role("link", name="No crib flush without the starter").click()
+    expect(page.get_by_test_id("count-total")).to_have_text("0")
+    expect(page.get_by_label("Count it as a crib")).to_be_checked()
