@@ -265,6 +265,7 @@ def board_context(game: Game, user, *, error: str = "") -> dict:
         "record_url": _record_url(game),
         "tracks": tracks,
         "phase_title": PHASE_TITLES.get(state_view.phase, ""),
+        "tab_title": tab_title(state_view, seat, names),
         "cut_deck": [  # fifty-two places to cut, drawn only while cutting for deal
             {"position": p, "taken_by": cut_taken.get(p), "legal": p in cut_legal} for p in range(52)
         ] if state_view.phase == "cut" else [],
@@ -307,6 +308,16 @@ def board_context(game: Game, user, *, error: str = "") -> dict:
         "presence": SimpleLazyObject(lambda: presence_context(game, user)) if not game.vs_computer else None,
         "error": error,
     }
+
+
+def tab_title(v: SeatView, seat: int, names: list[str]) -> str:
+    """The browser tab's title, which says when the player must act: a live game waits in another
+    tab while the opponent thinks, and the tab is all the player sees of it."""
+    due = (v.turn,) if isinstance(v.turn, int) else tuple(v.turn or ())
+    mine = seat in due and v.phase not in ("game_over", "match_over")
+    phase = PHASE_TITLES.get(v.phase, "")
+    table = " v ".join([names[seat], *(name for i, name in enumerate(names) if i != seat)])  # "You v bob"
+    return " · ".join(part for part in ("Your move" if mine else "", phase, table) if part)
 
 
 def _rematch_offered(game: Game, user) -> bool:

@@ -126,6 +126,14 @@
     const at = peg.getBoundingClientRect(), box = figure.getBoundingClientRect();
     figure.scrollLeft += at.left + at.width / 2 - (box.left + figure.clientWidth / 2);
   }
+  // The tab's title follows the board (it says "Your move" when it is): a push redraws the board only.
+  function titleFromBoard() {
+    const board = document.getElementById("board");
+    if (board && board.dataset.title && document.title !== board.dataset.title) document.title = board.dataset.title;
+  }
+  document.addEventListener("htmx:afterSwap", titleFromBoard);
+  document.addEventListener("htmx:oobAfterSwap", titleFromBoard);
+
   document.addEventListener("DOMContentLoaded", showMyPeg);
   document.addEventListener("htmx:afterSwap", showMyPeg);
   document.addEventListener("htmx:oobAfterSwap", showMyPeg);

@@ -34,6 +34,7 @@ class Player:
     url: str = ""
     cards_seen_from_other: int = 0
     actions: dict[str, int] = field(default_factory=dict)
+    told_your_move: int = 0  # pushes after which the tab's title said "Your move"
 
     def version(self) -> int:
         return int(self.page.locator("#board").get_attribute("data-version"))
@@ -101,6 +102,10 @@ def take_turn(me: Player, other: Player) -> bool:
     other.wait_for_version(before + 1)
     assert other.version() == before + 1
     other.assert_not_reloaded()
+    # The tab's title follows the pushed board, so a player in another tab sees it is their move.
+    title = other.page.locator("#board").get_attribute("data-title")
+    expect(other.page).to_have_title(title)
+    other.told_your_move += title.startswith("Your move · ")
     if kind == "play":
         board = other.page.locator("#board")
         if "phase-play" in (board.get_attribute("class") or ""):
@@ -189,6 +194,8 @@ def _play(base_url: str, alice: Player, bob: Player) -> None:
             pytest.fail(f"neither player can act at version {alice.version()}")
     else:
         pytest.fail("the game did not end")
+
+    assert alice.told_your_move > 5 and bob.told_your_move > 5
 
     # Both see the result: one won, and the other is told who did.
     headings = {}

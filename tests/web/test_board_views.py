@@ -300,6 +300,22 @@ def test_a_whole_deal_with_htmx(go_game, a, b):
     assert load(go_game).deal_no == 1 and 'name="cards"' in html
 
 
+TAB_TITLE = re.compile(r'data-title="([^"]*)"')
+
+
+def test_the_tab_title_says_when_it_is_your_move(go_game, a, b):
+    page = a.get(reverse("game", args=[go_game.pk])).content.decode()
+    assert "<title>Your move · Lay away to the crib · You v bob · Cribbage Hall</title>" in page
+    html = assert_board_partial(post_act(a, go_game, {"type": "discard", "cards": ["8S", "9S"]}))
+    assert TAB_TITLE.search(html).group(1) == "Lay away to the crib · You v bob · Cribbage Hall"
+    assert "<title>Your move · Lay away to the crib · You v alice" in b.get(
+        reverse("game", args=[go_game.pk])).content.decode()
+    html = assert_board_partial(post_act(b, go_game, {"type": "discard", "cards": ["3S", "4S"]}))
+    assert TAB_TITLE.search(html).group(1) == "Your move · The play · You v alice · Cribbage Hall"
+    html = assert_board_partial(post_act(b, go_game, GO_PLAY[0][1]))
+    assert TAB_TITLE.search(html).group(1).startswith("The play")
+
+
 ANNOUNCE = re.compile(r'<p id="announce"[^>]*>(.*?)</p>', re.S)
 
 
