@@ -213,6 +213,8 @@ def game_url(name: str, game_id: int) -> str:
 def board_context(game: Game, user, *, error: str = "") -> dict:
     seat = game.seat_of(user)
     assert seat is not None, "only players get a board"
+    if game.status == Game.Status.ABORTED:
+        return aborted_context(game, seat, error)
     calls = game.last_events  # the latest move's note and events, kept on the game by the services
     state = _state(game)
     state_view: SeatView = view(state, seat)
@@ -306,6 +308,25 @@ def board_context(game: Game, user, *, error: str = "") -> dict:
         # Only the full page shows presence (the pushed board partial does not): a query per seat
         # that a push would pay for nothing.
         "presence": SimpleLazyObject(lambda: presence_context(game, user)) if not game.vs_computer else None,
+        "error": error,
+    }
+
+
+def aborted_context(game: Game, seat: int, error: str = "") -> dict:
+    """A game called off before it got going: who called it off, and nothing to play."""
+    from games.services import ABORTED_EVENT
+
+    names = seat_names(game, seat)
+    by = next((e.get("seat") for e in game.last_events or () if e.get("kind") == ABORTED_EVENT), None)
+    table = " v ".join([names[seat], *(name for i, name in enumerate(names) if i != seat)])
+    return {
+        "game": game,
+        "me": seat,
+        "names": names,
+        "aborted_by": "" if by is None else ("You" if by == seat else names[by]),
+        "tab_title": f"Called off · {table}",
+        "online": False,  # no presence, no chat: there is no one to wait for
+        "tournament": None,
         "error": error,
     }
 
@@ -469,7 +490,8 @@ def board_html(context: dict, request=None) -> SafeString:
         "csrf_field": CsrfTokenNode().render({"csrf_token": token}),
         "htmx": request is not None and bool(request.htmx),
     }
-    return mark_safe(jinja_template("games/board.jinja").render(values))
+    template = "games/board_aborted.jinja" if "aborted_by" in context else "games/board.jinja"
+    return mark_safe(jinja_template(template).render(values))
 
 
 def announce_html(calls: list[LogLine]) -> SafeString:

@@ -567,6 +567,9 @@ def _human_seats_due(game: Game, state: engine.GameState) -> list[Seat]:
     return [s for s in game.seat_list() if not s.is_computer and s.index in state.to_act]
 
 
+ABORTED_EVENT = "aborted"
+
+
 def abort_refusal(game: Game, state: engine.GameState | None) -> str:
     """Why ``game`` (in ``state``) cannot be called off, or "" if it can: the board offers Abort
     only when this is empty. Asks the database nothing when the game came from ``for_play``."""
@@ -574,6 +577,9 @@ def abort_refusal(game: Game, state: engine.GameState | None) -> str:
         return "This game is not in progress."
     if state.plays or state.deal_no or state.game_no:
         return "Cards have been played: you can resign, but no longer abort."
+    # Calling a rated game off once the hands are seen would let a player escape a bad deal unrated.
+    if game.rated and state.phase != "cut":
+        return "A rated game can be called off only before the deal; you can resign."
     if game.in_tournament:
         return "A tournament game cannot be called off; you can resign."
     return ""
@@ -591,7 +597,8 @@ def game_abort(*, user: AbstractBaseUser, game_id: int) -> Game:
     game.status = Game.Status.ABORTED
     game.finished_at = timezone.now()
     game.version += 1
-    game.save(update_fields=["status", "finished_at", "version", "updated_at"])
+    game.last_events = [{"kind": ABORTED_EVENT, "seat": game.seat_of(user)}]  # who, for the others' boards
+    game.save(update_fields=["status", "finished_at", "version", "last_events", "updated_at"])
     _after_commit(game)
     transaction.on_commit(broadcast.lobby_changed)
     log.info("game=%s user=%s action=abort", game.pk, user.pk)

@@ -143,6 +143,8 @@ def _service_post(request: HttpRequest, game_id: int, call, *, quiet: bool = Fal
     except services.ServiceError as exc:
         error, status = ("", 200) if quiet else (exc.message, exc.status)
     game.refresh_from_db()
+    if game.status == Game.Status.ABORTED and not error:
+        messages.success(request, "Game called off: it does not count.")
     if not request.htmx:
         if error:
             messages.error(request, error)
