@@ -32,6 +32,8 @@ if not SECRET_KEY:
 ALLOWED_HOSTS = [
     h.strip() for h in os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost").split(",") if h.strip()
 ]
+# A refused token says what happened in the site's words (an htmx request reloads its page).
+CSRF_FAILURE_VIEW = "games.views_site.csrf_failure"
 CSRF_TRUSTED_ORIGINS = [
     o.strip() for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()
 ]

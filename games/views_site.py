@@ -11,10 +11,12 @@ import weakref
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
+from django.contrib import messages
 from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 
 from games.engine.cards import parse_cards
@@ -27,6 +29,25 @@ HEALTH_TIMEOUT_SECONDS = 3.0
 
 def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html")
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """A form or htmx request with a stale CSRF token (the session changed in another tab, or the
+    page is very old): nothing was done. An htmx request reloads its page, which brings a fresh
+    token and the board as it is now; a plain form gets a page that says what happened."""
+    log.info("path=%s action=csrf_refused reason=%s", request.path, reason)
+    if request.headers.get("HX-Request") == "true":
+        messages.warning(request, "This page was out of date (your session changed), so it was reloaded "
+                                  "and nothing was sent: please try again.")
+        response = HttpResponse("This page was out of date: reload it and try again.", status=403,
+                                content_type="text/plain; charset=utf-8")
+        response["HX-Refresh"] = "true"
+        return response
+    back = request.path if url_has_allowed_host_and_scheme(request.path, None) else "/"
+    referer = request.headers.get("Referer", "")
+    if referer and url_has_allowed_host_and_scheme(referer, {request.get_host()}):
+        back = referer
+    return render(request, "403_csrf.html", {"back": back}, status=403)
 
 
 def _database_round_trip() -> None:

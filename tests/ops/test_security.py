@@ -205,9 +205,27 @@ def test_every_post_needs_the_csrf_token(world, role):
     for route in ROUTES:
         path = route.fill(world.value)
         response = client.post(path, {"type": "resign", "version": world.game.version, "username": "alice"})
-        if response.status_code != 403 or b"CSRF verification failed" not in response.content:
+        if response.status_code != 403 or b"This page was out of date" not in response.content:
             unprotected.append((path, response.status_code))
     assert not unprotected
+    assert world.snapshot() == before
+
+
+def test_a_refused_token_reloads_an_htmx_page_and_explains_a_form(world):
+    client = world.client("player", enforce_csrf_checks=True)
+    before = world.snapshot()
+    act = f"/games/{world.game.pk}/act/"
+    response = client.post(act, {"type": "resign", "version": world.game.version},
+                           headers={**HTMX, "X-CSRFToken": "stale" * 8})
+    assert response.status_code == 403 and response["HX-Refresh"] == "true"
+    page = client.get(f"/games/{world.game.pk}/").content.decode()  # the reload says why
+    assert "This page was out of date (your session changed)" in page
+    response = client.post(act, {"type": "resign"}, headers={"Referer": f"http://testserver/games/{world.game.pk}/"})
+    html = response.content.decode()
+    assert response.status_code == 403 and "Nothing was sent" in html and "<nav" in html
+    assert f'href="http://testserver/games/{world.game.pk}/"' in html  # back where the form was
+    response = client.post(act, {"type": "resign"}, headers={"Referer": "https://evil.example/"})
+    assert 'href="https://evil.example/"' not in response.content.decode()
     assert world.snapshot() == before
 
 

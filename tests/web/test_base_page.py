@@ -16,3 +16,17 @@ def test_pages_load_htmx_without_the_debug_helper_that_replaces_the_page_on_a_re
     # config swaps refusals into their target instead (the board's, the hand counter's messages).
     assert "django-htmx.js" not in html
     assert '"code": "4..", "swap": true' in html
+
+
+def test_a_missing_page_has_the_site_around_it(client):
+    response = client.get("/no-such-page/")
+    html = response.content.decode()
+    assert response.status_code == 404 and "Nothing here" in html
+    assert '<nav aria-label="Main">' in html and 'href="/"' in html
+
+
+def test_the_server_error_page_stands_alone():
+    from django.template.loader import render_to_string
+
+    html = render_to_string("500.html")  # as Django's handler draws it: no request, no context
+    assert "Something went wrong on our side" in html and "/static/css/site.css" in html
