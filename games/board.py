@@ -298,6 +298,8 @@ def board_context(game: Game, user, *, error: str = "") -> dict:
         "tournament": tournament,
         # The opponent's waiting rematch offer: asked for only by a finished game's Rematch button.
         "rematch_offered": SimpleLazyObject(lambda: _rematch_offered(game, user)),
+        # The rematch already started from this board (by this player or by the other's offer).
+        "rematch_game": SimpleLazyObject(lambda: _rematch_in_play(game, user)),
         "can_next_deal": any(isinstance(a, NextDeal) for a in state_view.legal_actions),
         "play_order": _play_order(state_view, names),
         "online": not game.vs_computer,
@@ -339,6 +341,12 @@ def tab_title(v: SeatView, seat: int, names: list[str]) -> str:
     phase = PHASE_TITLES.get(v.phase, "")
     table = " v ".join([names[seat], *(name for i, name in enumerate(names) if i != seat)])  # "You v bob"
     return " · ".join(part for part in ("Your move" if mine else "", phase, table) if part)
+
+
+def _rematch_in_play(game: Game, user):
+    from games.services import rematch_in_play
+
+    return rematch_in_play(game, user)
 
 
 def _rematch_offered(game: Game, user) -> bool:

@@ -236,6 +236,10 @@ class Game(models.Model):
     secret = models.CharField(max_length=64, default=new_secret, editable=False)
     winner_seat = models.SmallIntegerField(null=True, blank=True)
     result = JSONField(null=True, blank=True, help_text="Final scores, skunk, match score.")
+    # A second press of a finished game's Rematch button goes to the game the first one made.
+    rematch_of = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches", editable=False
+    )
 
     objects = GameQuerySet.as_manager()
 

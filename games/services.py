@@ -279,10 +279,15 @@ def game_rematch(*, user: AbstractBaseUser, game_id: int) -> Game:
         raise NotAPlayer("You did not play in that game.")
     if old.status != Game.Status.FINISHED:
         raise NotAvailable("That game is not over yet.")
+    made = rematch_in_play(old, user)
+    if made is not None:
+        return made
     if old.vs_computer:
-        return game_create_vs_computer(
+        game = game_create_vs_computer(
             user=user, level=old.computer_level, rules=old.house_rules, hints=old.hints
         )
+        Game.objects.filter(pk=game.pk).update(rematch_of=old)
+        return game
     opponent = next(s.user for s in old.seats.all() if s.user_id != user.pk)
     if rematch_offer(old, by=user) is not None:
         raise RematchWaiting(f"Your rematch offer is already waiting for {opponent.username}.")
@@ -293,9 +298,17 @@ def game_rematch(*, user: AbstractBaseUser, game_id: int) -> Game:
         user=user, rules=old.house_rules, rated=old.rated, invited=opponent, turn_timer=old.turn_timer,
         hints=old.hints,
     )
+    Game.objects.filter(pk=offer.pk).update(rematch_of=old)
     # The opponent may still be looking at the finished board: it says "Accept rematch" at once.
     redraw_boards([old.pk])
     return offer
+
+
+def rematch_in_play(old: Game, user: AbstractBaseUser | int) -> Game | None:
+    """The rematch of ``old`` that ``user`` is playing now, if one was started (by either player)."""
+    user_id = getattr(user, "pk", user)
+    return (Game.objects.filter(rematch_of=old, status=Game.Status.ACTIVE, seats__user_id=user_id)
+            .order_by("-pk").first())
 
 
 def redraw_boards(game_ids: list[int]) -> None:

@@ -220,6 +220,11 @@ def test_rematch_through_the_page(a, alice):
     new = Game.objects.exclude(pk=game.pk).get()
     assert response.status_code == 302 and response.url == reverse("game", args=[new.pk])
     assert new.target == 61 and new.status == Game.Status.ACTIVE
+    # Back to the old board and Rematch again: the same new game, not a second one.
+    old_board = a.get(reverse("game", args=[game.pk])).content.decode()
+    assert "Go to the rematch" in old_board and f'href="{reverse("game", args=[new.pk])}"' in old_board
+    again = a.post(reverse("rematch", args=[game.pk]))
+    assert again.url == reverse("game", args=[new.pk]) and Game.objects.count() == 2
 
 
 def test_rematch_between_people_goes_to_the_lobby(a, alice, bob):
@@ -229,6 +234,14 @@ def test_rematch_between_people_goes_to_the_lobby(a, alice, bob):
     assert response.redirect_chain == [(reverse("lobby"), 302)]
     assert "Rematch offered" in text(response)
     assert Game.objects.get(status=Game.Status.WAITING).invited == bob
+    b = logged_in(bob)
+    accepted = b.post(reverse("rematch", args=[game.pk]))  # bob's Rematch accepts alice's offer
+    rematch = Game.objects.get(status=Game.Status.ACTIVE)
+    assert accepted.url == reverse("game", args=[rematch.pk])
+    for client in (a, b):  # either pressing it again goes to that game
+        assert client.post(reverse("rematch", args=[game.pk])).url == reverse("game", args=[rematch.pk])
+        assert "Go to the rematch" in client.get(reverse("game", args=[game.pk])).content.decode()
+    assert Game.objects.count() == 2
 
 
 # --- the board page ---------------------------------------------------------------------------------
