@@ -465,6 +465,9 @@ class Connection(models.Model):
     channel_name = models.CharField(max_length=200, unique=True)
     opened_at = models.DateTimeField(auto_now_add=True)
     last_seen = models.DateTimeField(db_index=True)
+    # A player's last socket, once closed, is kept (until they come back) to say when they left:
+    # without it a player who played and closed the tab read as one who never opened the game.
+    closed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["game", "user"]

@@ -43,7 +43,8 @@ def _fresh_since() -> datetime:
 @transaction.atomic
 def connected(*, game_id: int, user, channel_name: str) -> None:
     now = timezone.now()
-    Connection.objects.filter(game_id=game_id, user=user, last_seen__lt=now - timedelta(minutes=10)).delete()
+    mine = Connection.objects.filter(game_id=game_id, user=user)
+    (mine.filter(last_seen__lt=now - timedelta(minutes=10)) | mine.filter(closed_at__isnull=False)).delete()
     Connection.objects.update_or_create(
         channel_name=channel_name, defaults={"game_id": game_id, "user": user, "last_seen": now}
     )
@@ -52,7 +53,13 @@ def connected(*, game_id: int, user, channel_name: str) -> None:
 
 @transaction.atomic
 def disconnected(*, game_id: int, channel_name: str) -> None:
-    Connection.objects.filter(channel_name=channel_name).delete()
+    gone = Connection.objects.filter(channel_name=channel_name).first()
+    if gone is None:
+        return
+    # Closed, not deleted: the latest closed socket says when the player left (earlier ones go).
+    Connection.objects.filter(game_id=game_id, user_id=gone.user_id, closed_at__isnull=False).delete()
+    now = timezone.now()
+    Connection.objects.filter(pk=gone.pk).update(closed_at=now, last_seen=now)
     transaction.on_commit(lambda: broadcast.presence_changed(game_id))
 
 
@@ -93,10 +100,10 @@ def table(game: Game, viewer_seat: int | None, seats_to_act: tuple[int, ...]) ->
         if seat.index == viewer_seat or seat.is_computer:
             continue
         conns = list(Connection.objects.filter(game=game, user_id=seat.user_id).order_by("-last_seen"))
-        here = any(c.last_seen >= fresh for c in conns)
+        here = any(c.closed_at is None and c.last_seen >= fresh for c in conns)
         away_since = None
         if not here:
-            # Gone since its last socket went silent, or since the game began if it never came.
+            # Gone since its last socket closed or went silent, or since the game began if it never came.
             last = conns[0].last_seen if conns else game.created_at
             away_since = max(last, game.turn_started_at or game.created_at)
         claim_in = 0

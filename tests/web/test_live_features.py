@@ -149,6 +149,26 @@ def test_presence_follows_sockets_and_heartbeats(alice, bob):
     assert not presence.table(game, 0, ())[0].here
 
 
+def test_a_player_who_closed_the_game_has_left_it_rather_than_never_came(alice, bob):
+    game = human_game(alice, bob)
+    assert "bob has not opened the game yet" in _presence_html(game, alice)
+    presence.connected(game_id=game.pk, user=bob, channel_name="bob-1")
+    presence.connected(game_id=game.pk, user=bob, channel_name="bob-2")  # a second tab
+    presence.disconnected(game_id=game.pk, channel_name="bob-1")
+    assert presence.table(game, 0, ())[0].here  # still at the table in the other tab
+    presence.disconnected(game_id=game.pk, channel_name="bob-2")
+    (bob_seen,) = presence.table(game, 0, ())
+    assert not bob_seen.here and bob_seen.arrived and bob_seen.left_ago == "just now"
+    assert "bob has left the table (just now)" in _presence_html(game, alice)
+    assert Connection.objects.filter(game=game).count() == 1  # only the latest closed socket is kept
+    presence.connected(game_id=game.pk, user=bob, channel_name="bob-3")  # back again
+    assert presence.table(game, 0, ())[0].here and Connection.objects.filter(game=game).count() == 1
+    # Away since the socket closed, not since the game began: the claim clock starts there.
+    away_for(game, 600)
+    presence.disconnected(game_id=game.pk, channel_name="bob-3")
+    assert presence.away_seconds(game, 1) < 5
+
+
 def test_claim_the_win_only_after_the_absence_limit_on_their_turn(alice, bob, settings):
     settings.ABSENCE_CLAIM_SECONDS = 60
     game = human_game(alice, bob)
