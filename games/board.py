@@ -101,6 +101,8 @@ def log_lines(events, names: list[str], me: int | None, ending: dict | None = No
     (``ending``: why the site ended the game, see ``games.endings``)."""
     seen = tuple(names)
     keys = _reworded([_event_key(e) for e in events], len(names), ending)
+    # The cut already said who deals ("Ace is low: you deal"): its "You deal" just after is a repeat.
+    keys = [k for i, k in enumerate(keys) if not (k[1] == "deal" and i and keys[i - 1][1] == "dealer")]
     if any(isinstance(n, SafeData) for n in seen):  # the cache must never mix markup and plain text
         return [_log_line.__wrapped__(*key, seen, me) for key in keys]
     return [_log_line(*key, seen, me) for key in keys]

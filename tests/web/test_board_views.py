@@ -291,6 +291,10 @@ def test_cut_for_deal_with_htmx(a, b, alice, bob):
     state = load(game)
     assert state.phase in ("discard", "cut")  # a tie means cut again
     assert version_in(html) == 3
+    if state.phase == "discard":  # the cut says who deals, once: no "You deal" under "…: you deal"
+        log = html.split('class="score-log', 1)[1]
+        assert re.search(r"(low|lower than [A-Za-z, ]+): (you|alice|bob) deals?", log)
+        assert not re.search(r">\s*(You deal|alice deals|bob deals)\s*<", log)
 
 
 def test_a_whole_deal_with_htmx(go_game, a, b):
