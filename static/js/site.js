@@ -118,10 +118,17 @@
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", watchBoard);
   else watchBoard();
 
-  // On a phone the pegboard scrolls sideways (board.css): keep the player's front peg in view.
+  // On a phone the pegboard scrolls sideways (board.css): keep the player's front peg in view, and
+  // at the end of a game the winner's.
   function showMyPeg() {
     const figure = document.querySelector("#board .cribbage-board");
-    const peg = figure && figure.querySelector(".peg--front");  // the player's track comes first
+    const over = document.querySelector("#board.phase-game_over, #board.phase-match_over");
+    let peg = figure && figure.querySelector(".peg--front");  // the player's track comes first
+    if (over && figure) {  // the leader's peg: the winner's, in the game hole when won on points
+      figure.querySelectorAll(".peg--front").forEach(function (p) {
+        if (Number(p.dataset.hole) > Number(peg.dataset.hole)) peg = p;
+      });
+    }
     if (!peg || figure.scrollWidth <= figure.clientWidth) return;
     const at = peg.getBoundingClientRect(), box = figure.getBoundingClientRect();
     figure.scrollLeft += at.left + at.width / 2 - (box.left + figure.clientWidth / 2);

@@ -6,7 +6,10 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from games.engine.rules import HouseRules
+from games.models import Game
 from tests.e2e.helpers import screenshot
+from tests.history.helpers import finish_vs_computer
 from tests.live.support import session_key
 from tests.services.factories import computer_game, make_user
 
@@ -17,9 +20,9 @@ DESKTOP = {"width": 1280, "height": 800}
 A_LONG_CALL = "Computer (easy): fifteen two, fifteen four and a pair is six"
 
 
-def open_board(browser: Browser, live_daphne: str, viewport: dict) -> Page:
-    alice = make_user("alice")
-    game = computer_game(alice)
+def open_board(browser: Browser, live_daphne: str, viewport: dict, game: Game | None = None) -> Page:
+    alice = make_user("alice") if game is None else game.created_by
+    game = game or computer_game(alice)
     context = browser.new_context(viewport=viewport)
     context.add_cookies([{"name": "sessionid", "value": session_key(alice), "url": live_daphne}])
     page = context.new_page()
@@ -85,7 +88,21 @@ def test_the_pegboard_is_readable_on_a_phone(browser: Browser, live_daphne: str)
     assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
     scores = page.locator("#board .board-scores").bounding_box()
     assert scores["x"] >= 0 and scores["x"] + scores["width"] <= PHONE["width"]
+    expect(page.get_by_text("Swipe the board sideways to see all of it.")).to_be_visible()
     screenshot(page, "board-phone")
+    page.context.close()
+
+
+def test_at_the_end_a_phone_shows_the_winners_peg(browser: Browser, live_daphne: str):
+    game = finish_vs_computer(make_user("alice"), seed=3, rules=HouseRules(target=61))
+    page = open_board(browser, live_daphne, PHONE, game)
+    expect(page.locator("#board.phase-match_over")).to_have_count(1)
+    frame = page.locator("#board .cribbage-board").bounding_box()
+    pegs = page.locator("#board .peg--front")
+    holes = [int(pegs.nth(i).get_attribute("data-hole")) for i in range(pegs.count())]
+    assert max(holes) >= 61
+    winner = pegs.nth(holes.index(max(holes))).bounding_box()
+    assert frame["x"] <= winner["x"] and winner["x"] + winner["width"] <= frame["x"] + frame["width"]
     page.context.close()
 
 
