@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
+from games.models import Game
 from games.tournaments import bracket, pairing, services
 from games.tournaments import watch as watching
 from games.tournaments.models import Entrant, Match, Tournament
@@ -124,6 +125,8 @@ def _drawing(ko: list[Match], me: Entrant | None, user) -> bracket.Drawing | Non
             href = m.game.get_absolute_url()
         elif m.status == Match.Status.ACTIVE and m.game_id:  # anyone else may watch it
             href = reverse("tournaments:watch", args=[m.tournament_id, m.pk])
+        elif m.game_id and m.game is not None and m.game.status == Game.Status.FINISHED:  # public record
+            href = reverse("game_record", args=[m.game_id])
         rounds.setdefault(m.round_no, []).append((m.slot, _line(m, 0, me), _line(m, 1, me), href, m.status))
     names = {r: pairing.round_name(r, rounds_total) for r in rounds}
     return bracket.layout(rounds, names)

@@ -84,6 +84,23 @@ def test_knockout_page_draws_the_bracket_and_my_next_match() -> None:
     assert "Standings" not in page
 
 
+def test_anyone_can_open_the_record_of_a_finished_match() -> None:
+    players = make_players(4)
+    t = make_tournament(players, format=Tournament.Format.KNOCKOUT)
+    services.tournament_start(tournament_id=t.pk)
+    first, second = sorted(active_matches(t), key=lambda m: m.slot)
+    resign_match(first, first.entrant1)
+    record = reverse("game_record", args=[first.game_id])
+    stranger = logged_in(make_players(1, prefix="s")[0])
+    for client in (stranger, Client()):
+        page = client.get(t.get_absolute_url()).content.decode()
+        schedule = page.split('class="bracket"', 1)[1]
+        assert f'<a href="{record}">Record<span class="visually-hidden"> of ' in schedule
+        assert re.search(rf'<a href="{record}" aria-label="The record of semi-finals match 1">', page)
+        assert reverse("tournaments:watch", args=[t.pk, second.pk]) in page  # the other is still in play
+        assert client.get(record).status_code == 200
+
+
 def test_round_robin_page_shows_standings_schedule_and_notices() -> None:
     players = make_players(3)
     t = make_tournament(players, format=Tournament.Format.QUALIFYING, qualifiers=2)
