@@ -355,6 +355,12 @@ class Game(models.Model):
             parts.append("discard hints")
         return parts
 
+    def offer_terms(self) -> list[str]:
+        """An online game's terms as the lobby lists them for everyone alike: the house rules,
+        rated or casual, and the turn timer."""
+        timer = [f"{self.turn_timer} s a move"] if self.turn_timer else []
+        return [*self.rules_summary(), "rated" if self.rated else "casual", *timer]
+
     def seat_names(self) -> list[str]:
         """Each seat's name in seat order. Computers of one level at one table are numbered
         ("Computer 1 (easy)", "Computer 2 (easy)") so players can tell them apart."""

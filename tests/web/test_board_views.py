@@ -92,8 +92,8 @@ def test_the_lobby_needs_a_login(client):
 
 def test_the_lobby_shows_the_forms_and_the_lists(a, alice, bob, carol):
     services.game_create_seek(user=bob, rules=HouseRules(target=61))  # an open seek
-    services.game_create_seek(user=carol, rules=HouseRules(), invited=alice)  # an invitation
-    mine = services.game_create_seek(user=alice, rules=HouseRules(match_games=3))
+    services.game_create_seek(user=carol, rules=HouseRules(), invited=alice, rated=True)  # an invitation
+    mine = services.game_create_seek(user=alice, rules=HouseRules(match_games=3), turn_timer=60)
     playing = computer_game(alice, level="expert")
     response = a.get(reverse("lobby"))
     assert response.status_code == 200
@@ -101,8 +101,10 @@ def test_the_lobby_shows_the_forms_and_the_lists(a, alice, bob, carol):
     for name in ("cpu-level", "cpu-target", "cpu-muggins", "seek-opponent", "seek-rated"):
         assert f'name="{name}"' in html
     assert "Accept bob's seek" in html and "61 points" in html
-    assert "Invitations for you" in html and "<strong>carol</strong> invites you" in html
-    assert "Waiting for an opponent" in html and "best of 3" in html
+    assert "Invitations for you" in html and "<strong>carol</strong> invites you: 121 points, rated" in html
+    assert "Waiting for an opponent" in html
+    assert "Open seek: 121 points, best of 3, casual, 60 s a move." in html
+    assert "bob</strong>: 61 points, casual" in html  # each row with the same terms, rated or casual
     assert reverse("invitation", args=[mine.invite_token]) in html
     assert reverse("game", args=[playing.pk]) in html and "Computer (expert)" in html
     assert "Nobody is seeking" not in html
