@@ -31,6 +31,9 @@ def _board_response(request: HttpRequest, game: Game, *, status: int = 200, erro
             return redirect("invitation", token=game.invite_token)
         return HttpResponse(error or "This game has not started.", status=status if status >= 400 else 409)
     context = board_context(game, request.user, error=error)
+    if error and request.POST.get("type") == "count":  # a refused count keeps what was typed
+        claimed = request.POST.get("points", "")
+        context["claimed"] = claimed if claimed.isdigit() and len(claimed) <= 2 else ""
     board = board_html(context, request)
     if request.htmx:
         return HttpResponse(board, status=status)

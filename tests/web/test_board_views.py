@@ -394,10 +394,13 @@ def test_manual_counting_and_muggins_with_htmx(alice, bob, a, b):
     response = post_act(b, game, {"type": "count", "points": "9"})
     html = assert_board_partial(response, 422)
     assert board_error(html) == "You claimed more than the hand is worth"
+    assert 'inputmode="numeric" required autofocus value="9">' in html  # what was typed stays, to correct
+    assert 'seat--to-play" data-turn="to count"' in html  # not "to play" in the show
     html = assert_board_partial(post_act(b, game, {"type": "count", "points": "2"}))
     assert 'value="call_muggins"' not in html  # only alice may call it
     html = text(a.get(reverse("game", args=[game.pk]), headers=HTMX))
     assert 'value="call_muggins"' in html and 'value="accept_count"' in html and "counted 2" in html
+    assert 'seat--to-play" data-turn="to answer"' in html
     assert_board_partial(post_act(a, game, {"type": "call_muggins"}))
     assert load(game).show[0].muggins == 2
     post_act(a, game, {"type": "count", "points": "16"})
