@@ -66,8 +66,16 @@ def _next_match(t: Tournament, me: Entrant | None, matches: list[Match]) -> Next
             opponent_absent=absent,
         )
     if opponent is None:
-        return NextMatch(m, None, "You play the winner of the match before this one.")
+        return NextMatch(m, None, f"You play the winner of {_feeder_text(m, me, matches)}.")
     return NextMatch(m, opponent, f"Round {m.round_no}: it starts when the round before it is over.")
+
+
+def _feeder_text(m: Match, me: Entrant, matches: list[Match]) -> str:
+    """The knockout match whose winner comes to ``m`` to meet ``me``: "carol v dave" when known."""
+    feeders = [f for f in matches if f.stage == m.stage and f.round_no == m.round_no - 1
+               and f.slot // 2 == m.slot and me.pk not in (f.entrant1_id, f.entrant2_id)]
+    names = [e.name for f in feeders[:1] for e in (f.entrant1, f.entrant2) if e is not None]
+    return " v ".join(names) if len(names) == 2 else "the match before this one"
 
 
 def _line(m: Match, side: int, me: Entrant | None) -> bracket.Line:

@@ -99,6 +99,9 @@ def test_anyone_can_open_the_record_of_a_finished_match() -> None:
         assert re.search(rf'<a href="{record}" aria-label="The record of semi-finals match 1">', page)
         assert reverse("tournaments:watch", args=[t.pk, second.pk]) in page  # the other is still in play
         assert client.get(record).status_code == 200
+    # The winner waits for the other semi-final, named.
+    page = logged_in(first.entrant1.user).get(t.get_absolute_url()).content.decode()
+    assert f"You play the winner of {second.entrant1.name} v {second.entrant2.name}." in page
 
 
 def test_round_robin_page_shows_standings_schedule_and_notices() -> None:
