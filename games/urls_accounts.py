@@ -6,7 +6,7 @@ from games import views_accounts
 urlpatterns = [
     path("signup/", views_accounts.signup, name="signup"),
     path("login/", views_accounts.LoginView.as_view(), name="login"),
-    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("logout/", views_accounts.LogoutView.as_view(), name="logout"),
     path("password/change/", views_accounts.PasswordChangeView.as_view(), name="password_change"),
     path("password/change/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
     path("password/reset/", views_accounts.PasswordResetView.as_view(), name="password_reset"),

@@ -53,6 +53,15 @@ class LoginView(InvalidFormStatus, auth_views.LoginView):
     redirect_authenticated_user = True
 
 
+class LogoutView(auth_views.LogoutView):
+    """Django's log-out, then a word on the home page it leads to (it showed nothing)."""
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        response = super().post(request, *args, **kwargs)
+        messages.info(request, "You are logged out. Thanks for playing.")
+        return response
+
+
 class PasswordChangeView(InvalidFormStatus, auth_views.PasswordChangeView):
     pass
 

@@ -358,6 +358,15 @@ def test_a_bad_filter_is_marked_and_said_to_be_left_out(history, alice, client):
     assert "This date is before the From date." in html
     html = client.get("/players/alice/games/?kind=computer").content.decode()
     assert "1 game matches these filters." in html and "errorlist" not in html
+    html = client.get("/players/alice/games/?since=2030-01-01").content.decode()
+    assert "No finished games match these filters." in html and "0 games" not in html  # said once
+
+
+def test_a_player_with_no_games_yet_is_sent_to_the_lobby(alice, client):
+    client.force_login(alice)
+    html = client.get("/players/alice/games/").content.decode()
+    assert "No finished games yet." in html and 'href="/lobby/">Start one in the lobby' in html
+    assert "0 games" not in html
 
 
 def test_a_played_out_record_says_the_score_once(alice, bob, client):

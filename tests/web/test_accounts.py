@@ -141,6 +141,7 @@ def test_logout(client, ann):
     assert response.status_code == 302
     assert response["Location"] == reverse("home")
     assert logged_in_id(client) is None
+    assert "You are logged out. Thanks for playing." in client.get(reverse("home")).content.decode()
 
 
 def test_nav_shows_who_is_logged_in(client, ann):
@@ -235,7 +236,7 @@ def test_password_reset_link_works_only_once(client, ann):
     client.post(form_url, {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD})
     response = client.get(link, follow=True)
     assert response.status_code == 200
-    assert b"This link has expired" in response.content
+    assert b"This link has expired" in response.content and b"<title>Reset link expired" in response.content
 
 
 def test_password_reset_rejects_a_weak_new_password(client, ann):
