@@ -127,7 +127,7 @@ def test_the_statistics_page_shows_both_sections(games, alice, client):
     assert response.status_code == 200
     html = response.content.decode()
     assert f'data-stat="games">{site["games"]}<' in html
-    assert f'data-stat="avg_pegging_dealer">{site["avg"]["pegging_dealer"]}<' in html
+    assert f'data-stat="avg_pegging_dealer">{site["avg"]["pegging_dealer"]:.2f}<' in html  # two decimals
     # Games against the computer are private to their player: others see the online ones only.
     assert "Online games" in html and "Against the computer" not in html
     assert 'data-opponent="bob"' in html and 'data-opponent="Computer (easy)"' not in html

@@ -107,3 +107,9 @@ def how_ended(game: Game) -> str:
     if match is not None and match.decided_by in OFF_BOARD:
         return OFF_BOARD[match.decided_by]
     return list_word(ending_of(game)) or "resignation"
+
+
+@register.filter
+def average(value) -> str:
+    """An average as the statistics print every one: two decimals ("7.00" beside "6.15"), or a dash."""
+    return "—" if value is None else f"{value:.2f}"
