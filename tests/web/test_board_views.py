@@ -731,3 +731,22 @@ def test_the_browsers_favicon_request_finds_the_site_icon(client):
     response = client.get("/favicon.ico")
     # The icon itself is a static file (whitenoise serves it, from collectstatic's copy).
     assert response.status_code == 301 and response.url == static("favicon.svg")
+
+
+@pytest.mark.parametrize(("start", "crib_counted"), [(105, False), (100, True)])
+def test_a_crib_left_uncounted_by_the_win_says_so(alice, bob, a, b, start, crib_counted):
+    game = stack(human_game(alice, bob), dealer=0, hands=GO_HANDS, starter="5C", scores=(start, 0))
+    post_act(a, game, {"type": "discard", "cards": ["8S", "9S"]})
+    post_act(b, game, {"type": "discard", "cards": ["3S", "4S"]})
+    for seat, action in GO_PLAY:
+        if load(game).phase != "play":
+            break
+        post_act({0: a, 1: b}[seat], game, action)
+    assert load(game).phase == "match_over"
+    mine = text(a.get(reverse("game", args=[game.pk]), headers=HTMX))
+    theirs = text(b.get(reverse("game", args=[game.pk]), headers=HTMX))
+    if crib_counted:  # alice's crib took her out: counted, nothing to explain
+        assert "before your crib was counted" not in mine and "crib was counted" not in theirs
+    else:  # her hand took her out
+        assert "The game was won before your crib was counted: it does not count." in mine
+        assert "The game was won before alice's crib was counted" in theirs
