@@ -549,13 +549,19 @@ def game_row(game: Game, user) -> dict:
     score = f"{v.my_score}–" + "–".join(str(s) for i, s in enumerate(v.scores) if i != v.side)
     if game.status == Game.Status.FINISHED:
         status = "Won" if v.match_winner == v.side else "Lost"
+        row["resigned"] = bool(v.results) and v.results[-1].reason == "resign"  # the list says how
     elif game.status == Game.Status.ABORTED:
         status = "Aborted"
     elif v.my_turn:
         status = "Your turn"
     else:
         status = "Waiting for " + ", ".join(n for i, n in enumerate(names) if i != seat)
-    return {**row, "score": score, "status": status}
+    # Rows of the same opponent tell apart by their terms, the match so far and when each moved.
+    details = [" · ".join(game.rules_summary())]
+    if v.rules.match_games > 1:
+        mine = v.match_scores[v.side]
+        details.append(f"games {mine}–" + "–".join(str(s) for i, s in enumerate(v.match_scores) if i != v.side))
+    return {**row, "score": score, "status": status, "details": details, "moved_at": game.updated_at}
 
 
 def game_in_tournament(game: Game):

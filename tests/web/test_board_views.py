@@ -108,6 +108,14 @@ def test_the_lobby_shows_the_forms_and_the_lists(a, alice, bob, carol):
     assert reverse("invitation", args=[mine.invite_token]) in html
     assert reverse("game", args=[playing.pk]) in html and "Computer (expert)" in html
     assert "Nobody is seeking" not in html
+    # Rows against the same opponent tell apart: terms, the match so far, the last move's time.
+    match = computer_game(alice, level="expert", rules=HouseRules(match_games=3, target=61))
+    resigned = computer_game(alice, level="expert")
+    post_act(a, resigned, {"type": "resign"})
+    html = text(a.get(reverse("lobby")))
+    assert "61 points · best of 3 · games 0–0 · " in html and "121 points · " in html
+    assert f'href="{reverse("game", args=[match.pk])}"' in html
+    assert "Lost <span class=\"muted\">(resignation)</span>" in html
 
 
 def test_an_empty_lobby(a):
