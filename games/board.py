@@ -559,8 +559,8 @@ def game_row(game: Game, user) -> dict:
     # Rows of the same opponent tell apart by their terms, the match so far and when each moved.
     details = [" · ".join(game.rules_summary())]
     if v.rules.match_games > 1:
-        mine = v.match_scores[v.side]
-        details.append(f"games {mine}–" + "–".join(str(s) for i, s in enumerate(v.match_scores) if i != v.side))
+        others = (str(s) for i, s in enumerate(v.match_scores) if i != v.side)
+        details.append(f"games {v.match_scores[v.side]}–" + "–".join(others))
     return {**row, "score": score, "status": status, "details": details, "moved_at": game.updated_at}
 
 
