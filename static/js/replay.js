@@ -39,9 +39,11 @@
     refocus = focused && focused.dataset ? focused.dataset.replay || null : null;
   });
 
+  // The step has been swapped in by now: the next press waits for htmx to finish with this one.
   document.addEventListener("htmx:afterRequest", function (e) {
     busy = false;
     if (!e.detail.successful) queue.length = 0;
+    if (queue.length) setTimeout(function () { if (!busy && queue.length) press(queue.shift()); }, 0);
   });
 
   // The swap replaces the focused button: put keyboard focus back on its successor.
@@ -56,6 +58,5 @@
       }
       refocus = null;
     }
-    if (queue.length && !busy) press(queue.shift());
   });
 })();
