@@ -323,13 +323,12 @@ def aborted_context(game: Game, seat: int, error: str = "") -> dict:
 
     names = seat_names(game, seat)
     by = next((e.get("seat") for e in game.last_events or () if e.get("kind") == ABORTED_EVENT), None)
-    table = " v ".join([names[seat], *(name for i, name in enumerate(names) if i != seat)])
     return {
         "game": game,
         "me": seat,
         "names": names,
         "aborted_by": "" if by is None else ("You" if by == seat else names[by]),
-        "tab_title": f"Called off · {table}",
+        "tab_title": f"Called off · {_table(names, seat)}",
         "online": False,  # no presence, no chat: there is no one to wait for
         "tournament": None,
         "error": error,
@@ -349,8 +348,12 @@ def tab_title(v: SeatView, seat: int, names: list[str]) -> str:
     due = (v.turn,) if isinstance(v.turn, int) else tuple(v.turn or ())
     mine = seat in due and v.phase not in ("game_over", "match_over")
     phase = PHASE_TITLES.get(v.phase, "")
-    table = " v ".join([names[seat], *(name for i, name in enumerate(names) if i != seat)])  # "You v bob"
-    return " · ".join(part for part in ("Your move" if mine else "", phase, table) if part)
+    return " · ".join(part for part in ("Your move" if mine else "", phase, _table(names, seat)) if part)
+
+
+def _table(names: list[str], seat: int) -> str:
+    """"You v bob": the viewer first, for a tab's title."""
+    return " v ".join([names[seat], *(name for i, name in enumerate(names) if i != seat)])
 
 
 def _rematch_in_play(game: Game, user):

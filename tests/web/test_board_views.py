@@ -101,6 +101,7 @@ def test_the_lobby_shows_the_forms_and_the_lists(a, alice, bob, carol):
     for name in ("cpu-level", "cpu-target", "cpu-muggins", "seek-opponent", "seek-rated"):
         assert f'name="{name}"' in html
     assert "Accept bob's seek" in html and "61 points" in html
+    assert 'New game: <a href="#cpu-h">against the computer</a>' in html  # the forms sit below the lists
     assert "Invitations for you" in html and "<strong>carol</strong> invites you: 121 points, rated" in html
     assert "Waiting for an opponent" in html
     assert "Open seek: 121 points, best of 3, casual, 60 s a move." in html
