@@ -459,6 +459,8 @@ def result_summary(
         "tournament": tournament,
         "scores": " – ".join(f"{sides[i]} {s}" for i, s in enumerate(r.scores)),
         "skunk": r.skunk_name,
+        # A house rule that changed the result is worth a word where the skunk would have been.
+        "skunks_off": not v.rules.skunks and r.reason == "target" and r.loser_score < v.rules.skunk_line,
         "skunked": skunked(sides, r.skunks) if len(sides) > 2 else "",
         "match_over": v.phase == "match_over",
         "match": v.rules.match_games > 1,

@@ -742,16 +742,31 @@ def test_the_browsers_favicon_request_finds_the_site_icon(client):
     assert response.status_code == 301 and response.url == static("favicon.svg")
 
 
-@pytest.mark.parametrize(("start", "crib_counted"), [(105, False), (100, True)])
-def test_a_crib_left_uncounted_by_the_win_says_so(alice, bob, a, b, start, crib_counted):
-    game = stack(human_game(alice, bob), dealer=0, hands=GO_HANDS, starter="5C", scores=(start, 0))
+def _win_the_go_deal(game, a, b, start: int):
+    """Alice (the dealer, from ``start`` points) goes out in the go deal; bob ends on 5."""
+    stack(game, dealer=0, hands=GO_HANDS, starter="5C", scores=(start, 0))
     post_act(a, game, {"type": "discard", "cards": ["8S", "9S"]})
     post_act(b, game, {"type": "discard", "cards": ["3S", "4S"]})
     for seat, action in GO_PLAY:
         if load(game).phase != "play":
             break
         post_act({0: a, 1: b}[seat], game, action)
-    assert load(game).phase == "match_over"
+    assert load(game).phase == "match_over" and load(game).scores[1] == 5
+
+
+@pytest.mark.parametrize("skunks", [True, False])
+def test_with_skunks_off_the_result_says_there_is_no_skunk(alice, bob, a, b, skunks):
+    game = human_game(alice, bob, rules=HouseRules(skunks=skunks))
+    _win_the_go_deal(game, a, b, 105)
+    html = text(b.get(reverse("game", args=[game.pk]), headers=HTMX))
+    assert ("That is a double skunk." in html) is skunks
+    assert ("No skunk: skunks are off in this game." in html) is not skunks
+
+
+@pytest.mark.parametrize(("start", "crib_counted"), [(105, False), (100, True)])
+def test_a_crib_left_uncounted_by_the_win_says_so(alice, bob, a, b, start, crib_counted):
+    game = human_game(alice, bob)
+    _win_the_go_deal(game, a, b, start)
     mine = text(a.get(reverse("game", args=[game.pk]), headers=HTMX))
     theirs = text(b.get(reverse("game", args=[game.pk]), headers=HTMX))
     if crib_counted:  # alice's crib took her out: counted, nothing to explain
