@@ -290,7 +290,7 @@ def board_context(game: Game, user, *, error: str = "") -> dict:
         "crib_owner_name": names[state_view.crib_owner] if state_view.crib_owner is not None else "",
         "dealer_name": names[state_view.dealer] if state_view.dealer is not None else "",
         "turn_name": names[state_view.turn] if isinstance(state_view.turn, int) else "",
-        "turn_word": _turn_word(state_view),
+        "turn_word": turn_word(state_view),
         "computer_pending": computer_to_act(game),
         "computer_delay_ms": int(settings.COMPUTER_DELAY_SECONDS * 1000),
         "act_url": game_url("act", game.pk),
@@ -335,7 +335,7 @@ def aborted_context(game: Game, seat: int, error: str = "") -> dict:
     }
 
 
-def _turn_word(v: SeatView) -> str:
+def turn_word(v: SeatView) -> str:
     """What the seat on turn is doing, for its badge: in the show it counts, or answers a count."""
     if v.phase != "show":
         return "to play"

@@ -18,6 +18,7 @@ from games.board import (
     off_board,
     result_summary,
     turn_clock,
+    turn_word,
 )
 from games.engine.view import view
 from games.models import Game
@@ -47,6 +48,7 @@ def watch_context(game: Game) -> dict:
         "version": game.version,
         "phase": v.phase,
         "phase_title": PHASE_TITLES.get(v.phase, ""),
+        "turn_word": turn_word(v),
         "rules": game.rules_summary(),
         "match": {"game_no": v.game_no + 1, "scores": v.match_scores, "to_win": v.rules.games_to_win_match}
         if v.rules.match_games > 1 else None,

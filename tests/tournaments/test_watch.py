@@ -5,6 +5,7 @@ game without the players' presence or messages."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -63,6 +64,7 @@ def test_a_spectator_never_sees_a_card_the_table_has_not_shown() -> None:
     stranger = logged_in(make_user("spectator"))
     rng = random.Random(11)
     checked = shown_in_play = 0
+    badges = set()
     while True:
         game.refresh_from_db()
         state = game_services.load_state(game)
@@ -76,11 +78,13 @@ def test_a_spectator_never_sees_a_card_the_table_has_not_shown() -> None:
             assert not leaked, f"{where} v{game.version} {state.phase}: {leaked}"
             checked += 1
         shown_in_play += bool(state.plays) and bool(cards_in(html, [c for _, c in state.plays]))
+        badges.update(re.findall(r'seat--to-play" data-turn="([a-z ]+)"', html))
         if game.status != Game.Status.ACTIVE:
             break
         seat = min(state.to_act)
         act(game, users[seat], as_form(rng.choice(legal_actions(state, seat))))
     assert checked > 300 and shown_in_play > 50  # a whole game, and the play itself was on show
+    assert badges == {"to play"}  # the spectator's badges say what the seat does (tournaments count for them)
     assert "wins" in render_watch_oob(game.pk)
 
 
