@@ -303,6 +303,7 @@ def board_context(game: Game, user, *, error: str = "") -> dict:
         "rematch_offered": SimpleLazyObject(lambda: _rematch_offered(game, user)),
         # The rematch already started from this board (by this player or by the other's offer).
         "rematch_game": SimpleLazyObject(lambda: _rematch_in_play(game, user)),
+        "rematch_waiting": SimpleLazyObject(lambda: _my_rematch_waiting(game, user)),
         "can_next_deal": any(isinstance(a, NextDeal) for a in state_view.legal_actions),
         "play_order": _play_order(state_view, names),
         "online": not game.vs_computer,
@@ -360,6 +361,12 @@ def _rematch_in_play(game: Game, user):
     from games.services import rematch_in_play
 
     return rematch_in_play(game, user)
+
+
+def _my_rematch_waiting(game: Game, user) -> bool:
+    from games.services import rematch_offer
+
+    return not game.vs_computer and rematch_offer(game, by=user) is not None
 
 
 def _rematch_offered(game: Game, user) -> bool:

@@ -224,6 +224,8 @@ def game_accept(
         others = tuple(s.user_id for s in game.seats.all() if s.user_id and s.user_id != user.pk)
         transaction.on_commit(lambda: broadcast.lobby_changed(started=game_id, players=others))
         _after_commit(game)
+        if game.rematch_of_id:  # the finished game's boards now lead to this one
+            redraw_boards([game.rematch_of_id])
     else:
         game.version += 1
         transaction.on_commit(broadcast.lobby_changed)

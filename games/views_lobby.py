@@ -209,11 +209,11 @@ def rematch(request: HttpRequest, game_id: int) -> HttpResponse:
         game = services.game_rematch(user=request.user, game_id=game_id)
     except services.RematchWaiting as exc:
         messages.info(request, exc.message)
-        return redirect("lobby")
+        return redirect("game", game_id)
     except services.ServiceError as exc:
         messages.error(request, exc.message)
         return redirect("lobby")
-    if game.status == Game.Status.WAITING:
+    if game.status == Game.Status.WAITING:  # back to the finished board, which follows the acceptance
         messages.success(request, "Rematch offered: the game opens when your opponent accepts.")
-        return redirect("lobby")
+        return redirect("game", game_id)
     return redirect(game)

@@ -204,7 +204,7 @@
   document.addEventListener("htmx:afterSwap", restoreScroll);
   document.addEventListener("htmx:oobAfterSwap", restoreScroll);
 
-  // A seek of ours was taken: follow the link the lobby socket sends.
+  // A seek of ours was taken, or the rematch we offered began: follow the link the socket sends.
   document.addEventListener("htmx:oobAfterSwap", function (e) {
     const link = document.querySelector("a[data-follow]");
     if (link) window.location.assign(link.getAttribute("href"));

@@ -212,3 +212,16 @@ def _play(base_url: str, alice: Player, bob: Player) -> None:
     for player in (alice, bob):
         assert player.cards_seen_from_other >= 8, (player.name, player.cards_seen_from_other)
     assert {"cut", "discard", "play", "next hand"} <= set(alice.actions) | set(bob.actions)
+
+    # Alice offers a rematch from the finished board and waits there; Bob's board offers to accept
+    # it at once, and when he does, Alice's page follows him into the new game by itself.
+    old_url = alice.page.url
+    alice.page.get_by_role("button", name="Rematch").click()
+    expect(alice.page.get_by_text("Rematch offered: it starts when bob accepts.")).to_be_visible()
+    assert alice.page.url == old_url
+    bob.page.get_by_role("button", name="Accept rematch").click()
+    expect(bob.page.get_by_role("heading", name="Cut for deal")).to_be_visible()
+    new_url = bob.page.url
+    assert new_url != old_url
+    alice.page.wait_for_url(new_url, timeout=WAIT_MS)
+    expect(alice.page.get_by_role("heading", name="Cut for deal")).to_be_visible()

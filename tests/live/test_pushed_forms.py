@@ -112,6 +112,19 @@ async def test_the_result_pushed_to_the_other_player_offers_a_working_rematch_an
         assert board_version(offered) == version + 1
         assert ">Accept rematch</button>" in offered
         assert unsubmittable_forms(offered, f"/games/{game.pk}/rematch/") == []
+        offerer = mover
+        while board_version(waiting := await sockets[offerer].receive_from(timeout=10)) != version + 1:
+            pass
+        assert "Rematch offered: it starts when" in waiting
+
+        # The watcher accepts: the offerer's finished board, still open, is sent the way to the
+        # new game, marked for the page to follow.
+        rematch = await sync_to_async(services.game_rematch)(user=(alice, bob)[watcher], game_id=game.pk)
+        for _ in range(5):
+            pushed = await sockets[offerer].receive_from(timeout=10)
+            if board_version(pushed) == version + 2:
+                break
+        assert f'href="/games/{rematch.pk}/" data-follow>Go to the rematch</a>' in pushed
     finally:
         for socket in sockets.values():
             await socket.disconnect(timeout=10)

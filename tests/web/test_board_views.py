@@ -238,13 +238,17 @@ def test_rematch_through_the_page(a, alice):
     assert again.url == reverse("game", args=[new.pk]) and Game.objects.count() == 2
 
 
-def test_rematch_between_people_goes_to_the_lobby(a, alice, bob):
+def test_rematch_between_people_waits_on_the_finished_board(a, alice, bob):
     game = human_game(alice, bob)
     post_act(a, game, {"type": "resign"})
     response = a.post(reverse("rematch", args=[game.pk]), follow=True)
-    assert response.redirect_chain == [(reverse("lobby"), 302)]
-    assert "Rematch offered" in text(response)
+    assert response.redirect_chain == [(reverse("game", args=[game.pk]), 302)]
+    html = text(response)
+    assert "Rematch offered: the game opens when your opponent accepts." in html
+    assert "Rematch offered: it starts when bob accepts." in html and ">Rematch</button>" not in html
     assert Game.objects.get(status=Game.Status.WAITING).invited == bob
+    again = a.post(reverse("rematch", args=[game.pk]), follow=True)  # pressed twice: still one offer
+    assert "already waiting for bob" in text(again) and Game.objects.count() == 2
     b = logged_in(bob)
     accepted = b.post(reverse("rematch", args=[game.pk]))  # bob's Rematch accepts alice's offer
     rematch = Game.objects.get(status=Game.Status.ACTIVE)

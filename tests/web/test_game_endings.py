@@ -84,8 +84,8 @@ def test_a_claimed_win_reads_as_a_claim_for_each_viewer(alice, bob, settings):
 
 def test_a_table_of_three_says_who_was_skunked():
     r = GameResult(0, 0, (125, 101, 80), 80, 1, 2, "target", (0, 0, 1))
-    v = SimpleNamespace(result=r, match_winner=0, phase="match_over", rules=SimpleNamespace(match_games=1),
-                        match_scores=(1, 0, 0))
+    rules = SimpleNamespace(match_games=1, skunks=True, skunk_line=91)
+    v = SimpleNamespace(result=r, match_winner=0, phase="match_over", rules=rules, match_scores=(1, 0, 0))
     sides = ["Computer 1 (standard)", "You", "Computer 2 (standard)"]
     result = result_summary(v, sides, 1)
     assert result["headline"] == "Computer 1 (standard) wins 125–101–80 with a skunk"
