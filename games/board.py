@@ -346,8 +346,7 @@ def turn_word(v: SeatView) -> str:
 def tab_title(v: SeatView, seat: int, names: list[str]) -> str:
     """The browser tab's title, which says when the player must act: a live game waits in another
     tab while the opponent thinks, and the tab is all the player sees of it."""
-    due = (v.turn,) if isinstance(v.turn, int) else tuple(v.turn or ())
-    mine = seat in due and v.phase not in ("game_over", "match_over")
+    mine = v.my_turn and v.phase not in ("game_over", "match_over")
     phase = PHASE_TITLES.get(v.phase, "")
     return " · ".join(part for part in ("Your move" if mine else "", phase, _table(names, seat)) if part)
 

@@ -285,25 +285,24 @@ def game_rematch(*, user: AbstractBaseUser, game_id: int) -> Game:
     if made is not None:
         return made
     if old.vs_computer:
-        game = game_create_vs_computer(
+        new = game_create_vs_computer(
             user=user, level=old.computer_level, rules=old.house_rules, hints=old.hints
         )
-        Game.objects.filter(pk=game.pk).update(rematch_of=old)
-        return game
-    opponent = next(s.user for s in old.seats.all() if s.user_id != user.pk)
-    if rematch_offer(old, by=user) is not None:
-        raise RematchWaiting(f"Your rematch offer is already waiting for {opponent.username}.")
-    theirs = rematch_offer(old, by=opponent)
-    if theirs is not None:
-        return game_accept(user=user, game_id=theirs.pk)
-    offer = game_create_seek(
-        user=user, rules=old.house_rules, rated=old.rated, invited=opponent, turn_timer=old.turn_timer,
-        hints=old.hints,
-    )
-    Game.objects.filter(pk=offer.pk).update(rematch_of=old)
-    # The opponent may still be looking at the finished board: it says "Accept rematch" at once.
-    redraw_boards([old.pk])
-    return offer
+    else:
+        opponent = next(s.user for s in old.seats.all() if s.user_id != user.pk)
+        if rematch_offer(old, by=user) is not None:
+            raise RematchWaiting(f"Your rematch offer is already waiting for {opponent.username}.")
+        theirs = rematch_offer(old, by=opponent)
+        if theirs is not None:
+            return game_accept(user=user, game_id=theirs.pk)
+        new = game_create_seek(
+            user=user, rules=old.house_rules, rated=old.rated, invited=opponent, turn_timer=old.turn_timer,
+            hints=old.hints,
+        )
+        # The opponent may still be looking at the finished board: it says "Accept rematch" at once.
+        redraw_boards([old.pk])
+    Game.objects.filter(pk=new.pk).update(rematch_of=old)
+    return new
 
 
 def rematch_in_play(old: Game, user: AbstractBaseUser | int) -> Game | None:

@@ -46,7 +46,7 @@ def score_chart(deals: list[dict], names: list[str], target: int, *, title: str)
     dashed = 'stroke="#8a8478" stroke-dasharray="4 3" stroke-width="1"'
     top = y(target)
     parts.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{top:.1f}" y2="{top:.1f}" {dashed}/>')
-    parts.append(f'<text x="{LEFT - 4}" y="{y(target) + 4:.1f}" text-anchor="end" font-size="10" '
+    parts.append(f'<text x="{LEFT - 4}" y="{top + 4:.1f}" text-anchor="end" font-size="10" '
                  f'fill="#4d5868">{target}</text>')
     # The board's lines and words: a line between the last hole of a skunk and the next one.
     for last, label in skunk_lines(target):
