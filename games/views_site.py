@@ -43,10 +43,9 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
                                 content_type="text/plain; charset=utf-8")
         response["HX-Refresh"] = "true"
         return response
-    back = request.path if url_has_allowed_host_and_scheme(request.path, None) else "/"
+    # Back to the page the form was on; the refused POST's own address may answer only POSTs.
     referer = request.headers.get("Referer", "")
-    if referer and url_has_allowed_host_and_scheme(referer, {request.get_host()}):
-        back = referer
+    back = referer if referer and url_has_allowed_host_and_scheme(referer, {request.get_host()}) else "/"
     return render(request, "403_csrf.html", {"back": back}, status=403)
 
 

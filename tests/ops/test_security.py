@@ -226,6 +226,8 @@ def test_a_refused_token_reloads_an_htmx_page_and_explains_a_form(world):
     assert f'href="http://testserver/games/{world.game.pk}/"' in html  # back where the form was
     response = client.post(act, {"type": "resign"}, headers={"Referer": "https://evil.example/"})
     assert 'href="https://evil.example/"' not in response.content.decode()
+    html = client.post(act, {"type": "resign"}).content.decode()  # no Referer: not the POST-only address
+    assert 'class="button button--primary" href="/">Back' in html and f'href="{act}"' not in html
     assert world.snapshot() == before
 
 
