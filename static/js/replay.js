@@ -3,10 +3,13 @@
 (function () {
   "use strict";
   const KEYS = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };
-  let busy = false;
+  // The request in flight, from its beforeRequest until the new step has settled. htmx takes over
+  // the swapped-in form only when it settles (20 ms after the swap): a press before that would
+  // click a button htmx does not yet handle, and the browser would submit the form itself.
+  let pending = null;
   let refocus = null;
-  // Presses made while a step is loading, played in turn once it lands: two quick presses are two
-  // steps. A held-down key (e.repeat) queues nothing, so it cannot pile up requests.
+  // Presses made while a step is loading, played in turn once it has settled: two quick presses are
+  // two steps. A held-down key (e.repeat) queues nothing, so it cannot pile up requests.
   const queue = [];
   const QUEUE_MAX = 8;
 
@@ -14,6 +17,11 @@
     const replay = document.getElementById("replay");
     const button = replay && replay.querySelector('[data-replay="' + which + '"]');
     if (button && !button.disabled) button.click();
+  }
+
+  function done() {
+    pending = null;
+    if (queue.length) press(queue.shift());
   }
 
   document.addEventListener("keydown", function (e) {
@@ -24,7 +32,7 @@
     const replay = document.getElementById("replay");
     if (!replay) return;
     e.preventDefault();
-    if (busy) {
+    if (pending) {
       if (!e.repeat && queue.length < QUEUE_MAX) queue.push(which);
       return;
     }
@@ -34,22 +42,25 @@
   document.addEventListener("htmx:beforeRequest", function (e) {
     const replay = document.getElementById("replay");
     if (!replay || !replay.contains(e.detail.elt)) return;
-    busy = true;
+    pending = e.detail.xhr;
     const focused = document.activeElement;
     refocus = focused && focused.dataset ? focused.dataset.replay || null : null;
   });
 
-  // The step has been swapped in by now: the next press waits for htmx to finish with this one.
-  document.addEventListener("htmx:afterRequest", function (e) {
-    busy = false;
-    if (!e.detail.successful) queue.length = 0;
-    if (queue.length) setTimeout(function () { if (!busy && queue.length) press(queue.shift()); }, 0);
-  });
+  // A refused or lost request swaps nothing, so nothing will settle: drop what was queued behind it.
+  function failed(e) {
+    if (!pending || e.detail.xhr !== pending) return;
+    queue.length = 0;
+    pending = null;
+  }
+  document.addEventListener("htmx:afterRequest", function (e) { if (!e.detail.successful) failed(e); });
+  document.addEventListener("htmx:onLoadError", failed);
 
-  // The swap replaces the focused button: put keyboard focus back on its successor.
-  document.addEventListener("htmx:afterSettle", function () {
+  // The new step is in and htmx handles its buttons: put keyboard focus back on the successor of the
+  // button the swap replaced, then play the next queued press.
+  document.addEventListener("htmx:afterSettle", function (e) {
     const replay = document.getElementById("replay");
-    if (!replay) return;
+    if (!replay || e.target !== replay || !pending) return;
     if (refocus) {
       const order = refocus === "next" || refocus === "last" ? [refocus, "prev"] : [refocus, "next"];
       for (const which of order) {
@@ -58,5 +69,6 @@
       }
       refocus = null;
     }
+    done();
   });
 })();

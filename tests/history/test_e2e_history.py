@@ -115,6 +115,31 @@ def test_record_verifies_deals_in_the_browser_and_the_replay_steps(live_daphne: 
     assert serious_axe_violations(page) == []
 
 
+def test_replay_presses_as_a_step_lands_are_steps_by_htmx(live_daphne: str, page: Page, alice, bob):
+    """A press in the moments after a step's answer arrives, before htmx has taken over the new
+    buttons, is one more step, fetched by htmx: it once clicked a button htmx did not yet handle, so
+    the browser submitted the form itself (a whole page load) and the press was sometimes lost."""
+    page.set_default_timeout(15000)
+    game = finish_between(alice, bob, seed=61, rules=HouseRules(target=61))
+    _log_in(page, live_daphne, alice)
+    page.goto(f"{live_daphne}/games/{game.pk}/replay/")
+    expect(page.get_by_test_id("step")).to_have_text("0")
+    loads = []
+    page.on("load", lambda p: loads.append(p.url))
+    step = 0
+    for gap_ms in range(0, 45, 5):  # htmx settles a swap 20 ms after it
+        page.evaluate("""(gap) => {
+            const press = () => document.dispatchEvent(
+                new KeyboardEvent("keydown", {key: "ArrowRight", bubbles: true}));
+            document.addEventListener("htmx:afterRequest", () => setTimeout(press, gap), {once: true});
+            press();
+        }""", gap_ms)
+        step += 2
+        expect(page.get_by_test_id("step")).to_have_text(str(step))
+        expect(page).to_have_url(re.compile(rf"\?step={step}$"))
+    assert loads == []
+
+
 def test_tables_of_three_and_four_verify_and_replay_in_the_browser(live_daphne: str, page: Page,
                                                                    alice, bob, carol):
     page.set_default_timeout(15000)
