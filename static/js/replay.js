@@ -55,6 +55,9 @@
   }
   document.addEventListener("htmx:afterRequest", function (e) { if (!e.detail.successful) failed(e); });
   document.addEventListener("htmx:onLoadError", failed);
+  // Back or Forward through htmx's history puts an earlier page in place: a step still loading
+  // would land in the page that was taken away, and settle where no listener hears it.
+  document.addEventListener("htmx:historyRestore", function () { queue.length = 0; pending = null; });
 
   // The new step is in and htmx handles its buttons: put keyboard focus back on the successor of the
   // button the swap replaced, then play the next queued press.

@@ -139,6 +139,24 @@ def test_replay_presses_as_a_step_lands_are_steps_by_htmx(live_daphne: str, page
         expect(page).to_have_url(re.compile(rf"\?step={step}$"))
     assert loads == []
 
+    # Back in the browser while a step is still loading: the keys go on working from the step
+    # restored (the step in flight lands in the page taken away and is never heard to settle).
+    held = []
+    page.route(re.compile(r"/replay/\?step="), lambda route: held.append(route))
+    page.keyboard.press("ArrowRight")
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert len(held) == 1
+    page.go_back()
+    expect(page.get_by_test_id("step")).to_have_text(str(step - 1))
+    held[0].continue_()
+    page.unroute(re.compile(r"/replay/\?step="))
+    page.keyboard.press("ArrowRight")
+    expect(page.get_by_test_id("step")).to_have_text(str(step))
+    assert loads == []
+
 
 def test_tables_of_three_and_four_verify_and_replay_in_the_browser(live_daphne: str, page: Page,
                                                                    alice, bob, carol):
