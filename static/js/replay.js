@@ -19,11 +19,6 @@
     if (button && !button.disabled) button.click();
   }
 
-  function done() {
-    pending = null;
-    if (queue.length) press(queue.shift());
-  }
-
   document.addEventListener("keydown", function (e) {
     const which = KEYS[e.key];
     if (!which || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
@@ -47,17 +42,20 @@
     refocus = focused && focused.dataset ? focused.dataset.replay || null : null;
   });
 
-  // A refused or lost request swaps nothing, so nothing will settle: drop what was queued behind it.
-  function failed(e) {
-    if (!pending || e.detail.xhr !== pending) return;
+  function reset() {
     queue.length = 0;
     pending = null;
+  }
+
+  // A refused or lost request swaps nothing, so nothing will settle: drop what was queued behind it.
+  function failed(e) {
+    if (pending && e.detail.xhr === pending) reset();
   }
   document.addEventListener("htmx:afterRequest", function (e) { if (!e.detail.successful) failed(e); });
   document.addEventListener("htmx:onLoadError", failed);
   // Back or Forward through htmx's history puts an earlier page in place: a step still loading
   // would land in the page that was taken away, and settle where no listener hears it.
-  document.addEventListener("htmx:historyRestore", function () { queue.length = 0; pending = null; });
+  document.addEventListener("htmx:historyRestore", reset);
 
   // The new step is in and htmx handles its buttons: put keyboard focus back on the successor of the
   // button the swap replaced, then play the next queued press.
@@ -72,6 +70,7 @@
       }
       refocus = null;
     }
-    done();
+    pending = null;
+    if (queue.length) press(queue.shift());
   });
 })();

@@ -142,7 +142,8 @@ def test_replay_presses_as_a_step_lands_are_steps_by_htmx(live_daphne: str, page
     # Back in the browser while a step is still loading: the keys go on working from the step
     # restored (the step in flight lands in the page taken away and is never heard to settle).
     held = []
-    page.route(re.compile(r"/replay/\?step="), lambda route: held.append(route))
+    a_step = re.compile(r"/replay/\?step=")
+    page.route(a_step, lambda route: held.append(route))
     page.keyboard.press("ArrowRight")
     for _ in range(100):
         if held:
@@ -152,7 +153,7 @@ def test_replay_presses_as_a_step_lands_are_steps_by_htmx(live_daphne: str, page
     page.go_back()
     expect(page.get_by_test_id("step")).to_have_text(str(step - 1))
     held[0].continue_()
-    page.unroute(re.compile(r"/replay/\?step="))
+    page.unroute(a_step)
     page.keyboard.press("ArrowRight")
     expect(page.get_by_test_id("step")).to_have_text(str(step))
     assert loads == []
