@@ -605,7 +605,7 @@ def call_off_open_games(env: dict[str, str], log) -> None:
 
     Bench data only, straight in the database, between levels (nothing is measured then)."""
     script = """
-from games.models import Game
+from games.play.models import Game
 open_games = Game.objects.filter(seats__user__username__startswith="bot", status__in=["waiting", "active"])
 Game.objects.filter(pk__in=list(open_games.values_list("pk", flat=True))).update(status="aborted")
 """
@@ -832,8 +832,8 @@ def quiet_collector() -> None:
     written): with Python's settings, a 50-game level saw middle collections of up to 14 ms and a
     full one of 50 ms in the bot process, walking every bot's session and socket. What the bots hold
     from one level to the next is frozen out of the collector's passes, and its thresholds are the
-    servers' (``cribsite.serving``)."""
-    from cribsite.serving import GC_THRESHOLDS
+    servers' (``games.infra.serving``)."""
+    from games.infra.serving import GC_THRESHOLDS
 
     gc.collect()
     gc.freeze()

@@ -41,12 +41,12 @@ def run(moves: int, profiler: cProfile.Profile | None, show_sql: bool = False) -
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
-    from games import services
-    from games.board import render_board_oob
     from games.engine.actions import action_to_dict
     from games.engine.game import legal_actions
     from games.engine.rules import HouseRules
-    from games.models import Game
+    from games.play import services
+    from games.play.board import render_board_oob
+    from games.play.models import Game
 
     users = get_user_model()
     players = [users.objects.create_user(f"bench{i}-{time.time_ns()}", password="x") for i in range(2)]

@@ -1,6 +1,6 @@
 """``bench.load --stages``: where a move's time goes, from the POST to the opponent's board.
 
-The servers log a timestamp at each stage of every move (``games/timeline.py``, on with
+The servers log a timestamp at each stage of every move (``games/infra/timeline.py``, on with
 ``TIMELINE_LOG=1``); the bots know when they wrote each POST, when its answer came and when the
 opponent's socket had the new board. Both clocks are this machine's wall clock, so the two line up.
 A move counts when every mark of its way was found (the opponent's socket drawing that very

@@ -10,7 +10,7 @@ django.setup(set_prefix=False)
 
 from django.conf import settings  # noqa: E402
 
-from cribsite.threads import PooledASGIHandler  # noqa: E402
+from games.infra.threads import PooledASGIHandler  # noqa: E402
 
 django_asgi_app = PooledASGIHandler(settings.HTTP_THREADS)
 
@@ -18,8 +18,8 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from games.middleware import SocketUserMiddleware  # noqa: E402
-from games.routing import websocket_urlpatterns  # noqa: E402
+from cribsite.routing import websocket_urlpatterns  # noqa: E402
+from games.infra.middleware import SocketUserMiddleware  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
@@ -30,6 +30,6 @@ application = ProtocolTypeRouter(
     }
 )
 
-from cribsite.serving import tune_process  # noqa: E402
+from games.infra.serving import tune_process  # noqa: E402
 
 tune_process()  # last: what start-up built is frozen out of the garbage collector's passes

@@ -33,7 +33,7 @@ ALLOWED_HOSTS = [
     h.strip() for h in os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost").split(",") if h.strip()
 ]
 # A refused token says what happened in the site's words (an htmx request reloads its page).
-CSRF_FAILURE_VIEW = "games.views_site.csrf_failure"
+CSRF_FAILURE_VIEW = "games.pages.views.site.csrf_failure"
 CSRF_TRUSTED_ORIGINS = [
     o.strip() for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()
 ]
@@ -41,6 +41,8 @@ CSRF_TRUSTED_ORIGINS = [
 INSTALLED_APPS = [
     # daphne first so that `runserver` serves websockets too.
     "daphne",
+    # Before the admin: its registration/ templates are the site's own log-in and password pages.
+    "games.accounts",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -51,27 +53,28 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "channels",
-    "games",
+    "games.play",
     "games.history",
     "games.tournaments",
+    "games.pages",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # NUL in a path, query, form or cookie: 400 before any lookup (PostgreSQL would raise a 500).
-    "games.middleware.RejectNullCharactersMiddleware",
-    "games.middleware.BusyDatabaseMiddleware",  # all pooled connections busy: 503, not 500
+    "cribsite.middleware.RejectNullCharactersMiddleware",
+    "cribsite.middleware.BusyDatabaseMiddleware",  # all pooled connections busy: 503, not 500
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "games.middleware.AuthenticationMiddleware",  # Django's, reading the user at once
+    "games.infra.middleware.AuthenticationMiddleware",  # Django's, reading the user at once
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # After sessions, auth and messages: a refused log-in gets the page with a message. Last, being
     # sync-only: Django then runs every middleware above it in one thread, with no async hop between.
-    "games.ratelimit.LoginThrottleMiddleware",
+    "games.play.ratelimit.LoginThrottleMiddleware",
 ]
 
 ROOT_URLCONF = "cribsite.urls"
@@ -90,18 +93,18 @@ TEMPLATES = [
         },
     },
     {
-        # The board alone (games/jinja.py says why): drawn twice a move, and Django's engine was
+        # The board alone (games/play/jinja.py says why): drawn twice a move, and Django's engine was
         # most of its cost. Its files are .jinja, in a directory of their own.
         "BACKEND": "django.template.backends.jinja2.Jinja2",
         "NAME": "jinja2",
-        "DIRS": [BASE_DIR / "templates" / "jinja2"],
-        "APP_DIRS": False,
-        "OPTIONS": {"environment": "games.jinja.environment"},
+        "DIRS": [],
+        "APP_DIRS": True,
+        "OPTIONS": {"environment": "games.play.jinja.environment"},
     },
 ]
 
-# Django's model backend with a cheaper read of each request's user (games/auth.py).
-AUTHENTICATION_BACKENDS = ["games.auth.ModelBackend"]
+# Django's model backend with a cheaper read of each request's user (games/infra/auth.py).
+AUTHENTICATION_BACKENDS = ["games.infra.auth.ModelBackend"]
 
 WSGI_APPLICATION = "cribsite.wsgi.application"
 ASGI_APPLICATION = "cribsite.asgi.application"
@@ -113,7 +116,7 @@ DATABASES = {
     )
 }
 # Threads per process that run Django for HTTP requests, and that run the sockets' renders
-# (cribsite/threads.py): more requests than HTTP_THREADS at once wait their turn in the event loop.
+# (games/infra/threads.py): more requests than HTTP_THREADS at once wait their turn in the event loop.
 HTTP_THREADS = int(os.environ.get("HTTP_THREADS", "2"))
 SOCKET_THREADS = int(os.environ.get("SOCKET_THREADS", "2"))
 # DB_POOL_MAX > 0 (set by `make serve`): a psycopg connection pool per process, for PostgreSQL. Under
@@ -153,7 +156,7 @@ if REDIS_URL:
     # at 200 games this layer served 18% more moves with 17% less CPU a move (README, Load). It
     # delivers at most once; a push lost in a Redis blip is made good by the socket's heartbeat,
     # and a socket whose heartbeat does not come back through the layer is closed, so the page
-    # shows "Reconnecting…" (games/consumers.py).
+    # shows "Reconnecting…" (games/play/consumers.py).
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
@@ -173,19 +176,19 @@ if REDIS_URL:
     # Shared by every process: rate limits and throttles must hold across them.
     CACHES = {
         "default": {
-            "BACKEND": "games.cache.RedisCache",  # Django's, with one client per process
+            "BACKEND": "games.infra.cache.RedisCache",  # Django's, with one client per process
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": os.environ.get("CHANNEL_PREFIX", "asgi") + "-cache",
-            "OPTIONS": {"pool_class": "games.cache.SharedConnectionPool"},  # not one per request
+            "OPTIONS": {"pool_class": "games.infra.cache.SharedConnectionPool"},  # not one per request
         }
     }
     # Sessions read from that shared cache, kept in the database: one SQL query less on every
     # request. Not with a per-process cache: one worker could keep a session another ended.
-    SESSION_ENGINE = "games.sessions"
+    SESSION_ENGINE = "games.infra.sessions"
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
-# Rate limits ("N/s", "N/m", "N/h", "N/10s"…; "off" for none), counted in CACHES (games/ratelimit.py).
+# Rate limits ("N/s", "N/m", "N/h", "N/10s"…; "off" for none), counted in CACHES (games/play/ratelimit.py).
 # Moves: generous, a quick player against the computer posts every ~100 ms and must never see it.
 RATE_LIMIT_MOVES = os.environ.get("RATE_LIMIT_MOVES", "600/m")  # per user
 # Failed log-ins: strict. Over either, every log-in for that address (and username) waits.
@@ -266,7 +269,7 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "loggers": {
         "games": {"handlers": ["console"], "level": os.environ.get("GAMES_LOG_LEVEL", "INFO")},
-        # A timestamp at each stage of every move (games/timeline.py): for bench.load --stages.
+        # A timestamp at each stage of every move (games/infra/timeline.py): for bench.load --stages.
         "games.timeline": {"level": "DEBUG" if env_bool("TIMELINE_LOG", False) else "WARNING"},
     },
 }

@@ -1,15 +1,12 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from games.views_site import favicon
-
-# Django tries the patterns in order and notes every miss: the play URLs, asked for on every move,
-# come first (bench.load: resolving /games/<id>/act/ behind the others was 4% of a worker's CPU).
+# Django tries the patterns in order: the play URLs, asked for on every move, come first.
 urlpatterns = [
-    path("", include("games.urls")),
+    path("", include("games.play.urls")),
     path("", include("games.history.urls")),
     path("tournaments/", include("games.tournaments.urls")),
-    path("accounts/", include("games.urls_accounts")),
+    path("accounts/", include("games.accounts.urls")),
     path("admin/", admin.site.urls),
-    path("favicon.ico", favicon),
+    path("", include("games.pages.urls")),
 ]

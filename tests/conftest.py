@@ -87,7 +87,7 @@ def _threads_let_go_of_the_database(django_db_setup):
     from django.conf import settings
     from django.db import connections
 
-    from cribsite.threads import socket_executor
+    from games.infra.threads import socket_executor
 
     futures = []
     if socket_executor.cache_info().currsize:
@@ -124,20 +124,20 @@ def _fresh_channel_layer():
 # Players for service and web tests (no password hashing: tests log in with force_login).
 @pytest.fixture
 def alice(db):
-    from tests.services.factories import make_user
+    from tests.play.factories import make_user
 
     return make_user("alice")
 
 
 @pytest.fixture
 def bob(db):
-    from tests.services.factories import make_user
+    from tests.play.factories import make_user
 
     return make_user("bob")
 
 
 @pytest.fixture
 def carol(db):
-    from tests.services.factories import make_user
+    from tests.play.factories import make_user
 
     return make_user("carol")

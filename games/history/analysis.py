@@ -13,7 +13,7 @@ from django.core.cache import cache
 
 from games.engine.cards import parse_cards
 from games.engine.players import analyse_discard
-from games.models import Game, Move, Round
+from games.play.models import Game, Move, Round
 
 
 @dataclass(frozen=True)
@@ -38,7 +38,7 @@ def _fmt(cards) -> str:
 
 def _site_discards(game: Game) -> set[tuple]:
     """The lay-aways the site made on a timeout: by deal and seat where the note says the deal
-    (``games.endings.timeout_note``), else by seat and cards."""
+    (``games.play.endings.timeout_note``), else by seat and cards."""
     out: set[tuple] = set()
     for m in Move.objects.filter(game=game, by_timeout=True):
         if m.action.get("type") != "discard":

@@ -9,6 +9,6 @@ class HistoryConfig(AppConfig):
 
     def ready(self) -> None:
         from games.history.receivers import on_game_finished
-        from games.signals import game_finished
+        from games.play.signals import game_finished
 
         game_finished.connect(on_game_finished, dispatch_uid="history.on_game_finished")

@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
-from games.board_svg import skunk_lines
+from games.play.pegboard import skunk_lines
 
 COLOURS = ("#c62828", "#1e5bc6", "#2e7d32")
 WIDTH, HEIGHT = 640, 240

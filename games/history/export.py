@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from django.template.loader import render_to_string
 
-from games import endings
-from games.board import personalise, skunked, win_phrase
 from games.engine.deck import deal_seed
 from games.engine.state import SKUNK_NAMES, side_count, teams
 from games.history.replay_board import seat_names, side_names
 from games.history.summaries import deal_players, summaries_for
-from games.models import Game, Move, Round
+from games.play import endings
+from games.play.board import personalise, skunked, win_phrase
+from games.play.models import Game, Move, Round
 
 FORMAT = "cribbage-hall-game/1"
 

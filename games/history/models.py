@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
-from games.models import Game
+from games.play.models import Game
 
 
 class PlayerGameQuerySet(models.QuerySet):

@@ -26,7 +26,7 @@ from django.db import transaction
 
 from games.history import glicko2
 from games.history.models import Rating, RatingChange
-from games.models import Game, Move, Round
+from games.play.models import Game, Move, Round
 
 FIRST_DEALER_WIN_RATE = {121: 0.55, 61: 0.55}
 IDLE_PERIOD_DAYS = 30

@@ -1,4 +1,4 @@
-"""Listeners for ``games.signals.game_finished`` (sent inside the finishing transaction).
+"""Listeners for ``games.play.signals.game_finished`` (sent inside the finishing transaction).
 
 Each listener works inside its own savepoint: if building the history or the ratings fails, that
 part is rolled back and logged, and the game's final move still commits (``manage.py
@@ -13,7 +13,7 @@ from django.db import transaction
 
 from games.history.ratings import rate_game
 from games.history.summaries import record_game
-from games.models import Game
+from games.play.models import Game
 
 log = logging.getLogger("games.history")
 

@@ -14,7 +14,7 @@ from games.engine.actions import Action, action_from_dict
 from games.engine.errors import IllegalAction
 from games.engine.events import Event
 from games.engine.game import GameState, apply, new_game
-from games.models import Game, Move
+from games.play.models import Game, Move
 
 
 class ReplayError(Exception):

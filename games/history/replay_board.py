@@ -8,13 +8,20 @@ track per side (a partnership of four shares one).
 
 from __future__ import annotations
 
-from games import endings
-from games.board import PHASE_TITLES, TRACK_COLORS, game_in_tournament, log_lines, personalise, win_phrase
 from games.engine.cards import parse_card
 from games.engine.game import GameState
 from games.engine.state import teams
 from games.history.replay import Step, state_at
-from games.models import Game, Move
+from games.play import endings
+from games.play.board import (
+    PHASE_TITLES,
+    TRACK_COLORS,
+    game_in_tournament,
+    log_lines,
+    personalise,
+    win_phrase,
+)
+from games.play.models import Game, Move
 
 
 def seat_names(game: Game) -> list[str]:
@@ -38,7 +45,7 @@ def _cards(tokens) -> str:
 
 def describe(step: Step, names: list[str], ending: dict | None = None) -> str:
     """The step's action in words: "Alice plays the Five of hearts" (``ending``: why the site
-    resigned for a player, see ``games.endings``)."""
+    resigned for a player, see ``games.play.endings``)."""
     a = step.move.action
     who = names[step.move.seat] if step.move.seat < len(names) else f"Seat {step.move.seat}"
     kind = a.get("type")
@@ -71,7 +78,7 @@ def _said(who: str, kind: str, a: dict) -> str:
 def board_from_state(state: GameState, names: list[str], ending: dict | None = None,
                      notes: list[dict] = ()) -> dict:
     """Template context for one state: every seat with its cards face up, one peg track per side,
-    the table, the show (``ending`` and ``notes``: see ``games.endings``)."""
+    the table, the show (``ending`` and ``notes``: see ``games.play.endings``)."""
     sides = side_names(names)
     seats = []
     for i in range(state.players):

@@ -21,7 +21,7 @@ from games.engine.state import DONE, SKIPPED, dealt_count, side_count
 from games.history.models import PlayerGame, final_scores
 from games.history.replay import moves_of, replay_steps
 from games.history.replay_board import seat_names
-from games.models import Game, Move, Round
+from games.play.models import Game, Move, Round
 
 SUMMARY_VERSION = 1
 PEGGING_KINDS = frozenset({"fifteen", "thirty_one", "pair", "run", "go", "last_card"})

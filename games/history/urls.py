@@ -1,6 +1,7 @@
 from django.urls import path
 
-from games.history import views_games, views_players
+from games.history.views import games as views_games
+from games.history.views import players as views_players
 
 urlpatterns = [
     path("games/mine/", views_games.my_games, name="my_games"),

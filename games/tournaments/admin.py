@@ -425,7 +425,7 @@ class MatchAdmin(admin.ModelAdmin):
         if obj.game_id is None:
             return "-"
         return format_html(
-            '<a href="{}">{}</a>', reverse("admin:games_game_change", args=[obj.game_id]), obj.game_id
+            '<a href="{}">{}</a>', reverse("admin:play_game_change", args=[obj.game_id]), obj.game_id
         )
 
     @admin.display(description="Result")

@@ -8,7 +8,7 @@ class TournamentsConfig(AppConfig):
     verbose_name = "Tournaments"
 
     def ready(self) -> None:
-        from games.signals import deal_started, game_finished
+        from games.play.signals import deal_started, game_finished
         from games.tournaments.services import on_deal_started, on_game_finished
 
         game_finished.connect(on_game_finished, dispatch_uid="tournaments.on_game_finished")

@@ -1,4 +1,4 @@
-"""Pushes for tournament pages. Like ``games.broadcast``: after commit, an id only; each socket renders
+"""Pushes for tournament pages. Like ``games.play.broadcast``: after commit, an id only; each socket renders
 the page for its own user."""
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.engine.rules import HouseRules
-from games.models import TURN_TIMER_CHOICES, Game
+from games.play.models import TURN_TIMER_CHOICES, Game
 from games.tournaments.pairing import Scoring
 
 MATCH_LENGTH_CHOICES = [(1, "Single game"), (3, "Best of 3"), (5, "Best of 5"), (7, "Best of 7")]
@@ -263,7 +263,7 @@ class Match(models.Model):
         ADMIN = "admin", "Set by the organiser"
         BYE = "bye", "Bye"
         # The site resigned the game for a player: their third timeout, or the opponent's claim
-        # after they were away on their turn (games.endings).
+        # after they were away on their turn (games.play.endings).
         TIME = "time", "On time"
         CLAIM = "claim", "Claimed: opponent absent"
 

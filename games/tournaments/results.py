@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.models import Game
+from games.play.models import Game
 from games.tournaments.models import Match, Tournament
 
 HOW = {

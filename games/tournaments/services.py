@@ -1,6 +1,6 @@
 """The only write path for tournaments. The admin, the views, the forfeit command and the
 ``game_finished`` listener all come here; games themselves are created and ended only through
-``games.services`` (a forfeit is the absent player's resignation, made on their behalf).
+``games.play.services`` (a forfeit is the absent player's resignation, made on their behalf).
 
 Every function runs in a transaction that locks the tournament row first, so two games finishing at
 once advance a round only once, and pushes ``tournament.changed`` after commit.
@@ -19,9 +19,10 @@ from django.db import connections, router, transaction
 from django.utils import timezone
 from django.utils.module_loading import import_string
 
-from games import endings, rows
-from games import services as game_services
-from games.models import Game, Move
+from games.infra import rows
+from games.play import endings
+from games.play import services as game_services
+from games.play.models import Game, Move
 from games.tournaments import pairing
 from games.tournaments.broadcast import tournament_changed_on_commit
 from games.tournaments.models import Entrant, Match, Notice, Tournament
@@ -543,7 +544,7 @@ def _finish(t: Tournament, winner: Entrant | None, by) -> None:
 
 
 def on_game_finished(sender, game: Game, **kwargs) -> None:
-    """games.signals.game_finished: record the match result and move the tournament on. Runs inside
+    """games.play.signals.game_finished: record the match result and move the tournament on. Runs inside
     the game's transaction, so the match and the game commit together."""
     tournament_id = Match.objects.filter(game=game).values_list("tournament_id", flat=True).first()
     if tournament_id is None:
@@ -566,7 +567,7 @@ def on_game_finished(sender, game: Game, **kwargs) -> None:
 
 
 def on_deal_started(sender, game: Game, **kwargs) -> None:
-    """games.signals.deal_started: a tournament game's score changed, so its page shows the new one.
+    """games.play.signals.deal_started: a tournament game's score changed, so its page shows the new one.
     Once a deal, not once a move: every watcher's socket draws the whole page for each push."""
     # A plain statement: this runs at every deal of every game, nearly all of them outside any
     # tournament, and the ORM's compiler cost more than the lookup (1% of a worker at 200 games).
@@ -641,7 +642,7 @@ def _decide(
     progress: bool = True,
 ) -> None:
     """Decide a match off the board. A game in play is resigned on the loser's behalf (through
-    games.services), so the board shows the end too; the listener keeps the values set here."""
+    games.play.services), so the board shows the end too; the listener keeps the values set here."""
     values = values or _walkover_values(t, m, winner_side)
     for name, value in values.items():
         setattr(m, name, value)

@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from games.models import Game
+from games.play.models import Game
 from games.tournaments import bracket, pairing, services
 from games.tournaments import watch as watching
 from games.tournaments.models import Entrant, Match, Tournament

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from django.utils.safestring import SafeString, mark_safe
 
-from games.board import (
+from games.engine.view import view
+from games.play.board import (
     PHASE_TITLES,
     TRACK_COLORS,
     jinja_template,
@@ -20,9 +21,8 @@ from games.board import (
     turn_clock,
     turn_word,
 )
-from games.engine.view import view
-from games.models import Game
-from games.services import load_state
+from games.play.models import Game
+from games.play.services import load_state
 from games.tournaments.results import for_game
 
 
@@ -94,7 +94,7 @@ def clock_for_spectators(game: Game, v, names: list[str]) -> dict | None:
 
 
 def watch_html(game: Game, *, oob: bool = False) -> SafeString:
-    return mark_safe(jinja_template("games/watch.jinja").render({**watch_context(game), "oob": oob}))
+    return mark_safe(jinja_template("play/watch.jinja").render({**watch_context(game), "oob": oob}))
 
 
 def render_watch_oob(game_id: int) -> str | None:

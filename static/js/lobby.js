@@ -1,4 +1,4 @@
-// Lobby forms: a field marked data-shown-if="<name>" data-shown-value="<v>" (games/forms.py) only
+// Lobby forms: a field marked data-shown-if="<name>" data-shown-value="<v>" (games/play/forms.py) only
 // matters while the field called <name> in its form holds <v>, so it is hidden otherwise: a
 // table's invitee box while its seat is a computer, the fourth seat at a table of three.
 (function () {

@@ -14,7 +14,7 @@ from playwright.sync_api import ConsoleMessage, Page, Route, expect
 from playwright.sync_api import Error as PlaywrightError
 
 from tests.live.support import load, session_key
-from tests.services.factories import computer_game, make_user
+from tests.play.factories import computer_game, make_user
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True), pytest.mark.timeout(120)]
 

@@ -9,7 +9,7 @@ from playwright.sync_api import Page, expect
 
 from tests.e2e.helpers import ARTIFACTS
 from tests.live.support import HttpPlayer, session_key, two_players
-from tests.services.factories import computer_game, make_user
+from tests.play.factories import computer_game, make_user
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True), pytest.mark.timeout(120)]
 

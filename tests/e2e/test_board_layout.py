@@ -7,11 +7,11 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from games.engine.rules import HouseRules
-from games.models import Game
+from games.play.models import Game
 from tests.e2e.helpers import screenshot
 from tests.history.helpers import finish_vs_computer
 from tests.live.support import session_key
-from tests.services.factories import computer_game, make_user
+from tests.play.factories import computer_game, make_user
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True), pytest.mark.timeout(120)]
 

@@ -74,7 +74,7 @@ def test_card_rejects_impossible_values() -> None:
 
 
 def test_cards_in_running_text_are_written_as_players_write_them():
-    from games.templatetags.cribbage import card_short, cards_text
+    from games.play.templatetags.cribbage import card_short, cards_text
 
     assert card_short("TH") == "10\u2665\ufe0e" and card_short("AS") == "A\u2660\ufe0e"
     html = str(cards_text("TH 5C"))

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.services.factories import fixed_secrets
+from tests.play.factories import fixed_secrets
 
 
 @pytest.fixture(autouse=True)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import random
 
-from games import services
 from games.engine.rules import HouseRules
-from games.models import Game, Move
-from tests.services.factories import act, as_form, play_out, random_action
+from games.play import services
+from games.play.models import Game, Move
+from tests.play.factories import act, as_form, play_out, random_action
 
 
 def finish_vs_computer(user, *, seed: int = 1, rules: HouseRules | None = None, level: str = "easy") -> Game:

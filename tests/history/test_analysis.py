@@ -12,9 +12,9 @@ from games.engine.game import legal_actions
 from games.engine.players import analyse_discard, discard_table
 from games.engine.rules import HouseRules
 from games.history.analysis import discard_report, discard_verdicts
-from games.models import Round
+from games.play.models import Round
 from tests.history.helpers import finish_vs_computer
-from tests.services.factories import computer_game, play_out
+from tests.play.factories import computer_game, play_out
 
 pytestmark = pytest.mark.django_db
 SHORT = HouseRules(target=61)

@@ -11,7 +11,7 @@ from django.test import Client
 from playwright.sync_api import Page, expect
 
 from games.engine.rules import HouseRules
-from games.models import Move, Round
+from games.play.models import Move, Round
 from tests.e2e.helpers import screenshot, serious_axe_violations
 from tests.history.helpers import finish_between, finish_table
 

@@ -21,7 +21,6 @@ from django.conf import settings
 from django.core.management import call_command
 from django.template import Context, Template
 
-from games import services
 from games.engine.actions import action_from_dict
 from games.engine.cards import parse_card, parse_cards
 from games.engine.deck import commitment, deal_seed, shuffle
@@ -33,9 +32,10 @@ from games.history.models import PlayerGame, Rating, RatingChange
 from games.history.ratings import is_rated, rate_game, rebuild_ratings
 from games.history.replay import replay_steps
 from games.history.stats import player_stats
-from games.models import Game, Move, Round
+from games.play import services
+from games.play.models import Game, Move, Round
 from tests.history.helpers import play_table, resign_after
-from tests.services.factories import play_out
+from tests.play.factories import play_out
 
 pytestmark = pytest.mark.django_db
 
@@ -494,5 +494,5 @@ def test_the_board_shows_each_deals_shuffle_commitment(alice, client, players):
     assert 'data-testid="commitment"' in board and rnd.commitment in board and "Deal 1 · shuffle" in board
     assert deal_seed(bytes.fromhex(game.secret), 0, 0).hex() not in board
     state = services.load_state(game)
-    tag = Template("{% load game_history %}{% deal_commitment game v %}")
+    tag = Template("{% load cribbage %}{% deal_commitment game v %}")
     assert rnd.commitment in tag.render(Context({"game": game, "v": view(state, 1)}))

@@ -9,14 +9,14 @@ from datetime import timedelta
 import pytest
 from django.db.models import F
 
-from games import services
 from games.engine.rules import HouseRules
 from games.history import glicko2
 from games.history.models import Rating, RatingChange
 from games.history.ratings import FIRST_DEALER_WIN_RATE, game_outcomes, rate_game, rebuild_ratings
-from games.models import Round
+from games.play import services
+from games.play.models import Round
 from tests.history.helpers import finish_between, finish_vs_computer, resign_after
-from tests.services.factories import act, play_out
+from tests.play.factories import act, play_out
 
 pytestmark = pytest.mark.django_db
 

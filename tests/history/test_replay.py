@@ -6,13 +6,13 @@ import random
 
 import pytest
 
-from games import services
 from games.engine.game import GameState
 from games.engine.rules import HouseRules
 from games.history.replay import ReplayError, final_state, replay_steps, state_at
-from games.models import Game, Move
+from games.play import services
+from games.play.models import Game, Move
 from tests.history.helpers import finish_between, finish_vs_computer, play_recording, resign_after
-from tests.services.factories import act, human_game, stack
+from tests.play.factories import act, human_game, stack
 
 pytestmark = pytest.mark.django_db
 

@@ -11,12 +11,12 @@ import random
 import pytest
 from django.urls import reverse
 
-from games import services
-from games.board import log_lines, win_phrase
 from games.engine.rules import HouseRules
 from games.history.replay import final_state
-from games.models import Game, Move
-from tests.services.factories import act, logged_in, play_out
+from games.play import services
+from games.play.board import log_lines, win_phrase
+from games.play.models import Game, Move
+from tests.play.factories import act, logged_in, play_out
 
 pytestmark = pytest.mark.django_db
 

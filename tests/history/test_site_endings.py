@@ -11,14 +11,14 @@ import random
 import pytest
 from django.core.cache import cache
 
-from games import services
-from games.board import win_phrase
 from games.engine.rules import HouseRules
 from games.history.analysis import discard_report
 from games.history.replay import replay_steps
-from games.models import Game, Move
+from games.play import services
+from games.play.board import win_phrase
+from games.play.models import Game, Move
 from tests.history.helpers import finish_table
-from tests.services.factories import (
+from tests.play.factories import (
     act,
     away_for,
     claimed_win,

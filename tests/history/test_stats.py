@@ -10,7 +10,7 @@ from games.engine.cards import parse_cards
 from games.engine.rules import HouseRules
 from games.engine.scoring import score_hand
 from games.history.stats import player_stats
-from games.models import Game, Move
+from games.play.models import Game, Move
 from tests.history.helpers import finish_between, finish_vs_computer, resign_after
 
 pytestmark = pytest.mark.django_db

@@ -13,9 +13,9 @@ from games.engine.deck import commitment, deal_seed, shuffle
 from games.engine.rules import HouseRules
 from games.engine.scoring import score_hand
 from games.history.models import PlayerGame
-from games.models import Game, Round
+from games.play.models import Game, Round
 from tests.history.helpers import finish_between, finish_vs_computer, resign_after
-from tests.services.factories import act, human_game, stack
+from tests.play.factories import act, human_game, stack
 
 pytestmark = pytest.mark.django_db
 

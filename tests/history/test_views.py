@@ -8,15 +8,15 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import services
 from games.engine.actions import action_from_dict
 from games.engine.deck import deal_seed
 from games.engine.game import apply, new_game
 from games.engine.rules import HouseRules
 from games.history.models import PlayerGame
-from games.models import Game, Move, Round
+from games.play import services
+from games.play.models import Game, Move, Round
 from tests.history.helpers import finish_between, finish_vs_computer, resign_after, resign_vs_computer
-from tests.services.factories import act, human_game, make_user
+from tests.play.factories import act, human_game, make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -237,7 +237,7 @@ def test_the_replay_log_puts_the_step_just_taken_on_top(alice, bob, client):
 
     from django.utils.html import conditional_escape
 
-    from games.board import log_lines
+    from games.play.board import log_lines
 
     game = finish_between(alice, bob, seed=49, rules=HouseRules(target=61))
     moves = list(Move.objects.filter(game=game).order_by("seq"))

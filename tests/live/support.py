@@ -18,12 +18,12 @@ from functools import partial
 from django.test import Client
 from django.utils.crypto import get_random_string
 
-from games import services
 from games.engine.actions import Action, Count, action_to_dict
 from games.engine.game import GameState, legal_actions
 from games.engine.rules import HouseRules
-from games.models import Game, Move
-from tests.services.factories import human_game, make_user, replay
+from games.play import services
+from games.play.models import Game, Move
+from tests.play.factories import human_game, make_user, replay
 
 HOST = "127.0.0.1"
 WAIT_SECONDS = 15.0  # the longest any one push, response or server start may take

@@ -1,7 +1,7 @@
 """Moves that arrive at the same moment: each is applied once or refused cleanly, never half-done.
 
 Every worker is a thread with its own database connection, released together by a barrier, so
-the requests really meet in ``games.services`` (the row lock on PostgreSQL, ``BEGIN IMMEDIATE`` and
+the requests really meet in ``games.play.services`` (the row lock on PostgreSQL, ``BEGIN IMMEDIATE`` and
 the compare-and-set on SQLite). Some go through the HTTP view (Django's test client, with htmx's
 header), some call the service directly. Whatever happens, the Move log stays 1..n and replays to
 ``Game.state``.
@@ -20,12 +20,12 @@ import pytest
 from django.db import connections
 from django.test import Client
 
-from games import services
 from games.engine import game as engine
 from games.engine.actions import CutForDeal, Discard, Go, NextDeal, Play, action_from_dict
 from games.engine.cards import DECK
 from games.engine.errors import IllegalAction
-from games.models import Game, Move
+from games.play import services
+from games.play.models import Game, Move
 from tests.live.support import (
     SHORT_GAME,
     as_form,
@@ -35,7 +35,7 @@ from tests.live.support import (
     load,
     two_players,
 )
-from tests.services.factories import acting_at_once, fixed_secrets, logged_in, make_user
+from tests.play.factories import acting_at_once, fixed_secrets, logged_in, make_user
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(240)]
 

@@ -6,7 +6,7 @@ through the service layer, one at a time; after each, every message each socket 
 scanned for every card hidden from its player at that moment, worked out from the private engine
 state in the database (the opponent's unplayed cards, the deck, the crib before its count, the
 face-down cut deck). Nothing moves until both boards have arrived, so "that moment" is exact.
-The scanner and the rule of what is hidden are those of tests/web/test_hidden_information.py.
+The scanner and the rule of what is hidden are those of tests/play/test_hidden_information.py.
 """
 
 from __future__ import annotations
@@ -18,13 +18,13 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from cribsite.asgi import application
-from games import services
 from games.engine.game import GameState
 from games.engine.rules import HouseRules
-from games.models import Game
+from games.play import services
+from games.play.models import Game
 from tests.live.support import as_form, board_version, load, next_turn
-from tests.services.factories import fixed_secrets, human_game, make_user, socket_headers
-from tests.web.test_hidden_information import cards_in, hidden_from
+from tests.play.factories import fixed_secrets, human_game, make_user, socket_headers
+from tests.play.test_hidden_information import cards_in, hidden_from
 
 pytestmark = [
     pytest.mark.asyncio,
@@ -164,7 +164,7 @@ async def test_no_socket_message_shows_a_hidden_card(rules: HouseRules, seed: in
 
 async def test_the_socket_scan_catches_a_leak(monkeypatch):
     """The check is live: a pushed board that slips in one card of the deck fails it."""
-    from games import board
+    from games.play import board
 
     original = board.render_board_oob
 

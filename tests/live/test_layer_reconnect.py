@@ -24,7 +24,7 @@ from tests.live.support import (
     session_key,
     two_players,
 )
-from tests.services.factories import fixed_secrets
+from tests.play.factories import fixed_secrets
 
 pytestmark = [
     pytest.mark.slow,

@@ -14,7 +14,7 @@ import statistics
 import pytest
 from django.conf import settings
 
-from games.models import Game
+from games.play.models import Game
 from tests.live.support import (
     BoardSocket,
     HttpPlayer,
@@ -26,7 +26,7 @@ from tests.live.support import (
     session_key,
     two_players,
 )
-from tests.services.factories import fixed_secrets
+from tests.play.factories import fixed_secrets
 
 MAX_MOVES = 400
 

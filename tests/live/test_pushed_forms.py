@@ -18,10 +18,10 @@ from channels.testing import WebsocketCommunicator
 from django.middleware import csrf
 
 from cribsite.asgi import application
-from games import services
-from games.models import Game
+from games.play import services
+from games.play.models import Game
 from tests.live.support import SHORT_GAME, as_form, board_version, load, next_turn, session_key, two_players
-from tests.services.factories import fixed_secrets, make_user
+from tests.play.factories import fixed_secrets, make_user
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True), pytest.mark.timeout(120)]
 

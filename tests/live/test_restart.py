@@ -12,7 +12,7 @@ import random
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from games.models import Game, Move
+from games.play.models import Game, Move
 from tests.live.support import (
     WAIT_SECONDS,
     BoardSocket,
@@ -26,7 +26,7 @@ from tests.live.support import (
     session_key,
     two_players,
 )
-from tests.services.factories import fixed_secrets
+from tests.play.factories import fixed_secrets
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow, pytest.mark.timeout(240)]
 

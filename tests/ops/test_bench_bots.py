@@ -8,8 +8,8 @@ import pytest
 
 from bench.load import board_version, decide, options, phase
 from games.engine.rules import HouseRules
-from games.models import Game
-from tests.services.factories import fixed_secrets, human_game, logged_in, make_user
+from games.play.models import Game
+from tests.play.factories import fixed_secrets, human_game, logged_in, make_user
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,7 @@ import uuid
 import pytest
 from django.core.cache import caches
 
-from games import ratelimit
+from games.play import ratelimit
 
 
 @pytest.fixture
@@ -16,8 +16,8 @@ def redis_cache(settings, redis_url):
     if not redis_url:
         pytest.skip("needs REDIS_URL (the PostgreSQL + Redis run)")
     settings.CACHES = {"default": {
-        "BACKEND": "games.cache.RedisCache", "LOCATION": redis_url, "KEY_PREFIX": "test-shared-client",
-        "OPTIONS": {"pool_class": "games.cache.SharedConnectionPool"},
+        "BACKEND": "games.infra.cache.RedisCache", "LOCATION": redis_url, "KEY_PREFIX": "test-shared-client",
+        "OPTIONS": {"pool_class": "games.infra.cache.SharedConnectionPool"},
     }}
     return redis_url
 

@@ -22,9 +22,9 @@ from django.test import Client
 from websockets.exceptions import ConnectionClosed
 
 from cribsite.asgi import application
-from games import services
 from games.engine.game import legal_actions
-from games.models import Game, Move
+from games.play import services
+from games.play.models import Game, Move
 from tests.live.support import (
     WAIT_SECONDS,
     BoardSocket,
@@ -40,7 +40,7 @@ from tests.live.support import (
     two_players,
 )
 from tests.ops.support import Site, wait_for_other_sessions_to_end
-from tests.services.factories import acting_at_once, fixed_secrets, logged_in
+from tests.play.factories import acting_at_once, fixed_secrets, logged_in
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(240)]
 

@@ -16,10 +16,10 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from games.engine.game import legal_actions
-from games.models import Game
+from games.play.models import Game
 from tests.live.support import HttpPlayer, as_form, load, session_key, two_players
 from tests.ops.support import Site, closed_port, http_get, wait_for_other_sessions_to_end
-from tests.services.factories import fixed_secrets
+from tests.play.factories import fixed_secrets
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True),
               pytest.mark.timeout(240)]

@@ -18,11 +18,12 @@ from django.db.utils import OperationalError
 from django.test import override_settings
 
 from cribsite import serve
-from games import services, views_site
-from games.models import Move
+from games.pages.views import site as views_site
+from games.play import services
+from games.play.models import Move
 from tests.live.support import as_form, load, next_turn, two_players
 from tests.ops.support import ROOT, closed_port
-from tests.services.factories import computer_game, make_user, play_out
+from tests.play.factories import computer_game, make_user, play_out
 
 PRODUCTION = {
     "DEBUG": "false",
@@ -102,8 +103,8 @@ def test_the_production_settings_are_hardened():
     assert "whitenoise.middleware.WhiteNoiseMiddleware" in s["MIDDLEWARE"]
     assert s["DATABASE"] == "django.db.backends.postgresql"
     assert s["LAYER"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
-    assert s["CACHE"] == "games.cache.RedisCache"  # rate limits shared by processes
-    assert s["SESSION_ENGINE"] == "games.sessions"  # sessions read from it, kept in the database
+    assert s["CACHE"] == "games.infra.cache.RedisCache"  # rate limits shared by processes
+    assert s["SESSION_ENGINE"] == "games.infra.sessions"  # sessions read from it, kept in the database
 
 
 def test_postgresql_prepares_the_statements_a_connection_repeats_unless_told_not_to():

@@ -23,15 +23,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cribsite.asgi import application
-from games import services
-from games.models import Game, Move, Seat
-from games.routing import websocket_urlpatterns
+from cribsite.routing import websocket_urlpatterns
+from games.play import services
+from games.play.models import Game, Move, Seat
 from games.tournaments import services as tournament_services
 from games.tournaments.models import Entrant, Match, Tournament
 from tests.live.support import load, session_key, two_players
 from tests.ops.urls import Route, admin_model, routes
-from tests.services.factories import computer_game, fixed_secrets, make_user, play_out
-from tests.web.test_hidden_information import cards_in
+from tests.play.factories import computer_game, fixed_secrets, make_user, play_out
+from tests.play.test_hidden_information import cards_in
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]
 

@@ -1,4 +1,4 @@
-"""What a serving process does that Django settings do not say (cribsite/serving.py), and the hot
+"""What a serving process does that Django settings do not say (games/infra/serving.py), and the hot
 path's promise behind it: a move and a push leave nothing for the garbage collector to find.
 
 A reference cycle keeps everything it reaches (a game, its snapshot, a whole board's context)
@@ -20,9 +20,9 @@ from django.middleware.csrf import _get_new_csrf_string
 from django.test import Client, RequestFactory
 from django_htmx.middleware import HtmxDetails
 
-from cribsite.serving import GC_THRESHOLDS
-from games.board import board_context, board_html, render_board_oob
-from tests.services.factories import fixed_secrets, human_game
+from games.infra.serving import GC_THRESHOLDS
+from games.play.board import board_context, board_html, render_board_oob
+from tests.play.factories import fixed_secrets, human_game
 
 # What must never wait for the collector after a move or a push (by type name).
 HOT_TYPES = {"Game", "Seat", "GameState", "SeatView", "Event", "LogLine", "RequestContext", "Context",
@@ -60,7 +60,7 @@ def test_a_worker_freezes_its_start_up_heap_and_leaves_form_bodies_to_django():
 def test_daphne_requests_ask_twisted_not_to_parse_the_body():
     from daphne import http_protocol
 
-    from cribsite.serving import skip_twisted_form_parsing
+    from games.infra.serving import skip_twisted_form_parsing
 
     skip_twisted_form_parsing()
     skip_twisted_form_parsing()  # twice is once: no subclass of the subclass

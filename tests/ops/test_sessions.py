@@ -1,4 +1,4 @@
-"""Sessions read from the cache and kept in the database (``games.sessions``), with and without a
+"""Sessions read from the cache and kept in the database (``games.infra.sessions``), with and without a
 cache that answers. With ``REDIS_URL`` set the settings use this store for the whole suite."""
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import sessions
+from games.infra import sessions
 from tests.ops.support import closed_port
-from tests.services.factories import human_game, make_user
+from tests.play.factories import human_game, make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -24,14 +24,14 @@ PASSWORD = "a-Long-pass-phrase-42"
 
 @pytest.fixture
 def cached_sessions(settings):
-    settings.SESSION_ENGINE = "games.sessions"
+    settings.SESSION_ENGINE = "games.infra.sessions"
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture
 def unreachable_cache(settings, cached_sessions):
     """The shared cache is Redis on a port where nothing listens: every cache call fails."""
-    settings.CACHES = {"default": {"BACKEND": "games.cache.RedisCache",
+    settings.CACHES = {"default": {"BACKEND": "games.infra.cache.RedisCache",
                                    "LOCATION": f"redis://127.0.0.1:{closed_port()}/0"}}
     sessions._last_warning[0] = -1e9  # the once-a-minute warning: due again in each test
 
@@ -87,7 +87,7 @@ def test_without_the_cache_players_log_in_play_and_log_out(unreachable_cache, al
     user.set_password(PASSWORD)
     user.save()
     client = Client()
-    with caplog.at_level(logging.WARNING, logger="games.sessions"):
+    with caplog.at_level(logging.WARNING, logger="games.infra.sessions"):
         response = client.post(reverse("login"), {"username": "carol", "password": PASSWORD})
         assert response.status_code == 302, response.content[:300]
         assert client.get(reverse("lobby")).status_code == 200  # the session was read back
@@ -101,5 +101,5 @@ def test_without_the_cache_players_log_in_play_and_log_out(unreachable_cache, al
         assert client.post(reverse("logout")).status_code in (200, 302)
     assert not Session.objects.filter(session_key=key).exists()
     assert client.get(reverse("lobby")).status_code == 302
-    warnings = [r for r in caplog.records if r.name == "games.sessions"]
+    warnings = [r for r in caplog.records if r.name == "games.infra.sessions"]
     assert len(warnings) == 1 and "using the database alone" in warnings[0].getMessage()

@@ -1,4 +1,4 @@
-"""Requests run on a fixed set of reused threads (cribsite/threads.py), never more at once."""
+"""Requests run on a fixed set of reused threads (games/infra/threads.py), never more at once."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import HttpCommunicator
 
-from cribsite.threads import PooledASGIHandler
+from games.infra.threads import PooledASGIHandler
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
@@ -60,7 +60,7 @@ class _Recorder:
     def __init__(self, monkeypatch) -> None:
         from django.core import signals
 
-        import cribsite.threads as threads
+        import games.infra.threads as threads
 
         self.events: list[tuple[str, int]] = []
         self.visits = 0

@@ -1,4 +1,4 @@
-"""A move's stages: the servers' timestamps (games/timeline.py) and bench.load --stages' sums."""
+"""A move's stages: the servers' timestamps (games/infra/timeline.py) and bench.load --stages' sums."""
 
 from __future__ import annotations
 
@@ -9,10 +9,11 @@ import logging
 import pytest
 
 from bench.stages import breakdown, collector, print_breakdown, read_marks
-from games import services, timeline
 from games.engine.actions import action_to_dict
 from games.engine.game import legal_actions
 from games.engine.rules import HouseRules
+from games.infra import timeline
+from games.play import services
 
 LOG = """\
 2026-12-01 09:00:00,000 INFO pid=1 games.actions game=7 user=3 action=play version=12 latency_ms=1.4

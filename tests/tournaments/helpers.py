@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import random
 
-from games import services as game_services
-from games.models import Game
+from games.play import services as game_services
+from games.play.models import Game
 from games.tournaments import services
 from games.tournaments.models import Entrant, Match, Tournament
-from tests.services.factories import make_user, play_out
+from tests.play.factories import make_user, play_out
 
 
 def make_players(n: int, prefix: str = "p") -> list:
@@ -43,7 +43,7 @@ def resign_match(m: Match, winner: Entrant) -> None:
 
 
 def play_match(m: Match, seed: int = 0) -> None:
-    """Random legal moves through games.services.game_act until the match is over."""
+    """Random legal moves through games.play.services.game_act until the match is over."""
     game = Game.objects.get(pk=m.game_id)
     play_out(game, {0: m.entrant1.user, 1: m.entrant2.user}, random.Random(seed), limit=20000)
 

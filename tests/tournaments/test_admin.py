@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from games.tournaments import services
 from games.tournaments.models import Entrant, Match, Notice, Tournament
-from tests.services.factories import fixed_secrets
+from tests.play.factories import fixed_secrets
 
 from .helpers import active_matches, make_players, make_tournament, refresh
 

@@ -7,11 +7,11 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from cribsite.asgi import application
-from games.models import Game
+from games.play.models import Game
 from games.tournaments import services
 from games.tournaments.models import Tournament
 from tests.live.support import board_version
-from tests.services.factories import socket_headers
+from tests.play.factories import socket_headers
 
 from .helpers import active_matches, make_players, make_tournament
 

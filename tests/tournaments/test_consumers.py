@@ -8,7 +8,7 @@ from channels.testing import WebsocketCommunicator
 
 from cribsite.asgi import application
 from games.tournaments import services
-from tests.services.factories import socket_headers
+from tests.play.factories import socket_headers
 
 from .helpers import active_matches, make_players, make_tournament, resign_match
 

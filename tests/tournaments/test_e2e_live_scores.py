@@ -15,12 +15,12 @@ from django.conf import settings
 from django.test import Client
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from games import services as game_services
 from games.engine.game import legal_actions
-from games.models import Game
+from games.play import services as game_services
+from games.play.models import Game
 from games.tournaments import services
 from tests.e2e.helpers import screenshot, serious_axe_violations
-from tests.services.factories import as_form
+from tests.play.factories import as_form
 
 from .helpers import active_matches, make_players, make_tournament
 

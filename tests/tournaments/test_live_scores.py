@@ -8,11 +8,11 @@ import re
 import pytest
 from django.test import Client
 
-from games import services as game_services
 from games.engine.rules import HouseRules
-from games.models import Game
+from games.play import services as game_services
+from games.play.models import Game
 from games.tournaments import services
-from tests.services.factories import fixed_secrets, make_user, play_out
+from tests.play.factories import fixed_secrets, make_user, play_out
 
 from .helpers import active_matches, make_players, make_tournament
 

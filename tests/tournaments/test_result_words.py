@@ -14,11 +14,11 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import services as game_services
-from games.models import Game
+from games.play import services as game_services
+from games.play.models import Game
 from games.tournaments import services
 from games.tournaments.models import Match, Tournament
-from tests.services.factories import fixed_secrets, logged_in
+from tests.play.factories import fixed_secrets, logged_in
 
 from .helpers import active_matches, make_players, make_tournament, refresh
 

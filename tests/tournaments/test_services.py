@@ -9,10 +9,10 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from games.models import Game
+from games.play.models import Game
 from games.tournaments import services
 from games.tournaments.models import Entrant, Match, Notice, Tournament
-from tests.services.factories import fixed_secrets, make_user
+from tests.play.factories import fixed_secrets, make_user
 
 from .helpers import (
     active_matches,
@@ -258,7 +258,7 @@ def test_skunks_score_three_points_in_qualifying() -> None:
         ],
     }
     Game.objects.filter(pk=m.game_id).update(status=Game.Status.FINISHED, winner_seat=0, result=result)
-    from games.signals import game_finished
+    from games.play.signals import game_finished
 
     game_finished.send(sender=Game, game=Game.objects.get(pk=m.game_id))
     m.refresh_from_db()
@@ -291,7 +291,7 @@ def test_knockout_with_auto_advance_off_starts_round_one_then_waits() -> None:
 
 
 def test_a_game_reported_twice_counts_once() -> None:
-    from games.signals import game_finished
+    from games.play.signals import game_finished
 
     t = make_tournament(make_players(4), format=Tournament.Format.KNOCKOUT)
     services.tournament_start(tournament_id=t.pk)
@@ -476,7 +476,7 @@ def test_withdrawal_before_the_start_keeps_the_player_out_of_the_draw() -> None:
 
 
 def cut(m: Match, user) -> None:
-    from games import services as game_services
+    from games.play import services as game_services
 
     game = Game.objects.get(pk=m.game_id)
     game_services.game_act(
@@ -534,7 +534,7 @@ def test_the_forfeit_command_applies_due_forfeits_and_respects_extensions(capsys
 
 
 def test_a_tournament_game_cannot_be_aborted() -> None:
-    from games import services as game_services
+    from games.play import services as game_services
 
     t = make_tournament(make_players(2), format=Tournament.Format.ROUND_ROBIN)
     services.tournament_start(tournament_id=t.pk)

@@ -8,11 +8,11 @@ import html
 import pytest
 from django.urls import reverse
 
-from games import services as game_services
-from games.models import Game
+from games.play import services as game_services
+from games.play.models import Game
 from games.tournaments import services
 from games.tournaments.models import Match, Tournament
-from tests.services.factories import act, away_for, logged_in
+from tests.play.factories import act, away_for, logged_in
 
 from .helpers import active_matches, make_players, make_tournament, refresh
 
@@ -60,7 +60,7 @@ def test_a_match_lost_on_time_is_decided_on_time() -> None:
 
 
 def test_a_match_won_by_a_claim_is_decided_by_the_claim(settings) -> None:
-    from games import presence
+    from games.play import presence
 
     settings.ABSENCE_CLAIM_SECONDS = 60
     t, m = _started()

@@ -11,10 +11,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games.models import Game
+from games.play.models import Game
 from games.tournaments import services
 from games.tournaments.models import Match, Tournament
-from tests.services.factories import fixed_secrets, logged_in
+from tests.play.factories import fixed_secrets, logged_in
 
 from .helpers import active_matches, make_players, make_tournament, refresh, resign_match
 
@@ -125,7 +125,7 @@ def test_claim_forfeit_from_the_page() -> None:
     (m,) = active_matches(t)
     present = m.entrant1.user
     game = m.game
-    from games import services as game_services
+    from games.play import services as game_services
 
     game_services.game_act(
         user=present, game_id=game.pk, version=game.version, action={"type": "cut_for_deal", "position": 0}
@@ -151,8 +151,8 @@ def test_page_of_an_unknown_tournament_is_404() -> None:
 
 
 def test_the_lobby_names_the_tournament_a_game_belongs_to() -> None:
-    from games import services as game_services
     from games.engine.rules import HouseRules
+    from games.play import services as game_services
 
     t = make_tournament(make_players(2), name="Club Night", format=Tournament.Format.ROUND_ROBIN)
     services.tournament_start(tournament_id=t.pk)

@@ -14,17 +14,17 @@ from django.test import Client
 from django.urls import reverse
 
 from cribsite.asgi import application
-from games import services as game_services
-from games.chat import MESSAGES
 from games.engine.cards import DECK, Card
 from games.engine.game import GameState, legal_actions
 from games.engine.rules import HouseRules
-from games.models import Game
+from games.play import services as game_services
+from games.play.chat import MESSAGES
+from games.play.models import Game
 from games.tournaments import services
 from games.tournaments.models import Match
 from games.tournaments.watch import render_watch_oob
-from tests.services.factories import act, as_form, fixed_secrets, logged_in, make_user, socket_headers
-from tests.web.test_hidden_information import cards_in
+from tests.play.factories import act, as_form, fixed_secrets, logged_in, make_user, socket_headers
+from tests.play.test_hidden_information import cards_in
 
 from .helpers import active_matches, make_players, make_tournament
 
@@ -150,8 +150,8 @@ async def test_a_spectator_socket_follows_the_game_and_nothing_else():
 
 
 def test_a_spectator_s_heartbeat_reads_the_version_and_leaves_presence_alone(monkeypatch):
-    from games import presence
-    from games.consumers import GameConsumer
+    from games.play import presence
+    from games.play.consumers import GameConsumer
     from games.tournaments.consumers import WatchConsumer
 
     _, m = _knockout()

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0003_tables'),
+        ('play', '0003_tables'),
         ('history', '0001_initial'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]

@@ -1,41 +1,19 @@
-"""``{% load game_history %}``: the deal commitment on the board, the history part of a profile."""
+"""``{% load game_history %}``: the history part of a profile."""
 
 from __future__ import annotations
 
 from datetime import timedelta
-from functools import lru_cache
 
 from django import template
 from django.db.models import Count, Q
-from django.template.loader import render_to_string
-from django.utils.safestring import SafeString, mark_safe
 
-from games.engine.deck import commitment, deal_seed
 from games.history.charts import rating_chart
 from games.history.models import PlayerGame, Pool, Rating, RatingChange
 from games.history.stats import player_stats
-from games.models import Game
+from games.play.models import Game
 
 register = template.Library()
 RECENT_GAMES = 5
-
-
-@register.simple_tag
-def deal_commitment(game: Game, v) -> SafeString:
-    """The current deal's number and the SHA-256 commitment to its shuffle (``v``: the SeatView).
-    The same hash the deal's Round row keeps, computed here (the board is drawn on every move)."""
-    if v is None or v.phase == "cut" or not game.secret:
-        return mark_safe("")
-    return _commitment_html(game.secret, v.game_no, v.deal_no, v.rules.match_games > 1)
-
-
-@lru_cache(maxsize=512)
-def _commitment_html(secret: str, game_no: int, deal_no: int, match: bool) -> SafeString:
-    """Built once a deal: the hash and its markup do not change until the next one."""
-    seal = commitment(deal_seed(bytes.fromhex(secret), game_no, deal_no))
-    return render_to_string("history/_commitment.html", {
-        "round": {"game_no": game_no, "deal_no": deal_no, "commitment": seal}, "match": match,
-    })
 
 
 @register.inclusion_tag("history/_profile.html", takes_context=True)
@@ -101,7 +79,7 @@ def how_ended(game: Game) -> str:
     """How a game that did not end at the target ended, for a list: "resignation", "on time",
     "claim: opponent absent", or the tournament's "forfeit" (uses ``tournament_matches`` when
     prefetched)."""
-    from games.endings import ending_of, list_word
+    from games.play.endings import ending_of, list_word
 
     match = game.tournament_match()
     if match is not None and match.decided_by in OFF_BOARD:

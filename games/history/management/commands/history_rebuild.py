@@ -13,7 +13,7 @@ from django.core.management.base import BaseCommand, CommandParser
 from games.history.models import PlayerGame
 from games.history.ratings import rebuild_ratings
 from games.history.summaries import record_game
-from games.models import Game
+from games.play.models import Game
 
 
 class Command(BaseCommand):

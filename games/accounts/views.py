@@ -1,0 +1,74 @@
+"""Sign-up and profiles; log in, log out and passwords are Django's own views.
+
+Every account form answers an invalid submission with status 400 (the page re-rendered with its
+errors), so tests and tools can tell "try again" from success without parsing HTML.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.models import User
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+
+from games.accounts.forms import SignupForm
+
+INVALID_FORM_STATUS = 400
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("lobby")
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user, backend="games.infra.auth.ModelBackend")
+        messages.success(request, f"Welcome, {user.username}! Start a game below.")
+        return redirect("lobby")
+    status = INVALID_FORM_STATUS if form.errors else 200
+    return render(request, "accounts/signup.html", {"form": form}, status=status)
+
+
+def profile(request: HttpRequest, username: str) -> HttpResponse:
+    player = get_object_or_404(User, username=username, is_active=True)
+    return render(
+        request, "accounts/profile.html", {"player": player, "is_self": request.user == player}
+    )
+
+
+class InvalidFormStatus:
+    """Mixin for Django's form views: an invalid form re-renders with status 400."""
+
+    def form_invalid(self, form: Any) -> HttpResponse:
+        response = super().form_invalid(form)  # type: ignore[misc]
+        response.status_code = INVALID_FORM_STATUS
+        return response
+
+
+class LoginView(InvalidFormStatus, auth_views.LoginView):
+    redirect_authenticated_user = True
+
+
+class LogoutView(auth_views.LogoutView):
+    """Django's log-out, then a word on the home page it leads to (it showed nothing)."""
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        response = super().post(request, *args, **kwargs)
+        messages.info(request, "You are logged out. Thanks for playing.")
+        return response
+
+
+class PasswordChangeView(InvalidFormStatus, auth_views.PasswordChangeView):
+    pass
+
+
+class PasswordResetView(InvalidFormStatus, auth_views.PasswordResetView):
+    pass
+
+
+class PasswordResetConfirmView(InvalidFormStatus, auth_views.PasswordResetConfirmView):
+    pass

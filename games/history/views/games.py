@@ -1,0 +1,158 @@
+"""Finished games: a player's list, the game record, the replay and the downloads.
+
+Only finished games have a record, a replay or a download: an in-progress game answers 404 to
+everyone (its players included), so no hidden card or seed can leak before the end. Online games
+are public once finished; a game against the computer is shown only to its player (and staff).
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+
+from games.engine.state import SKUNK_NAMES
+from games.history.analysis import discard_report
+from games.history.charts import score_chart
+from games.history.export import deal_views, game_json, game_text
+from games.history.filters import GameFilterForm
+from games.history.models import PlayerGame, RatingChange
+from games.history.replay import ReplayError, moves_of
+from games.history.replay_board import replay_context, seat_names, side_names
+from games.play.board import game_in_tournament, skunked, win_phrase
+from games.play.endings import ending_of
+from games.play.models import Game
+
+PER_PAGE = 20
+
+
+def finished_game_or_404(request: HttpRequest, game_id: int) -> Game:
+    game = get_object_or_404(Game.objects.prefetch_related("seats__user"), pk=game_id)
+    if game.status != Game.Status.FINISHED:
+        raise Http404("Only finished games have a record.")
+    if game.vs_computer and game.seat_of(request.user) is None and not request.user.is_staff:
+        raise Http404("Games against the computer are private to their player.")
+    return game
+
+
+@login_required
+def my_games(request: HttpRequest) -> HttpResponse:
+    url = reverse("player_games", args=[request.user.username])
+    return redirect(f"{url}?{request.GET.urlencode()}" if request.GET else url)
+
+
+def player_games(request: HttpRequest, username: str) -> HttpResponse:
+    player = get_object_or_404(get_user_model(), username=username, is_active=True)
+    is_self = request.user == player
+    rows = PlayerGame.objects.filter(user=player).select_related("game", "opponent")
+    if hasattr(Game, "tournament_matches"):  # a tournament game says so, and how it was decided
+        rows = rows.prefetch_related("game__tournament_matches__tournament")
+    if not is_self:
+        rows = rows.online()
+    form = GameFilterForm(request.GET, public=not is_self)
+    page = Paginator(form.filter(rows), PER_PAGE).get_page(request.GET.get("page"))
+    query = {k: v for k, v in request.GET.items() if k != "page" and v}
+    return render(request, "history/player_games.html", {
+        "player": player, "is_self": is_self, "form": form, "page": page,
+        "query": urlencode(query), "filtered": bool(set(query) - {"sort"}),
+    })
+
+
+def _duration(game: Game):
+    row = PlayerGame.objects.filter(game=game).order_by("seat").first()
+    return row.duration if row else None
+
+
+def record(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = finished_game_or_404(request, game_id)
+    names = seat_names(game)
+    sides = side_names(names)
+    try:
+        deals = deal_views(game, names)
+    except ReplayError:
+        deals = []
+    games = []
+    results = (game.result or {}).get("games", [])
+    tournament = game_in_tournament(game)
+    ending = tournament.ending_of(game) if tournament else None
+    site_ending = ending_of(game)  # the site resigned for a player: on time, or a claimed win
+    for result in results:
+        deals_of_game = [d for d in deals if d["game_no"] == result["game_no"]]
+        number = result["game_no"] + 1
+        title = f"Scores in game {number}" if game.match_games > 1 else "Scores through the game"
+        skunks = result.get("skunks") or []
+        games.append({
+            **result,
+            "number": number,
+            "winner_name": sides[result["winner"]],
+            "words": _record_words(result, sides, ending if result is results[-1] else None, site_ending),
+            "score_line": " – ".join(f"{sides[i]} {s}" for i, s in enumerate(result["scores"])),
+            "chart": score_chart(deals_of_game, sides, game.target, title=title) if deals_of_game else "",
+            "skunk_name": SKUNK_NAMES[result["skunk"]],
+            # Three players: each loser is judged on its own score, so say who was skunked.
+            "skunked": skunked(sides, skunks, verb=False)
+            if len(sides) > 2 else "",
+        })
+    changes = RatingChange.objects.filter(game=game).select_related("user").order_by("user__username")
+    return render(request, "history/record.html", {
+        "game": game, "names": names, "sides": sides, "games": games, "deals": deals,
+        "winner": sides[game.winner_seat] if game.winner_seat is not None else "",
+        "match_scores": " – ".join(
+            f"{sides[i]} {s}" for i, s in enumerate((game.result or {}).get("match_scores", []))),
+        "rating_changes": changes, "seat": game.seat_of(request.user),
+        "tournament": tournament, "note": ending.note if ending else "",
+        "analysis": discard_report(game),
+        "duration": _duration(game),
+        "verify_data": [
+            {"id": f"deal-{d['game_no']}-{d['deal_no']}", "seed": d["seed"], "commitment": d["commitment"],
+             "dealer": d["dealer"], "players": d["players_count"], "hands": d["hands"],
+             "crib_card": d["crib_card"], "starter": d["starter"]}
+            for d in deals
+        ],
+    })
+
+
+def _record_words(result: dict, sides: list[str], decided, site_ending: dict | None) -> str:
+    """What follows the winner's name on the record, before the final score: that score is beside
+    it, so a game played out just "won", and a resignation does not say again who led."""
+    if decided is not None and decided.how:  # a tournament match decided off the board
+        return f"won {decided.how}"
+    if result["reason"] != "resign":
+        return "won"
+    if site_ending is not None:
+        return win_phrase(sides, result["winner"], result["scores"], "resign", verb="won", ending=site_ending)
+    return "won by resignation"
+
+
+def replay(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = finished_game_or_404(request, game_id)
+    moves = moves_of(game)
+    try:
+        step = int(request.GET.get("step", 0))
+    except ValueError:
+        step = 0
+    try:
+        context = replay_context(game, step, moves)
+    except ReplayError:
+        raise Http404("This game's log cannot be replayed.") from None
+    template = "history/replay.html#replay" if request.htmx else "history/replay.html"
+    return render(request, template, context)
+
+
+def export_json(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = finished_game_or_404(request, game_id)
+    response = JsonResponse(game_json(game), json_dumps_params={"indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="cribbage-game-{game.pk}.json"'
+    return response
+
+
+def export_text(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = finished_game_or_404(request, game_id)
+    response = HttpResponse(game_text(game), content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="cribbage-game-{game.pk}.txt"'
+    return response

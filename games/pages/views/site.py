@@ -1,0 +1,146 @@
+"""Pages that are not about one game: home, health, and a DEBUG-only style sheet demo."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+import weakref
+
+from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.contrib import messages
+from django.db import connection
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.templatetags.static import static
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.cache import never_cache
+
+from games.engine.cards import parse_cards
+
+log = logging.getLogger(__name__)
+
+# Each check must answer within this many seconds or it counts as down (a probe must not hang).
+HEALTH_TIMEOUT_SECONDS = 3.0
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "pages/home.html")
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """A form or htmx request with a stale CSRF token (the session changed in another tab, or the
+    page is very old): nothing was done. An htmx request reloads its page, which brings a fresh
+    token and the board as it is now; a plain form gets a page that says what happened."""
+    log.info("path=%s action=csrf_refused reason=%s", request.path, reason)
+    if request.headers.get("HX-Request") == "true":
+        messages.warning(request, "This page was out of date (your session changed), so it was reloaded "
+                                  "and nothing was sent: please try again.")
+        response = HttpResponse("This page was out of date: reload it and try again.", status=403,
+                                content_type="text/plain; charset=utf-8")
+        response["HX-Refresh"] = "true"
+        return response
+    # Back to the page the form was on; the refused POST's own address may answer only POSTs.
+    referer = request.headers.get("Referer", "")
+    back = referer if referer and url_has_allowed_host_and_scheme(referer, {request.get_host()}) else "/"
+    return render(request, "403_csrf.html", {"back": back}, status=403)
+
+
+def _database_round_trip() -> None:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+        if cursor.fetchone() != (1,):
+            raise RuntimeError("SELECT 1 did not give 1")
+
+
+# One probe channel per layer and event loop, reused: a pub/sub layer keeps every new channel
+# subscribed until its reader is cancelled, so a fresh channel per probe would leak one a probe.
+_probe_channels: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+async def _channel_layer_round_trip() -> None:
+    """A message to this process's probe channel and back: the path every push takes."""
+    layer = get_channel_layer()
+    if layer is None:
+        raise RuntimeError("no channel layer is configured")
+    probes = _probe_channels.setdefault(layer, weakref.WeakKeyDictionary())
+    probe = probes.setdefault(asyncio.get_running_loop(), {"lock": asyncio.Lock(), "channel": None})
+    # One probe at a time: two would take each other's answers, and two first probes would each
+    # subscribe a channel of their own.
+    async with probe["lock"]:
+        if probe["channel"] is None:
+            probe["channel"] = await layer.new_channel("health.")
+        try:
+            nonce = secrets.token_hex(8)
+            await layer.send(probe["channel"], {"type": "health.check", "nonce": nonce})
+            if (await layer.receive(probe["channel"])).get("nonce") != nonce:
+                raise RuntimeError("the channel layer gave back another message")
+        except BaseException:
+            # A failed or cancelled probe may leave the channel unsubscribed, or its answer behind:
+            # the next one makes a new channel, which subscribes before it sends.
+            probe["channel"] = None
+            raise
+
+
+async def _check(name: str, probe) -> dict:
+    started = time.perf_counter()
+    try:
+        await asyncio.wait_for(probe(), HEALTH_TIMEOUT_SECONDS)
+    except Exception as exc:  # noqa: BLE001 - any failure is "down"; the reason goes to the log
+        log.warning("health check %s failed: %r", name, exc)
+        # The exception's class only: a public probe must not describe the infrastructure.
+        result = {"ok": False, "error": type(exc).__name__}
+    else:
+        result = {"ok": True}
+    return {**result, "ms": round((time.perf_counter() - started) * 1000, 1)}
+
+
+@never_cache
+async def health(request: HttpRequest) -> JsonResponse:
+    """JSON for load balancers and operators: 200 when the database and the channel layer both answer
+    (``{"ok": true, "database": {...}, "channel_layer": {...}}``), 503 when either does not."""
+    database, layer = await asyncio.gather(
+        _check("database", sync_to_async(_database_round_trip)),
+        _check("channel_layer", _channel_layer_round_trip),
+    )
+    ok = database["ok"] and layer["ok"]
+    return JsonResponse({"ok": ok, "database": database, "channel_layer": layer}, status=200 if ok else 503)
+
+
+def board_demo(request: HttpRequest) -> HttpResponse:
+    """Every piece of the board page with made-up data: the reference markup for the CSS (DEBUG only)."""
+    if not settings.DEBUG:
+        raise Http404
+    hand = parse_cards("5H JD 4C 6S KH AS")
+    # ?you=52 moves your front peg (the old front becomes the back peg): a way to watch pegs slide.
+    you = int(request.GET["you"]) if request.GET.get("you", "").isdigit() else 45
+    context = {
+        "tracks": [
+            {"label": "You", "front": you, "back": 40 if you == 45 else 45, "color": "red"},
+            {"label": "Computer", "front": 38, "back": 31, "color": "blue"},
+        ],
+        "late_tracks": [
+            {"label": "You", "front": 120, "back": 112, "color": "red"},
+            {"label": "Computer", "front": 90, "back": 84, "color": "blue"},
+        ],
+        "short_tracks": [
+            {"label": "Ann", "front": 61, "back": 55, "color": "red"},
+            {"label": "Bob", "front": 30, "back": 22, "color": "blue"},
+            {"label": "Cy", "front": 0, "back": 0, "color": "green"},
+        ],
+        # (card, state): state drives the button's classes in the template.
+        "hand": list(zip(hand, ["playable", "selected", "playable", "off", "off", "playable"], strict=True)),
+        "old_pile": parse_cards("KS QD 9C"),
+        "pile": parse_cards("7H 8D 6C"),
+        "starter": parse_cards("5C")[0],
+        "show": parse_cards("5H 5S JD 4C"),
+    }
+    return render(request, "pages/board_demo.html", context)
+
+
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers ask for /favicon.ico whatever the page links: send them to the site's icon."""
+    return redirect(static("favicon.svg"), permanent=True)

@@ -1,0 +1,10 @@
+from django.apps import AppConfig
+
+
+class PlayConfig(AppConfig):
+    """Games, seats and moves: the service layer, the board and the live pushes."""
+
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "games.play"
+    label = "play"
+    verbose_name = "Play"

@@ -1,0 +1,253 @@
+"""Websocket consumers. They never write to the database: moves are POSTs to the service layer.
+
+A game socket renders the board for *its own user* whenever the game changes, so nothing hidden
+from that user can be in what it sends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+from urllib.parse import parse_qs
+
+from asgiref.sync import SyncToAsync
+from channels.consumer import get_handler_name
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.db import close_old_connections
+
+from games.infra import csrf, timeline
+from games.infra.threads import socket_executor
+from games.play import broadcast
+
+log = logging.getLogger(__name__)
+
+
+class _SocketSyncToAsync(SyncToAsync):
+    """channels' ``DatabaseSyncToAsync`` closes the thread's connections before and after each
+    call; these threads only ever run such calls, so after is enough (before was a second pass
+    over the connections on every push, about 1% of a worker under load)."""
+
+    def thread_handler(self, loop, *args, **kwargs):
+        try:
+            return super().thread_handler(loop, *args, **kwargs)
+        finally:
+            close_old_connections()
+
+
+def database_sync_to_async(func):
+    """channels' helper, but on a pool of threads rather than one thread per process: each call is
+    self-contained (its own connection, closed after), and with one shared thread every board render
+    of every socket in the process queued behind the others (bench.load: handshakes over 30 s)."""
+    return _SocketSyncToAsync(func, thread_sensitive=False, executor=socket_executor())
+
+
+def _query_tab(scope: dict) -> str:
+    """The page's tab id (``?tab=``), which its htmx requests send as ``X-Board-Tab``."""
+    return broadcast.tab_id(parse_qs(scope.get("query_string", b"").decode("latin-1")).get("tab", [""])[0])
+
+
+class Consumer(AsyncWebsocketConsumer):
+    """Channels' consumer without its database clean-up before every message.
+
+    Channels closes the stale database connections of its one thread-sensitive thread before each
+    message a consumer handles: a hop to that thread (shared by every socket of the process) for
+    every push, echo and heartbeat. These consumers never use that thread for the database: their
+    calls run through ``database_sync_to_async`` above, which closes its connections itself."""
+
+    async def dispatch(self, message: dict) -> None:
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+
+class LobbyConsumer(Consumer):
+    """Sends a lobby page its lists, rendered for its own user, whenever seeks change."""
+
+    async def connect(self) -> None:
+        if not self.scope["user"].is_authenticated:
+            await self.close(code=4401)
+            return
+        await self.channel_layer.group_add(broadcast.LOBBY_GROUP, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code: int) -> None:
+        await self.channel_layer.group_discard(broadcast.LOBBY_GROUP, self.channel_name)
+
+    async def lobby_changed(self, event: dict) -> None:
+        if self.scope["user"].pk in event.get("players", ()) and event.get("started"):
+            # Your seek was taken: the board opens by itself (see site.js, [data-follow]).
+            url = f"/games/{int(event['started'])}/"
+            await self.send(text_data=f'<a id="lobby-follow" hx-swap-oob="true" data-follow href="{url}">'
+                                      "Your game is starting: open the board</a>")
+        await self.send(text_data=await self._render())
+
+    @database_sync_to_async
+    def _render(self) -> str:
+        from games.play.views.lobby import render_lobby_lists
+
+        return render_lobby_lists(self.scope["user"], csrf.for_scope(self.scope))
+
+
+# The board's root element carries its version (board.html), in its first few hundred characters.
+BOARD_VERSION = re.compile(r'<div id="board"[^>]*?\bdata-version="(\d+)"')
+
+
+class GameConsumer(Consumer):
+    """One per open board: joins the game's group if the user holds a seat, refuses anyone else."""
+
+    sent_version = -1  # the newest board this socket has sent
+    beats_sent = beats_back = 0  # heartbeats sent through the channel layer to this socket, and come back
+
+    async def connect(self) -> None:
+        self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        self.tab = _query_tab(self.scope)
+        if not await self._admitted():
+            await self.close(code=4403)
+            return
+        self.group = broadcast.game_group(self.game_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        # A fresh board on every (re)connect heals whatever was missed while the socket was down.
+        await self._send_board()
+        await self._presence("connected")
+        self.heartbeat = asyncio.ensure_future(self._beat())
+
+    async def disconnect(self, code: int) -> None:
+        if hasattr(self, "group"):
+            self.heartbeat.cancel()
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self._presence("disconnected")
+
+    async def _beat(self) -> None:
+        from games.play import presence
+
+        with contextlib.suppress(asyncio.CancelledError):
+            while True:
+                await asyncio.sleep(presence.heartbeat_delay(first=self.beats_sent == 0))
+                if self.beats_back < self.beats_sent:
+                    # The last heartbeat sent through the channel layer to this very socket has
+                    # not come back: pushes are not arriving. Closing with 1013 ("try again
+                    # later") makes the page say "Reconnecting…" and reconnect, and a new socket
+                    # starts with the current board once the layer answers again.
+                    log.warning("game %s: the channel layer does not deliver; closing a socket", self.game_id)
+                    await self.close(code=1013)
+                    return
+                try:
+                    version = await self._heartbeat()
+                except Exception:  # noqa: BLE001 - a database that is down: the beat goes on
+                    log.warning("game %s: the heartbeat could not reach the database", self.game_id,
+                                exc_info=True)
+                    version = None
+                # A push can be lost while the socket stays open (a Redis blip between the worker
+                # that sent it and this one): the page would wait for a move already made.
+                if version is not None and version > self.sent_version:
+                    await self._send_board()
+                self.beats_sent += 1
+                beat = {"type": "game.beat", "n": self.beats_sent}
+                try:
+                    # Bounded: a Redis that stops answering without closing the connection must not
+                    # stall the heartbeat, which would then never close the socket.
+                    await asyncio.wait_for(self.channel_layer.send(self.channel_name, beat),
+                                           presence.HEARTBEAT_SECONDS)
+                except Exception:  # noqa: BLE001 - the layer is down: the next beat closes the socket
+                    log.warning("game %s: a heartbeat could not be sent", self.game_id, exc_info=True)
+
+    async def game_beat(self, event: dict) -> None:
+        self.beats_back = max(self.beats_back, int(event.get("n", 0)))
+
+    @database_sync_to_async
+    def _heartbeat(self) -> int | None:
+        """Say this socket is alive; the game's version now."""
+        from games.play.models import Game
+
+        self._alive()
+        return Game.objects.filter(pk=self.game_id).values_list("version", flat=True).first()
+
+    def _alive(self) -> None:
+        """A player's socket keeps its seat's presence fresh (in the heartbeat's thread)."""
+        from games.play import presence
+
+        presence.heartbeat(channel_name=self.channel_name)
+
+    @database_sync_to_async
+    def _presence(self, what: str) -> None:
+        from games.play import presence
+
+        if what == "connected":
+            presence.connected(game_id=self.game_id, user=self.scope["user"], channel_name=self.channel_name)
+        else:
+            presence.disconnected(game_id=self.game_id, channel_name=self.channel_name)
+
+    async def game_presence(self, event: dict) -> None:
+        html = await self._render_presence()
+        if html:
+            await self.send(text_data=html)
+
+    async def game_chat(self, event: dict) -> None:
+        html = await self._render_chat(event["seat"], event["message"])
+        if html:
+            await self.send(text_data=html)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """Moves never come this way; a client may only ask for a fresh board."""
+        await self._send_board()
+
+    async def game_changed(self, event: dict) -> None:
+        # The page whose own request made this change has the new board in its answer already.
+        mine = event.get("actor") == self.scope["user"].pk
+        if mine and self.tab and event.get("origin") == self.tab:
+            return
+        # A board is drawn from the game as it is when drawn, so one push can carry several moves:
+        # when moves come quickly (the show, a computer's turns, a busy server), the later
+        # messages find their version sent already and cost nothing.
+        version = event.get("version")
+        if isinstance(version, int) and version <= self.sent_version:
+            return
+        timeline.mark("received", game=self.game_id, version=version, user=self.scope["user"].pk)
+        await self._send_board()
+
+    async def _send_board(self) -> None:
+        html = await self._render()
+        if html is None:
+            return
+        match = BOARD_VERSION.search(html, 0, 400)
+        version = int(match.group(1)) if match else None
+        if version is not None:
+            if version < self.sent_version:
+                return  # a newer board went out while this one was drawn (the heartbeat's catch-up)
+            self.sent_version = version  # before the send: a board drawn meanwhile sees it
+            timeline.mark("drawn", game=self.game_id, version=version, user=self.scope["user"].pk)
+        await self.send(text_data=html)
+        timeline.mark("sent", game=self.game_id, version=version, user=self.scope["user"].pk)
+
+    async def _admitted(self) -> bool:
+        user = self.scope["user"]
+        return user.is_authenticated and await self._is_player(user)
+
+    @database_sync_to_async
+    def _is_player(self, user) -> bool:
+        from games.play.models import Seat
+
+        return Seat.objects.filter(game_id=self.game_id, user=user).exists()
+
+    @database_sync_to_async
+    def _render(self) -> str | None:
+        from games.play.board import render_board_oob
+
+        return render_board_oob(self.game_id, self.scope["user"], csrf.for_scope(self.scope))
+
+    @database_sync_to_async
+    def _render_presence(self) -> str | None:
+        from games.play.board import render_presence
+
+        token = csrf.for_scope(self.scope)
+        return render_presence(self.game_id, self.scope["user"], oob=True, csrf_token=token)
+
+    @database_sync_to_async
+    def _render_chat(self, seat: int, message: str) -> str | None:
+        from games.play.board import render_chat
+
+        return render_chat(self.game_id, self.scope["user"], seat, message)

@@ -1,0 +1,198 @@
+"""Lobby forms: house rules, a game against the computer, a seek or an invitation."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from django import forms
+from django.contrib.auth.models import User
+
+from games.engine.rules import HouseRules
+from games.play.models import TURN_TIMER_CHOICES, ComputerLevel
+
+RULE_FIELDS = (
+    "target", "skunks", "triple_skunk", "peg_out_zone", "manual_counting", "muggins", "match_games",
+)
+
+
+class HouseRulesForm(forms.Form):
+    target = forms.TypedChoiceField(
+        label="Game length", coerce=int, initial=121,
+        choices=[(121, "121 points (standard)"), (61, "61 points (short game)")],
+        help_text="First to this score wins. A 61 game has its skunk line at 31 and no double skunk.",
+    )
+    skunks = forms.BooleanField(
+        required=False, initial=True, label="Skunks count",
+        help_text="A loser under 91 (31 in a 61 game) is skunked; under 61, double-skunked.",
+    )
+    triple_skunk = forms.BooleanField(
+        required=False, label="Triple skunk", help_text="A loser with 30 or less is triple-skunked.",
+    )
+    peg_out_zone = forms.TypedChoiceField(
+        label="Peg-out zone", coerce=int, initial=0,
+        choices=[(0, "Off"), (1, "Stink hole (last hole)"), (5, "Last five holes")],
+        help_text="A player this close to the end when the show begins counts nothing: they must peg out.",
+    )
+    manual_counting = forms.BooleanField(
+        required=False, label="Count my own hands",
+        help_text="You type what your hand is worth; an undercount loses the missing points.",
+    )
+    muggins = forms.BooleanField(
+        required=False, label="Muggins",
+        help_text="With manual counting: the opponent may take the points you missed.",
+    )
+    match_games = forms.TypedChoiceField(
+        label="Match", coerce=int, initial=1,
+        choices=[(1, "Single game"), (3, "Best of 3"), (5, "Best of 5"), (7, "Best of 7")],
+        help_text="A win counts 1 game, a skunk 2, a double skunk 4; the loser deals the next game.",
+    )
+
+    def clean(self) -> dict:
+        data = super().clean()
+        if data.get("muggins") and not data.get("manual_counting"):
+            self.add_error("muggins", "Muggins needs manual counting.")
+        if data.get("triple_skunk") and not data.get("skunks"):
+            self.add_error("triple_skunk", "A triple skunk needs skunks on.")
+        if data.get("triple_skunk") and data.get("target") == 61:
+            self.add_error("triple_skunk", "There is no triple skunk in a 61-point game.")
+        return data
+
+    def main_fields(self):
+        """The fields that are not house rules (shown first; the rules fold away)."""
+        return [f for f in self.visible_fields() if f.name not in RULE_FIELDS]
+
+    def rule_fields(self):
+        return [f for f in self.visible_fields() if f.name in RULE_FIELDS]
+
+    def rules_have_errors(self) -> bool:
+        return any(self.errors.get(name) for name in RULE_FIELDS)
+
+    def house_rules(self) -> HouseRules:
+        d = self.cleaned_data
+        return HouseRules(
+            target=d["target"], skunks=d["skunks"], triple_skunk=d["triple_skunk"],
+            peg_out_zone=d["peg_out_zone"], manual_counting=d["manual_counting"],
+            muggins=d["muggins"], match_games=d["match_games"],
+        )
+
+
+class ComputerGameForm(HouseRulesForm):
+    field_order = ["level", "hints"]
+
+    level = forms.ChoiceField(
+        label="Computer strength", choices=ComputerLevel.choices, initial=ComputerLevel.STANDARD,
+        help_text="Easy plays at random; standard keeps its best hand; expert weighs the crib and pegging.",
+    )
+    hints = forms.BooleanField(
+        required=False, label="Discard hints", help_text="Show what the expert would lay away.",
+    )
+
+
+class SeekForm(HouseRulesForm):
+    field_order = ["opponent", "rated", "hints", "turn_timer"]
+
+    rated = forms.BooleanField(
+        required=False, label="Rated", help_text="Counts for ratings; automatic counting, no hints.",
+    )
+    hints = forms.BooleanField(
+        required=False, label="Discard hints",
+        help_text="Each player may see what the expert would lay away (casual games only).",
+    )
+    turn_timer = forms.TypedChoiceField(
+        label="Turn timer", coerce=int, initial=0, required=False, empty_value=0,
+        choices=TURN_TIMER_CHOICES,
+        help_text="Per decision. When it runs out the site moves for you; three times forfeits the game.",
+    )
+    opponent = forms.CharField(
+        required=False, max_length=150, label="Invite a player (optional)",
+        help_text="Leave empty to post an open seek anyone can accept.",
+    )
+
+    def clean_opponent(self) -> User | None:
+        name = self.cleaned_data.get("opponent", "").strip()
+        if not name:
+            return None
+        try:
+            return User.objects.get(username__iexact=name, is_active=True)
+        except User.DoesNotExist:
+            raise forms.ValidationError(f"There is no player called {name!r}.") from None
+
+    def clean(self) -> dict:
+        data = super().clean()
+        if data.get("rated") and data.get("manual_counting"):
+            self.add_error("rated", "Rated games use automatic counting.")
+        if data.get("rated") and data.get("hints"):
+            self.add_error("hints", "Rated games have no discard hints.")
+        return data
+
+
+SEAT_CHOICES = [
+    ("standard", "Computer (standard)"),
+    ("easy", "Computer (easy)"),
+    ("expert", "Computer (expert)"),
+    ("open", "Open seat: anyone may sit"),
+    ("invite", "Invite a player"),
+]
+
+
+def _shown_if(field: forms.Field, controller: str, value: str) -> None:
+    """Mark a field that only matters when another one (by its HTML name) has this value: the
+    lobby's script hides it otherwise. Without the script every field shows, and clean() ignores
+    the ones that do not apply."""
+    field.widget.attrs.update({"data-shown-if": controller, "data-shown-value": value})
+
+
+class TableForm(HouseRulesForm):
+    """A table of three, or four in two partnerships (you and seat 3 against seats 2 and 4)."""
+
+    field_order = ["players", "seat_1", "seat_1_player", "seat_2", "seat_2_player", "seat_3", "seat_3_player",
+                   "turn_timer"]
+    players = forms.TypedChoiceField(
+        label="Players", coerce=int, initial=4,
+        choices=[(3, "Three players"), (4, "Four players, two partnerships")],
+        help_text="Three: five cards each, one to the crib. Four: partners sit opposite and share a score.",
+    )
+    turn_timer = SeekForm.base_fields["turn_timer"]
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        labels = {
+            1: "Seat 2 (on your left)",
+            2: "Seat 3 (opposite: your partner at four)",
+            3: "Seat 4 (on your right)",
+        }
+        for n, label in labels.items():
+            self.fields[f"seat_{n}"] = forms.ChoiceField(
+                label=label, choices=SEAT_CHOICES, initial="standard", required=n != 3,
+                help_text="Not used at a table of three." if n == 3 else "",
+            )
+            self.fields[f"seat_{n}_player"] = forms.CharField(
+                label=f"Player to invite to seat {n + 1}", required=False, max_length=150,
+            )
+            _shown_if(self.fields[f"seat_{n}_player"], self.add_prefix(f"seat_{n}"), "invite")
+        _shown_if(self.fields["seat_3"], self.add_prefix("players"), "4")
+        self.order_fields(self.field_order)
+
+    def clean(self) -> dict:
+        data = super().clean()
+        n = data.get("players") or 4
+        seats = []
+        for i in range(1, n):
+            kind = data.get(f"seat_{i}") or "standard"
+            if kind == "invite":
+                name = (data.get(f"seat_{i}_player") or "").strip()
+                user = User.objects.filter(username__iexact=name, is_active=True).first() if name else None
+                if user is None:
+                    self.add_error(f"seat_{i}_player", f"There is no player called {name!r}." if name
+                                   else "Name the player to invite.")
+                    continue
+                seats.append({"kind": "invite", "user": user})
+            elif kind == "open":
+                seats.append({"kind": "open"})
+            else:
+                seats.append({"kind": "computer", "level": kind})
+        data["seats"] = seats
+        return data
+
+    def house_rules(self) -> HouseRules:
+        return replace(super().house_rules(), players=self.cleaned_data["players"])

@@ -1,0 +1,483 @@
+"""Games, seats, deals and the append-only move log.
+
+The ``Move`` log is the truth: replaying it through the engine from ``Game.secret`` rebuilds any
+state. ``Game.state`` is a snapshot of the latest state for speed; only ``games.play.services`` writes it.
+"""
+
+from __future__ import annotations
+
+import functools
+import secrets
+from operator import itemgetter
+
+import orjson
+from django.conf import settings
+from django.core.exceptions import FieldDoesNotExist
+from django.db import connections, models
+from django.urls import reverse
+
+from games.engine.rules import HouseRules
+from games.infra import rows
+from games.infra.fields import JSONField
+
+
+def new_secret() -> str:
+    return secrets.token_hex(32)
+
+
+def new_invite_token() -> str:
+    return secrets.token_urlsafe(12)
+
+
+class ComputerLevel(models.TextChoices):
+    EASY = "easy", "Easy"
+    STANDARD = "standard", "Standard"
+    EXPERT = "expert", "Expert"
+
+
+class GameQuerySet(models.QuerySet):
+    def for_user(self, user) -> GameQuerySet:
+        return self.filter(seats__user=user).distinct()
+
+    def in_progress(self) -> GameQuerySet:
+        return self.filter(status=Game.Status.ACTIVE)
+
+    def finished(self) -> GameQuerySet:
+        return self.filter(status=Game.Status.FINISHED)
+
+    def open_seeks(self) -> GameQuerySet:
+        return self.filter(status=Game.Status.WAITING, invited__isnull=True, vs_computer=False)
+
+    def with_computers(self) -> GameQuerySet:
+        return self.filter(seats__user__isnull=True).distinct()
+
+    def with_seats(self) -> GameQuerySet:
+        """Seats and their users in one query: a board asks for them a dozen times per render."""
+        return self.prefetch_related(models.Prefetch("seats", queryset=Seat.objects.select_related("user")))
+
+    def for_play(self, game_id: int, *, lock: bool = False) -> Game | None:
+        """The game with its seats and their players' names, as ``with_seats`` gives them, for the
+        two hot paths (a move, and each push a socket renders). One plain statement: Django's
+        query compiler cost more than the queries themselves there (bench.move, py-spy under
+        bench.load: loading the game and its seats was 15% of a worker's CPU), and a second
+        statement cost PostgreSQL and the worker a round trip on every move and every push.
+        ``lock``: the row lock of a move on the game's row alone (SELECT ... FOR UPDATE OF where
+        the database has it)."""
+        connection = connections[self.db]
+        found = rows.fetch(connection, _game_and_seats_sql(connection, lock), [game_id])
+        if not found:
+            return None
+        game = rows.build(Game, connection, found[0])
+        game._in_tournament, game._match_void = bool(found[0][-2]), found[0][-2] == 2
+        _attach_seats(game, connection, found[0][-1])
+        return game
+
+
+_SQL: dict[tuple[str, str, bool], str] = {}
+# The seat columns travel as JSON (below), which carries these as they are; a field of another
+# kind (a date, a boolean) would need its own conversion there.
+_SEAT_JSON_TYPES = {"AutoField", "BigAutoField", "ForeignKey", "PositiveSmallIntegerField", "CharField"}
+
+
+def _game_and_seats_sql(connection, lock: bool) -> str:
+    """``SELECT game..., seats`` : the game's row once, and its seats (each with its player's
+    name) as one JSON array of arrays in the last column. A join gave one row per seat with the
+    game's columns repeated on each: the 2-3 KB snapshot sent and decoded twice, its four
+    timestamps parsed twice (psycopg's Python loader, under Django's time zone handling)."""
+    from django.contrib.auth import get_user_model
+
+    key = (connection.alias, connection.vendor, lock)
+    sql = _SQL.get(key)
+    if sql is None:
+        user_model = get_user_model()
+        quote = connection.ops.quote_name
+        fields = Seat._meta.concrete_fields
+        if any(f.get_internal_type() not in _SEAT_JSON_TYPES for f in fields):
+            raise TypeError("a Seat field that JSON does not carry as it is: see _SEAT_JSON_TYPES")
+        username = user_model._meta.get_field(user_model.USERNAME_FIELD).column
+        values = ", ".join([*(f"s.{quote(f.column)}" for f in fields), f"u.{quote(username)}"])
+        if connection.vendor == "postgresql":
+            seats = f"json_agg(json_build_array({values}))::text"
+        else:
+            seats = f"json_group_array(json_array({values}))"
+        sql = (
+            f"SELECT {rows.columns(Game, 'g', quote)}, {_in_tournament_sql(quote)}, "
+            f"(SELECT {seats} FROM {quote(Seat._meta.db_table)} s "
+            f"LEFT JOIN {quote(user_model._meta.db_table)} u ON u.{quote('id')} = s.{quote('user_id')} "
+            f"WHERE s.{quote('game_id')} = g.{quote('id')}) "
+            f"FROM {quote(Game._meta.db_table)} g WHERE g.{quote('id')} = %s"
+        )
+        if lock and connection.features.has_select_for_update:
+            sql += " FOR UPDATE OF g" if connection.features.has_select_for_update_of else " FOR UPDATE"
+        _SQL[key] = sql
+    return sql
+
+
+def _in_tournament_sql(quote) -> str:
+    """0: no tournament's match; 1: a match; 2: a void match (its tournament was cancelled while
+    the game was open), for ``Game.in_tournament`` and ``Game.match_void`` (the board asks at the
+    start of every game: a statement of its own would be one more on every early move)."""
+    try:
+        field = Game._meta.get_field("tournament_matches")  # the tournaments app adds it
+    except FieldDoesNotExist:
+        return "0"
+    table, column = quote(field.related_model._meta.db_table), quote(field.field.column)
+    void = field.related_model.Status.VOID.value
+    return (f"COALESCE((SELECT MAX(CASE WHEN m.{quote('status')} = '{void}' THEN 2 ELSE 1 END) "
+            f"FROM {table} m WHERE m.{column} = g.{quote('id')}), 0)")
+
+
+@functools.cache
+def _by_seat_index() -> itemgetter:
+    """The sort key of a seat's JSON array (its columns in ``Seat``'s field order)."""
+    return itemgetter([f.attname for f in Seat._meta.concrete_fields].index("index"))
+
+
+def _attach_seats(game: Game, connection, seats_json: str | None) -> None:
+    """Put ``game``'s seats (``seats_json``, from ``_game_and_seats_sql``), each with its player's
+    id and name, into the cache ``game.seats.all()`` reads (the one ``prefetch_related`` fills).
+    A player loaded here has only ``id`` and ``username``; any other field is fetched if asked
+    for, as with ``only()``.
+
+    A seat does not point back at ``game`` (``seat.game`` reads it again, and nothing on the hot
+    path asks): that back-reference made every loaded game a reference cycle, so the game, its
+    snapshot and its parsed state, hundreds of objects a move, waited for the garbage collector
+    instead of going when the request or the push was done."""
+    from django.contrib.auth import get_user_model
+
+    user_model = get_user_model()
+    user_field = Seat._meta.get_field("user")
+    user_fields = ["id", user_model.USERNAME_FIELD]
+    seats = []
+    for values in sorted(orjson.loads(seats_json) if seats_json else (), key=_by_seat_index()):
+        seat = Seat.from_db(connection.alias, None, values[:-1])
+        if seat.user_id is not None:
+            user_field.set_cached_value(seat, user_model.from_db(connection.alias, user_fields,
+                                                                 [seat.user_id, values[-1]]))
+        seats.append(seat)
+    # As a related manager's prefetch does: the filter is kept but only compiled if the cached
+    # queryset is ever refined (game.seats.filter(...)); compiling it every time was 3% of a worker.
+    cached = models.QuerySet(Seat, using=connection.alias)
+    cached._defer_next_filter = True
+    cached = cached.filter(game_id=game.pk)
+    cached._result_cache, cached._prefetch_done = seats, True
+    game._prefetched_objects_cache = {"seats": cached}
+
+
+# Seconds a player has for each decision (0: no clock); when it runs out the site moves for them.
+TURN_TIMER_CHOICES = [(0, "Off"), (30, "30 seconds"), (60, "60 seconds"), (180, "3 minutes")]
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        WAITING = "waiting", "Waiting for an opponent"
+        ACTIVE = "active", "In progress"
+        FINISHED = "finished", "Finished"
+        ABORTED = "aborted", "Aborted"
+
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="games_created"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING, db_index=True)
+    vs_computer = models.BooleanField(default=False)
+    computer_level = models.CharField(max_length=10, choices=ComputerLevel.choices, blank=True)
+    rated = models.BooleanField(default=False)
+    invited = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="invitations",
+        help_text="Only this player may accept (an invitation); empty for an open seek.",
+    )
+    invitees = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="table_invitations",
+        help_text="Players invited to a seat at a table of three or four.",
+    )
+    invite_token = models.CharField(max_length=32, default=new_invite_token, unique=True, editable=False)
+
+    # House rules, one column each so that history can filter on them.
+    target = models.PositiveSmallIntegerField(default=121, choices=[(121, "121 points"), (61, "61 points")])
+    skunks = models.BooleanField(default=True)
+    triple_skunk = models.BooleanField(default=False)
+    peg_out_zone = models.PositiveSmallIntegerField(
+        default=0, choices=[(0, "Off"), (1, "Stink hole"), (5, "Last five holes")]
+    )
+    manual_counting = models.BooleanField(default=False)
+    muggins = models.BooleanField(default=False)
+    match_games = models.PositiveSmallIntegerField(
+        default=1, choices=[(1, "Single game"), (3, "Best of 3"), (5, "Best of 5"), (7, "Best of 7")]
+    )
+    hints = models.BooleanField(default=False)
+    players = models.PositiveSmallIntegerField(
+        default=2, choices=[(2, "Two players"), (3, "Three players"), (4, "Four players (partners)")]
+    )
+    seat_plan = JSONField(
+        null=True, blank=True,
+        help_text="Tables of three or four: what fills each seat, e.g. {'kind': 'open'|'invite'|'computer'}.",
+    )
+    turn_timer = models.PositiveSmallIntegerField(
+        default=0, choices=TURN_TIMER_CHOICES,
+        help_text="Seconds per decision; when it runs out the site moves for the player.",
+    )
+    turn_started_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the current decision began."
+    )
+
+    version = models.PositiveIntegerField(default=0)
+    # Kept beside the snapshot so a move and a push need not ask the Move log: the number of the
+    # latest Move (the next one is this + 1) and what it said (its note, then its events).
+    move_count = models.PositiveIntegerField(default=0, editable=False)
+    last_events = JSONField(default=list, blank=True, editable=False)
+    state = JSONField(null=True, blank=True)
+    secret = models.CharField(max_length=64, default=new_secret, editable=False)
+    winner_seat = models.SmallIntegerField(null=True, blank=True)
+    result = JSONField(null=True, blank=True, help_text="Final scores, skunk, match score.")
+    # A second press of a finished game's Rematch button goes to the game the first one made.
+    rematch_of = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches", editable=False
+    )
+
+    objects = GameQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-updated_at"]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(target__in=[121, 61]), name="game_target_valid"),
+            models.CheckConstraint(
+                condition=models.Q(muggins=False) | models.Q(manual_counting=True),
+                name="game_muggins_needs_manual_counting",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Game {self.pk} ({self.get_status_display()})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("game", args=[self.pk])
+
+    @property
+    def house_rules(self) -> HouseRules:
+        return HouseRules(
+            target=self.target,
+            skunks=self.skunks,
+            triple_skunk=self.triple_skunk,
+            peg_out_zone=self.peg_out_zone,
+            manual_counting=self.manual_counting,
+            muggins=self.muggins,
+            match_games=self.match_games,
+            players=self.players,
+        )
+
+    def seat_list(self) -> list[Seat]:
+        """The game's seats in seat order. ``for_play`` caches them on the game: read that list as
+        it is, since ``self.seats`` builds a related manager on every call (a few a board, 1-2% of a
+        worker under load)."""
+        cached = getattr(self, "_prefetched_objects_cache", {}).get("seats")
+        if cached is not None and cached._result_cache is not None:
+            return cached._result_cache
+        return sorted(self.seats.all(), key=lambda s: s.index)
+
+    @property
+    def in_tournament(self) -> bool:
+        """Whether this game is a tournament's match (``for_play`` reads it with the game)."""
+        known = getattr(self, "_in_tournament", None)
+        if known is None and self.vs_computer:
+            known = False
+        if known is None:
+            matches = getattr(self, "tournament_matches", None)
+            known = self._in_tournament = matches is not None and matches.exists()
+        return known
+
+    def tournament_match(self):
+        """This game's tournament match, or None (from ``tournament_matches`` when prefetched; the
+        tournaments app adds the relation)."""
+        matches = None if self.vs_computer else getattr(self, "tournament_matches", None)
+        return next(iter(matches.all()), None) if matches is not None else None
+
+    @property
+    def match_void(self) -> bool:
+        """Whether this game's tournament match is void: the tournament was cancelled while it was
+        open (``for_play`` reads it with the game)."""
+        known = getattr(self, "_match_void", None)
+        if known is None:
+            known = self._match_void = self.in_tournament and self.tournament_matches.filter(
+                status="void").exists()
+        return known
+
+    @property
+    def has_computer(self) -> bool:
+        return any(seat.user_id is None for seat in self.seat_list())
+
+    @property
+    def plan(self) -> list[dict]:
+        """What fills each seat; a two-player seek is a creator and one open or invited seat."""
+        if self.seat_plan:
+            return self.seat_plan
+        second = {"kind": "invite", "user": self.invited_id} if self.invited_id else {"kind": "open"}
+        return [{"kind": "creator", "user": self.created_by_id}, second]
+
+    def open_seat_indexes(self, user=None, *, with_link: bool = False) -> list[int]:
+        """Seats of a waiting table that ``user`` could take: an invitation to them first, then open
+        seats. The shareable link (``with_link``) also opens a two-player invitation to its holder."""
+        taken = {seat.index for seat in self.seats.all()}
+        mine, free = [], []
+        for index, spot in enumerate(self.plan):
+            if index in taken:
+                continue
+            if spot["kind"] == "invite" and user is not None and spot.get("user") == user.pk:
+                mine.append(index)
+            elif spot["kind"] == "open" or (spot["kind"] == "invite" and with_link and not self.seat_plan):
+                free.append(index)
+        return mine + free
+
+    def rules_summary(self) -> list[str]:
+        """House rules in words, for the lobby and the board."""
+        parts = [f"{self.target} points"]
+        if self.players == 3:
+            parts.insert(0, "three players")
+        elif self.players == 4:
+            parts.insert(0, "four players, partners")
+        if not self.skunks:
+            parts.append("no skunks")
+        elif self.triple_skunk:
+            parts.append("triple skunks")
+        if self.peg_out_zone:
+            parts.append(self.get_peg_out_zone_display().lower())
+        if self.manual_counting:
+            parts.append("manual counting" + (" with muggins" if self.muggins else ""))
+        if self.match_games > 1:
+            parts.append(self.get_match_games_display().lower())
+        if self.hints:
+            parts.append("discard hints")
+        return parts
+
+    def offer_terms(self) -> list[str]:
+        """An online game's terms as the lobby lists them for everyone alike: the house rules,
+        rated or casual, and the turn timer."""
+        timer = [f"{self.turn_timer} s a move"] if self.turn_timer else []
+        return [*self.rules_summary(), "rated" if self.rated else "casual", *timer]
+
+    def seat_names(self) -> list[str]:
+        """Each seat's name in seat order. Computers of one level at one table are numbered
+        ("Computer 1 (easy)", "Computer 2 (easy)") so players can tell them apart."""
+        seats = self.seat_list()
+        names = [s.display_name for s in seats]
+        numbered: dict[str, int] = {}
+        out = []
+        for seat, name in zip(seats, names, strict=True):
+            if seat.is_computer and names.count(name) > 1:
+                numbered[name] = numbered.get(name, 0) + 1
+                name = f"Computer {numbered[name]} ({seat.get_computer_level_display().lower()})"
+            out.append(name)
+        return out
+
+    def seat_of(self, user) -> int | None:
+        """The seat index ``user`` holds in this game, or None for a stranger."""
+        if not getattr(user, "is_authenticated", False):
+            return None
+        for seat in self.seat_list():
+            if seat.user_id == user.pk:
+                return seat.index
+        return None
+
+
+class Seat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True, related_name="seats"
+    )
+    computer_level = models.CharField(max_length=10, choices=ComputerLevel.choices, blank=True)
+    timeouts = models.PositiveSmallIntegerField(default=0, help_text="Turn-timer expiries in this game.")
+
+    class Meta:
+        ordering = ["game", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "index"], name="seat_unique_index"),
+            models.UniqueConstraint(fields=["game", "user"], name="seat_unique_user"),
+            models.CheckConstraint(
+                condition=models.Q(user__isnull=False) | ~models.Q(computer_level=""),
+                name="seat_user_or_computer",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}/{self.index}: {self.display_name}"
+
+    @property
+    def is_computer(self) -> bool:
+        return self.user_id is None
+
+    @property
+    def display_name(self) -> str:
+        if self.user_id is None:
+            return f"Computer ({self.get_computer_level_display().lower()})"
+        return self.user.username
+
+
+class Move(models.Model):
+    """One action, in order. Append-only: never updated or deleted while the game exists."""
+
+    # No index of its own: move_unique_seq (game, seq) starts with the game and serves every
+    # lookup by game; a second index cost every move's INSERT another index entry.
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves", db_index=False)
+    seq = models.PositiveIntegerField()
+    seat = models.SmallIntegerField()
+    action = JSONField()
+    events = JSONField(default=list, help_text="What the engine said: replaying the log rebuilds it.")
+    note = JSONField(
+        null=True, blank=True, help_text="The site's own word on the move (a timeout, a claimed win)."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    by_timeout = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="move_unique_seq")]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}#{self.seq} seat {self.seat}: {self.action.get('type')}"
+
+
+class Round(models.Model):
+    """One deal: the commitment to its shuffle is public from the start, the seed after the game."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rounds")
+    game_no = models.PositiveSmallIntegerField()
+    deal_no = models.PositiveSmallIntegerField()
+    dealer = models.SmallIntegerField()
+    commitment = models.CharField(max_length=64)
+    summary = JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["game", "game_no", "deal_no"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "game_no", "deal_no"], name="round_unique_deal")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id} game {self.game_no} deal {self.deal_no}"
+
+
+class Connection(models.Model):
+    """One open game socket. A row whose heartbeat is stale (its process died) counts as gone."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="connections")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    channel_name = models.CharField(max_length=200, unique=True)
+    opened_at = models.DateTimeField(auto_now_add=True)
+    last_seen = models.DateTimeField(db_index=True)
+    # A player's last socket, once closed, is kept (until they come back) to say when they left:
+    # without it a player who played and closed the tab read as one who never opened the game.
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "user"]
+        indexes = [models.Index(fields=["game", "user", "last_seen"], name="connection_game_user_seen")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} on game {self.game_id}"

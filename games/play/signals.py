@@ -1,0 +1,12 @@
+"""Signals other parts of the site (history, ratings, tournaments) listen to.
+
+Both are sent inside the service's transaction (``game_finished`` after the final state is written),
+so a listener's writes (a rating, a tournament result) and the pushes it asks for on commit happen
+or not together with the game's move.
+"""
+
+from django.dispatch import Signal
+
+game_finished = Signal()  # kwargs: game (a finished games.play.models.Game)
+# A new deal was dealt, so the scores of the one before are counted (tournament pages show them).
+deal_started = Signal()  # kwargs: game (games.play.models.Game), game_no, deal_no

@@ -1,0 +1,190 @@
+"""``{% load cribbage %}``: card faces, card backs and the cribbage board.
+
+Cards are drawn with HTML and CSS (styles in ``static/css/site.css``), no images, and are
+``aria-hidden``: the element around a card (a button, a list item) carries its accessible name,
+e.g. ``aria-label="{{ card|card_name }}"``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from functools import lru_cache
+
+from django import template
+from django.template.loader import render_to_string
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeData, SafeString, mark_safe
+
+from games.engine.cards import Card, parse_card
+from games.engine.deck import commitment, deal_seed
+from games.play.chat import MESSAGES
+from games.play.fragments import render_fragment
+from games.play.pegboard import render_board
+
+register = template.Library()
+
+SIZES = ("small", "medium", "large")
+# U+FE0E asks for the text (not emoji) glyph, so suits keep our colours on phones.
+TEXT_STYLE = "\ufe0e"
+COURT = {11: "J", 12: "Q", 13: "K"}
+
+
+def _card(card: Card | str) -> Card:
+    return card if isinstance(card, Card) else parse_card(str(card))
+
+
+def _size_class(size: str) -> str:
+    return f" card--{size}" if size in SIZES and size != "medium" else ""
+
+
+def _rank_label(card: Card) -> str:
+    return "10" if card.rank == 10 else card.rank_char
+
+
+@register.filter
+def card_name(card: Card | str) -> str:
+    """``Five of hearts`` for a Card or notation like ``"5H"``; empty for nothing."""
+    if card in (None, ""):
+        return ""
+    return _card(card).name
+
+
+def card_short(card: Card | str) -> str:
+    """``10♥``: a card as players write it, for running text ("T" is the notation's, not theirs)."""
+    c = _card(card)
+    return f"{_rank_label(c)}{c.symbol}{TEXT_STYLE}"
+
+
+@register.filter
+def cards_text(cards) -> SafeString:
+    """Cards in running text, ``10♥ 5♣``, red suits red (each names its card for screen readers).
+    ``cards``: Cards, notations, or one string of notations ("TH 5C")."""
+    if isinstance(cards, str):
+        cards = cards.split()
+    return format_html_join(" ", '<span class="card-text card-text--{}" title="{}">{}</span>', (
+        ("red" if c.suit in "HD" else "black", c.name, card_short(c)) for c in map(_card, cards or ())
+    ))
+
+
+@register.simple_tag
+def card_face(card: Card | str, size: str = "medium", extra_class: str = "") -> SafeString:
+    """A face-up card: rank and suit in two corners, a large centre mark, red or black by suit."""
+    return _card_face(_card(card), size, extra_class)
+
+
+# A board draws dozens of cards on every move: each distinct card, size and class is built once.
+@lru_cache(maxsize=1024)
+def _card_face(c: Card, size: str, extra_class: str) -> SafeString:
+    colour = "red" if c.suit in "HD" else "black"
+    suit = c.symbol + TEXT_STYLE
+    rank = _rank_label(c)
+    corner = format_html(
+        '<span class="card__rank">{}</span><span class="card__suit">{}</span>', rank, suit
+    )
+    if c.rank in COURT:
+        centre = format_html(
+            '<span class="card__centre card__centre--court"><span class="card__court">{}</span>'
+            '<span class="card__court-suit">{}</span></span>',
+            COURT[c.rank],
+            suit,
+        )
+    else:
+        centre = format_html(
+            '<span class="card__centre{}">{}</span>', " card__centre--ace" if c.rank == 1 else "", suit
+        )
+    return format_html(
+        '<span class="card card--face card--{colour} card--suit-{s}{court}{size}{extra}" data-card="{code}" '
+        'aria-hidden="true"><span class="card__corner card__corner--top">{corner}</span>{centre}'
+        '<span class="card__corner card__corner--bottom">{corner}</span></span>',
+        colour=colour,
+        s=c.suit,
+        court=" card--court" if c.rank in COURT else "",
+        size=_size_class(size),
+        extra=f" {extra_class}" if extra_class else "",
+        code=str(c),
+        corner=corner,
+        centre=centre,
+    )
+
+
+@register.simple_tag
+@lru_cache(maxsize=64)
+def card_back(size: str = "medium", extra_class: str = "") -> SafeString:
+    """A face-down card (the crib, the deck, an opponent's hand)."""
+    return format_html(
+        '<span class="card card--back{}{}" aria-hidden="true"><span class="card__pattern"></span></span>',
+        _size_class(size),
+        f" {extra_class}" if extra_class else "",
+    )
+
+
+@register.simple_tag
+def score_log(lines) -> SafeString:
+    """The deal's log as list items, newest first. One tag, not a template loop: at the show the
+    loop was a fifth of the board's rendering, and a board is drawn twice a move."""
+    if not lines:
+        return mark_safe("<li>Nothing yet.</li>")
+    # Each item is escaped. A SafeString equals the str of the same text, so the cache key says
+    # which the text and name are: plain text must never come back as a cached trusted one.
+    return mark_safe("".join(
+        _log_item(line, isinstance(line.who, SafeData), isinstance(line.text, SafeData))
+        for line in reversed(lines)
+    ))
+
+
+# A deal's log grows by a line or two a move and is drawn on every board: each line is built once.
+@lru_cache(maxsize=4096)
+def _log_item(line, safe_who: bool, safe_text: bool) -> SafeString:
+    return format_html(
+        '<li class="log-{}{}"><span>{}{}</span>{}</li>',
+        line.kind,
+        " log--mine" if line.mine else "",
+        format_html('<span class="who">{}:</span> ', line.who) if line.who else "",
+        line.text,
+        format_html(' <span class="points">+{}</span>', line.points) if line.points else "",
+    )
+
+
+@register.simple_tag
+@lru_cache(maxsize=1)
+def quick_message_buttons() -> SafeString:
+    """The quick messages' buttons: the same on every board, and a loop of them cost more than
+    the rest of the board's side column."""
+    return format_html_join(
+        "",
+        '<button type="submit" name="message" value="{}" class="button button--small">{}</button>',
+        MESSAGES.items(),
+    )
+
+
+@register.simple_tag
+def cribbage_board(
+    tracks: Iterable[Mapping], target: int = 121, id_prefix: str = "pegboard"
+) -> SafeString:
+    """The board: ``tracks`` is a list of ``{"label", "front", "back", "color"}`` dicts."""
+    return render_board(tracks, target=target, id_prefix=id_prefix)
+
+
+@register.simple_tag
+def fragment(name: str, **values) -> SafeString:
+    """``games/play/jinja2/play/fragments/<name>.jinja`` drawn with exactly ``values`` (see
+    games.play.fragments); the board's templates call it as ``fragment("name", key=value)``."""
+    return render_fragment(name, values)
+
+
+@register.simple_tag
+def deal_commitment(game, v) -> SafeString:
+    """The current deal's number and the SHA-256 commitment to its shuffle (``v``: the SeatView).
+    The same hash the deal's Round row keeps, computed here (the board is drawn on every move)."""
+    if v is None or v.phase == "cut" or not game.secret:
+        return mark_safe("")
+    return _commitment_html(game.secret, v.game_no, v.deal_no, v.rules.match_games > 1)
+
+
+@lru_cache(maxsize=512)
+def _commitment_html(secret: str, game_no: int, deal_no: int, match: bool) -> SafeString:
+    """Built once a deal: the hash and its markup do not change until the next one."""
+    seal = commitment(deal_seed(bytes.fromhex(secret), game_no, deal_no))
+    return render_to_string("play/_commitment.html", {
+        "round": {"game_no": game_no, "deal_no": deal_no, "commitment": seal}, "match": match,
+    })

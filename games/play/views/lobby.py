@@ -1,0 +1,219 @@
+"""The lobby: start a game against the computer, post a seek or invite someone, see my games."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Q
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.views.decorators.http import require_POST
+
+from games.play import services
+from games.play.board import game_row
+from games.play.forms import ComputerGameForm, SeekForm, TableForm
+from games.play.models import Game
+
+
+def lobby_context(user) -> dict:
+    mine = Game.objects.for_user(user).prefetch_related("seats__user")
+    if hasattr(Game, "tournament_matches"):  # the tournaments app: a match's row names its tournament
+        mine = mine.prefetch_related("tournament_matches__tournament")
+    return {
+        "user": user,
+        "in_progress": [game_row(g, user) for g in mine.in_progress()[:50]],
+        "finished": [game_row(g, user) for g in mine.finished().order_by("-finished_at")[:10]],
+        "my_seeks": [
+            {"game": g, "waiting_for": _invitees_to_come(g)}
+            for g in Game.objects.filter(seats__user=user, status=Game.Status.WAITING)
+            .select_related("invited")
+            .prefetch_related("seats__user", "invitees")
+            .distinct()
+        ],
+        "invitations": Game.objects.filter(Q(invited=user) | Q(invitees=user), status=Game.Status.WAITING)
+        .exclude(seats__user=user)
+        .select_related("created_by")
+        .distinct(),
+        # Only tables with a seat this viewer may take: one whose last seat is kept for an invited
+        # player is that player's invitation, not a seek.
+        "open_seeks": [
+            {"game": g, "seats": seats}
+            for g in Game.objects.open_seeks().exclude(seats__user=user).select_related("created_by")
+            .prefetch_related("seats__user")[:50]
+            if (seats := _free_seats(g, user))
+        ],
+    }
+
+
+def _invitees_to_come(game: Game) -> list[str]:
+    """The invited players of a table who have not taken their seat yet."""
+    seated = {s.user_id for s in game.seats.all()}
+    return [u.username for u in game.invitees.all() if u.pk not in seated]
+
+
+def _free_seats(game: Game, user) -> list[dict]:
+    """The seats a player may take, named so partners can choose each other."""
+    names = {s.index: s.display_name for s in game.seats.all()}
+    out = []
+    for index in game.open_seat_indexes(user):
+        label = f"seat {index + 1}"
+        if game.players == 4:
+            partner = names.get((index + 2) % 4)
+            label += f", partner of {partner}" if partner else ", partner of the open seat opposite"
+        out.append({"index": index, "label": label})
+    return out
+
+
+def forms_context(**forms) -> dict:
+    return {
+        "computer_form": forms.get("computer_form") or ComputerGameForm(prefix="cpu"),
+        "seek_form": forms.get("seek_form") or SeekForm(prefix="seek"),
+        "table_form": forms.get("table_form") or TableForm(prefix="table"),
+    }
+
+
+def render_lobby_lists(user, csrf_token: str = "") -> str:
+    """The lists part of the lobby for one user, as an out-of-band swap (pushed over the socket).
+    ``csrf_token``: the socket's own, so the forms in what is pushed still post."""
+    context = {**lobby_context(user), "oob": True, "csrf_token": csrf_token}
+    return render_to_string("play/lobby.html#lobby-lists", context)
+
+
+@login_required
+def lobby(request: HttpRequest) -> HttpResponse:
+    context = {**lobby_context(request.user), **forms_context()}
+    return render(request, "play/lobby.html", context)
+
+
+@login_required
+@require_POST
+def new_computer_game(request: HttpRequest) -> HttpResponse:
+    form = ComputerGameForm(request.POST, prefix="cpu")
+    if not form.is_valid():
+        context = {**lobby_context(request.user), **forms_context(computer_form=form)}
+        return render(request, "play/lobby.html", context, status=400)
+    game = services.game_create_vs_computer(
+        user=request.user, level=form.cleaned_data["level"], rules=form.house_rules(),
+        hints=form.cleaned_data["hints"],
+    )
+    return redirect(game)
+
+
+@login_required
+@require_POST
+def new_seek(request: HttpRequest) -> HttpResponse:
+    form = SeekForm(request.POST, prefix="seek")
+    if form.is_valid():
+        try:
+            game = services.game_create_seek(
+                user=request.user, rules=form.house_rules(), rated=form.cleaned_data["rated"],
+                invited=form.cleaned_data["opponent"], turn_timer=form.cleaned_data["turn_timer"],
+                hints=form.cleaned_data["hints"],
+            )
+        except services.ServiceError as exc:
+            form.add_error(None, exc.message)
+        else:
+            if game.invited_id:
+                messages.success(request, f"Invitation sent to {game.invited.username}.")
+            else:
+                messages.success(request, "Your seek is posted; the game opens when someone accepts.")
+            return redirect("lobby")
+    context = {**lobby_context(request.user), **forms_context(seek_form=form)}
+    return render(request, "play/lobby.html", context, status=400)
+
+
+@login_required
+@require_POST
+def new_table(request: HttpRequest) -> HttpResponse:
+    form = TableForm(request.POST, prefix="table")
+    if form.is_valid():
+        try:
+            game = services.game_create_table(
+                user=request.user, rules=form.house_rules(), seats=form.cleaned_data["seats"],
+                turn_timer=form.cleaned_data["turn_timer"],
+            )
+        except services.ServiceError as exc:
+            form.add_error(None, exc.message)
+        else:
+            if game.status == Game.Status.ACTIVE:
+                return redirect(game)
+            messages.success(request, "Your table is posted; it starts when every seat is filled.")
+            return redirect("lobby")
+    context = {**lobby_context(request.user), **forms_context(table_form=form)}
+    return render(request, "play/lobby.html", context, status=400)
+
+
+@login_required
+@require_POST
+def accept(request: HttpRequest, game_id: int) -> HttpResponse:
+    try:
+        seat = request.POST.get("seat")
+        game = services.game_accept(
+            user=request.user, game_id=game_id, token=request.POST.get("token"),
+            seat=int(seat) if seat and seat.isdigit() else None,
+        )
+    except services.ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect("lobby") if not request.htmx else HttpResponse(exc.message, status=exc.status)
+    if game.status == Game.Status.WAITING:
+        messages.success(request, "You have a seat; the game starts when the table is full.")
+        return redirect("lobby")
+    return redirect(game)
+
+
+def _back_to_lobby(request: HttpRequest, call, game_id: int, done: str) -> HttpResponse:
+    """Run a lobby service for the user and go back to the lobby with what happened."""
+    try:
+        call(user=request.user, game_id=game_id)
+    except services.ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.info(request, done)
+    return redirect("lobby")
+
+
+@login_required
+@require_POST
+def leave(request: HttpRequest, game_id: int) -> HttpResponse:
+    return _back_to_lobby(request, services.game_leave, game_id, "You left the table.")
+
+
+@login_required
+@require_POST
+def withdraw(request: HttpRequest, game_id: int) -> HttpResponse:
+    return _back_to_lobby(request, services.game_withdraw, game_id, "Withdrawn.")
+
+
+@login_required
+def invitation(request: HttpRequest, token: str) -> HttpResponse:
+    game = get_object_or_404(Game.objects.select_related("created_by"), invite_token=token)
+    if game.seat_of(request.user) is not None:
+        if game.state is not None:
+            return redirect(game)
+        if game.status == Game.Status.WAITING:
+            # One's own seek (or a seat taken at a table still filling) waits in the lobby, whose
+            # socket opens the game the moment the last seat is taken; this page has none.
+            messages.info(request, "Your table is waiting in the lobby: the game opens here by itself "
+                                   "when the last seat is taken.")
+            return redirect("lobby")
+    return render(request, "play/invitation.html", {"game": game})
+
+
+@login_required
+@require_POST
+def rematch(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The same house rules again: straight away against the computer, as an invitation otherwise
+    (or the opponent's own offer accepted)."""
+    try:
+        game = services.game_rematch(user=request.user, game_id=game_id)
+    except services.RematchWaiting as exc:
+        messages.info(request, exc.message)
+        return redirect("game", game_id)
+    except services.ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect("lobby")
+    if game.status == Game.Status.WAITING:  # back to the finished board, which follows the acceptance
+        messages.success(request, "Rematch offered: the game opens when your opponent accepts.")
+        return redirect("game", game_id)
+    return redirect(game)

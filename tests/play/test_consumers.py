@@ -1,0 +1,342 @@
+"""The game socket: who may connect, and what each player is pushed when the other moves."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import User
+from django.db import OperationalError, transaction
+from django.test import Client
+
+from cribsite.asgi import application
+from games.engine.actions import action_to_dict
+from games.engine.view import view
+from games.play import services
+from tests.play.factories import socket_headers
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+
+
+def _two_player_game():
+    alice = User.objects.create_user("alice", password="x")
+    bob = User.objects.create_user("bob", password="x")
+    carol = User.objects.create_user("carol", password="x")
+    game = services.game_create_seek(user=alice, rules=services.HouseRules())
+    game = services.game_accept(user=bob, game_id=game.pk)
+    return game, alice, bob, carol
+
+
+def _headers_for(*users):
+    return [socket_headers(u) for u in users]
+
+
+# Sockets are closed with ``disconnect(timeout=10)`` throughout the tests: with the default 1 s, a
+# slow close under load is cancelled half-way, which leaves channels_redis holding a receive lock
+# bound to this test's event loop, and every later socket test in the process fails on it.
+
+
+async def _connect(game_id: int, headers) -> WebsocketCommunicator:
+    communicator = WebsocketCommunicator(application, f"/ws/game/{game_id}/", headers=headers)
+    connected, _ = await communicator.connect()
+    assert connected
+    return communicator
+
+
+def _version(html: str) -> int:
+    return int(re.search(r'id="board"[^>]*data-version="(\d+)"', html).group(1))
+
+
+async def _receive_board(communicator: WebsocketCommunicator) -> str:
+    """The next board pushed to this socket (presence and chat fragments come on it too)."""
+    for _ in range(20):
+        html = await communicator.receive_from(timeout=5)
+        if 'id="board"' in html:
+            return html
+    raise AssertionError("no board arrived")
+
+
+async def test_anonymous_and_strangers_are_refused():
+    game, _alice, _bob, carol = await sync_to_async(_two_player_game)()
+    for headers in (await sync_to_async(socket_headers)(None), await sync_to_async(socket_headers)(carol)):
+        communicator = WebsocketCommunicator(application, f"/ws/game/{game.pk}/", headers=headers)
+        connected, _ = await communicator.connect()
+        assert not connected
+        await communicator.disconnect(timeout=10)
+
+
+async def test_each_player_is_pushed_their_own_view_after_the_other_moves():
+    game, alice, bob, _ = await sync_to_async(_two_player_game)()
+    h_alice, h_bob = await sync_to_async(_headers_for)(alice, bob)
+    sock_alice = await _connect(game.pk, h_alice)
+    sock_bob = await _connect(game.pk, h_bob)
+    # Both get the current board on connect.
+    assert _version(await _receive_board(sock_alice)) == game.version
+    assert _version(await _receive_board(sock_bob)) == game.version
+
+    def cut_and_discard():
+        for user, pos in ((alice, 5), (bob, 40)):
+            g = services.Game.objects.get(pk=game.pk)
+            services.game_act(user=user, game_id=g.pk, version=g.version,
+                              action={"type": "cut_for_deal", "position": pos})
+        g = services.Game.objects.get(pk=game.pk)
+        state = services.load_state(g)
+        discard = next(a for a in view(state, 0).legal_actions)
+        services.game_act(user=alice, game_id=g.pk, version=g.version,
+                          action={k: v for k, v in action_to_dict(discard).items() if k != "seat"})
+        g.refresh_from_db()
+        return g, services.load_state(g)
+
+    g, state = await sync_to_async(cut_and_discard)()
+    # Bob receives boards up to the latest version, rendered for him: his cards up, none of Alice's.
+    html = ""
+    while True:
+        html = await _receive_board(sock_bob)
+        if _version(html) == g.version:
+            break
+    assert 'hx-swap-oob="true"' in html
+    for card in state.hands[1]:
+        assert f'value="{card}"' in html
+    for card in state.hands[0] + state.discards[0]:
+        assert str(card) not in re.sub(r"<svg.*?</svg>", "", html, flags=re.S)
+    await sock_alice.disconnect(timeout=10)
+    await sock_bob.disconnect(timeout=10)
+
+
+async def test_a_reconnecting_socket_gets_the_current_board():
+    game, alice, bob, _ = await sync_to_async(_two_player_game)()
+    (h_alice,) = await sync_to_async(_headers_for)(alice)
+    sock = await _connect(game.pk, h_alice)
+    assert _version(await _receive_board(sock)) == game.version
+    await sock.disconnect(timeout=10)
+
+    def bob_cuts():
+        g = services.Game.objects.get(pk=game.pk)
+        services.game_act(
+            user=bob, game_id=g.pk, version=g.version, action={"type": "cut_for_deal", "position": 1}
+        )
+        return services.Game.objects.get(pk=game.pk).version
+
+    version = await sync_to_async(bob_cuts)()
+    sock = await _connect(game.pk, h_alice)
+    assert _version(await _receive_board(sock)) == version
+    await sock.disconnect(timeout=10)
+
+
+async def test_a_socket_never_moves():
+    game, alice, _bob, _ = await sync_to_async(_two_player_game)()
+    (h_alice,) = await sync_to_async(_headers_for)(alice)
+    sock = await _connect(game.pk, h_alice)
+    await _receive_board(sock)
+    await sock.send_to(text_data='{"type": "cut_for_deal", "position": 3}')
+    html = await _receive_board(sock)
+    assert _version(html) == game.version
+    assert await sync_to_async(lambda: services.Game.objects.get(pk=game.pk).version)() == game.version
+    await sock.disconnect(timeout=10)
+
+
+async def _drain(communicator: WebsocketCommunicator) -> list[str]:
+    """Whatever this socket is sent until it has been quiet for a moment."""
+    got = []
+    while not await communicator.receive_nothing(timeout=0.5):
+        got.append(await communicator.receive_from(timeout=1))
+    return got
+
+
+async def _connect_tab(game_id: int, headers, tab: str) -> WebsocketCommunicator:
+    communicator = WebsocketCommunicator(application, f"/ws/game/{game_id}/?tab={tab}", headers=headers)
+    connected, _ = await communicator.connect()
+    assert connected
+    return communicator
+
+
+async def test_the_page_that_moved_is_not_pushed_the_board_its_answer_carries():
+    game, alice, bob, _ = await sync_to_async(_two_player_game)()
+    h_alice, h_bob = await sync_to_async(_headers_for)(alice, bob)
+    here = await _connect_tab(game.pk, h_alice, "alice-tab-one")
+    other_tab = await _connect_tab(game.pk, h_alice, "alice-tab-two")
+    opponent = await _connect_tab(game.pk, h_bob, "bob-tab-one")
+    for sock in (here, other_tab, opponent):
+        await _drain(sock)
+
+    def post(user, tab: str, position: int) -> tuple[int, str]:
+        client = Client(headers={"HX-Request": "true", "X-Board-Tab": tab})
+        client.force_login(user)
+        g = services.Game.objects.get(pk=game.pk)
+        response = client.post(f"/games/{g.pk}/act/", {"type": "cut_for_deal", "position": position,
+                                                         "version": g.version})
+        return response.status_code, response.content.decode()
+
+    status, answer = await sync_to_async(post)(alice, "alice-tab-one", 5)
+    assert status == 200 and _version(answer) == game.version + 1
+    assert _version(await _receive_board(other_tab)) == game.version + 1
+    assert _version(await _receive_board(opponent)) == game.version + 1
+    assert not [m for m in await _drain(here) if 'id="board"' in m]
+
+    # Naming someone else's page spares nobody: only the mover's own page skips the push.
+    status, _answer = await sync_to_async(post)(bob, "alice-tab-one", 40)
+    assert status == 200
+    assert _version(await _receive_board(here)) == game.version + 2
+    assert _version(await _receive_board(opponent)) == game.version + 2
+    for sock in (here, other_tab, opponent):
+        await sock.disconnect(timeout=10)
+
+
+async def test_a_board_already_sent_is_not_drawn_again_for_a_later_message(monkeypatch):
+    """A board is drawn from the game as it is: when two moves' messages arrive after both moves,
+    the first push carries both and the second message costs no render. Other sockets, newer
+    versions and a page's own request for a board are drawn as ever."""
+    from games.play import board
+
+    renders = []
+    original = board.render_board_oob
+
+    def counted(*args, **kwargs):
+        renders.append(1)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(board, "render_board_oob", counted)
+    game, alice, bob, _ = await sync_to_async(_two_player_game)()
+    h_alice, = await sync_to_async(_headers_for)(alice)
+    sock = await _connect(game.pk, h_alice)
+    await _receive_board(sock)
+    layer, group = get_channel_layer(), f"game-{game.pk}"
+
+    def both_cut() -> None:
+        with transaction.atomic():  # both moves' messages go out after both have committed
+            for mover, position in ((bob, "5"), (alice, "40")):
+                version = services.Game.objects.get(pk=game.pk).version
+                services.game_act(user=mover, game_id=game.pk, version=version,
+                                  action={"type": "cut_for_deal", "position": position})
+
+    await sync_to_async(both_cut)()
+    boards = [m for m in await _drain(sock) if 'id="board"' in m]
+    assert [_version(b) for b in boards] == [game.version + 2]
+    renders.clear()
+    await layer.group_send(group, {"type": "game.changed", "game": game.pk, "version": game.version + 1})
+    await layer.group_send(group, {"type": "game.changed", "game": game.pk, "version": game.version + 2})
+    assert not [m for m in await _drain(sock) if 'id="board"' in m] and renders == []
+    await sock.send_to(text_data="sync")  # a page asking for its board always gets it
+    assert _version(await _receive_board(sock)) == game.version + 2
+    await sock.disconnect(timeout=10)
+
+
+async def test_a_lost_push_is_made_good_on_the_next_heartbeat(monkeypatch):
+    """A push lost between workers (a Redis blip) while the page's socket stays open would leave
+    the player waiting for a move already made: the socket's heartbeat sees the newer version and
+    sends the board. A heartbeat with nothing new sends nothing."""
+    from games.play import presence
+
+    monkeypatch.setattr(presence, "HEARTBEAT_SECONDS", 0.2)
+    game, alice, bob, _ = await sync_to_async(_two_player_game)()
+    h_alice, = await sync_to_async(_headers_for)(alice)
+    sock = await _connect(game.pk, h_alice)
+    await _receive_board(sock)
+    await _drain(sock)
+
+    async def lost(group, message):
+        return None
+
+    monkeypatch.setattr(get_channel_layer(), "group_send", lost)
+    await sync_to_async(services.game_act)(user=bob, game_id=game.pk, version=game.version,
+                                           action={"type": "cut_for_deal", "position": "5"})
+    assert _version(await _receive_board(sock)) == game.version + 1
+    assert not [m for m in await _drain(sock) if 'id="board"' in m]
+    await sock.disconnect(timeout=10)
+
+
+async def test_a_socket_whose_heartbeats_do_not_come_back_through_the_layer_is_closed(monkeypatch):
+    """Each heartbeat also goes through the channel layer to the socket itself. If one has not come
+    back by the next, pushes are not arriving either (a layer whose subscription broke): the socket
+    is closed with 1013, which the page answers with "Reconnecting…" and a new socket."""
+    from games.play import presence
+
+    monkeypatch.setattr(presence, "HEARTBEAT_SECONDS", 0.2)
+    game, alice, _bob, _ = await sync_to_async(_two_player_game)()
+    h_alice, = await sync_to_async(_headers_for)(alice)
+    sock = await _connect(game.pk, h_alice)
+    await _receive_board(sock)
+    await _drain(sock)  # several heartbeats come and go: the socket stays open
+    await sock.disconnect(timeout=10)
+    layer = get_channel_layer()
+    real_send = layer.send
+
+    async def dropping(channel, message):
+        if message.get("type") != "game.beat":
+            await real_send(channel, message)
+
+    async def hanging(channel, message):
+        await asyncio.sleep(60)  # a Redis that stops answering without closing the connection
+
+    def database_down(**kwargs):
+        raise OperationalError("the database cannot be reached")
+
+    for broken, database in ((dropping, False), (hanging, False), (dropping, True)):
+        sock = await _connect(game.pk, h_alice)
+        await _receive_board(sock)
+        monkeypatch.setattr(layer, "send", broken)
+        if database:  # the heartbeat's database work fails every time: the beat still goes on
+            monkeypatch.setattr(presence, "heartbeat", database_down)
+        for _ in range(20):
+            output = await sock.receive_output(timeout=5)
+            if output["type"] == "websocket.close":
+                break
+        assert output == {"type": "websocket.close", "code": 1013}, broken.__name__
+        await sock.disconnect(timeout=10)  # the page's side of the close
+        monkeypatch.setattr(layer, "send", real_send)
+
+
+async def test_a_push_does_not_queue_behind_channels_shared_thread(monkeypatch):
+    """Channels would hop to its one shared thread before every message; these consumers close
+    their database connections in their own calls instead, so no message waits for that thread."""
+    import channels.consumer
+
+    hops = []
+
+    async def counted():
+        hops.append(1)
+
+    monkeypatch.setattr(channels.consumer, "aclose_old_connections", counted)
+    game, alice, bob, _ = await sync_to_async(_two_player_game)()
+    h_alice, = await sync_to_async(_headers_for)(alice)
+    sock = await _connect(game.pk, h_alice)
+    await _receive_board(sock)
+    await sync_to_async(services.game_act)(user=bob, game_id=game.pk, version=game.version,
+                                           action={"type": "cut_for_deal", "position": "5"})
+    assert _version(await _receive_board(sock)) == game.version + 1
+    assert hops == []
+    await sock.disconnect(timeout=10)
+
+
+async def test_a_message_without_a_handler_is_an_error_as_in_channels():
+    from games.play.consumers import GameConsumer
+
+    with pytest.raises(ValueError, match="No handler for message type game.unknown"):
+        await GameConsumer().dispatch({"type": "game.unknown"})
+
+
+async def test_a_pushed_board_marks_its_stages_when_asked(caplog):
+    """``bench.load --stages`` times the push's way from these marks (games/infra/timeline.py)."""
+    game, alice, bob, _ = await sync_to_async(_two_player_game)()
+    (h_bob,) = await sync_to_async(_headers_for)(bob)
+    sock_bob = await _connect(game.pk, h_bob)
+    assert _version(await _receive_board(sock_bob)) == game.version
+
+    def alice_cuts():
+        services.game_act(user=alice, game_id=game.pk, version=game.version,
+                          action={"type": "cut_for_deal", "position": 5})
+
+    with caplog.at_level(logging.DEBUG, logger="games.timeline"):
+        await sync_to_async(alice_cuts)()
+        assert _version(await _receive_board(sock_bob)) == game.version + 1
+    marks = [r.getMessage() for r in caplog.records if r.name == "games.timeline"]
+    moved = f"game={game.pk} version={game.version + 1}"
+    assert [m.split()[0] for m in marks] == ["stage=commit", "stage=received", "stage=drawn", "stage=sent"]
+    assert all(moved in m for m in marks)
+    assert all(f"user={bob.pk}" in m for m in marks[1:])
+    await sock_bob.disconnect(timeout=10)
