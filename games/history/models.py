@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from games.play.hooks import organised
 from games.play.models import Game
 
 
@@ -215,3 +216,12 @@ class RatingChange(models.Model):
     @property
     def delta(self) -> float:
         return self.rating_after - self.rating_before
+
+
+def with_organisers(rows: list[PlayerGame]) -> list[PlayerGame]:
+    """Each row's ``organised``: the event its game was played for (``games.play.hooks``), asked
+    once for the whole list."""
+    events = organised(row.game_id for row in rows)
+    for row in rows:
+        row.organised = events.get(row.game_id)
+    return rows

@@ -16,11 +16,11 @@ from games.play import endings
 from games.play.board import (
     PHASE_TITLES,
     TRACK_COLORS,
-    game_in_tournament,
     log_lines,
     personalise,
     win_phrase,
 )
+from games.play.hooks import organiser_of
 from games.play.models import Game, Move
 
 
@@ -158,7 +158,7 @@ def replay_context(game: Game, number: int, moves: list[Move]) -> dict:
         at=step.move.created_at if step else None,
     )
     if state.phase == "match_over" and context["results"]:  # the end: a tournament may say more
-        tournament = game_in_tournament(game)
+        tournament = organiser_of(game)
         ending = tournament.ending_of(game) if tournament else None
         if ending is not None:
             last = context["results"][-1]

@@ -27,6 +27,7 @@ from games.engine.view import SeatView, view
 from games.infra import csrf
 from games.play import endings
 from games.play.chat import MESSAGES
+from games.play.hooks import organiser_of
 from games.play.models import Game
 
 SEAT_RE = re.compile(r"\b[Ss]eat (\d)\b(?: (\w+))?")
@@ -239,7 +240,7 @@ def board_context(game: Game, user, *, error: str = "") -> dict:
     cut_legal = {a.position for a in state_view.legal_actions if isinstance(a, CutForDeal)}
     from games.play.services import abort_refusal, computer_to_act
 
-    tournament = None if game.vs_computer else SimpleLazyObject(lambda: game_in_tournament(game))
+    tournament = None if game.vs_computer else SimpleLazyObject(lambda: organiser_of(game))
     ending = endings.ending_of(game) if game.status == Game.Status.FINISHED else None
     result = result_summary(state_view, sides, my_side, tournament, ending)
     deal_log = endings.with_notes(state_view.log, endings.timeout_notes(game), state_view.game_no,
@@ -442,7 +443,7 @@ def result_summary(
 ) -> dict | None:
     """The game's result in words for a viewer on ``viewer_side`` (None: a spectator).
 
-    ``tournament``: the game's place in a tournament (``games.tournaments.results.for_game``), whose
+    ``tournament``: who organised the game (``games.play.hooks.organiser_of``), a tournament whose
     match may have been decided off the board (a forfeit ends the game by a resignation made on the
     absent player's behalf): then the headline says so, and ``note`` says why. ``ending``: why the
     site ended the game (``games.play.endings``)."""
@@ -547,16 +548,15 @@ def render_board_oob(game_id: int, user, csrf_token: str = "") -> str | None:
     return render_board(game, user, oob=True, csrf_token=csrf_token)
 
 
-def game_row(game: Game, user) -> dict:
-    """One line of a "my games" list: opponent, score, and whose turn or the result."""
+def game_row(game: Game, user, organised=None) -> dict:
+    """One line of a "my games" list: opponent, score, and whose turn or the result (``organised``:
+    the event the game belongs to, from ``games.play.hooks.organised``)."""
     seat = game.seat_of(user)
     names = seat_names(game, seat)
     opponent = ", ".join(n for i, n in enumerate(names) if i != seat) or "—"
     if game.state is None:
         return {"game": game, "opponent": opponent, "score": "", "status": game.get_status_display()}
-    match = game.tournament_match()
-    row = {"game": game, "opponent": opponent, "tournament": match.tournament if match else None,
-           "tournament_void": match is not None and match.status == "void"}
+    row = {"game": game, "opponent": opponent, "organised": organised}
     v = view(_state(game), seat)
     score = f"{v.my_score}–" + "–".join(str(s) for i, s in enumerate(v.scores) if i != v.side)
     if game.status == Game.Status.FINISHED:
@@ -574,16 +574,6 @@ def game_row(game: Game, user) -> dict:
         others = (str(s) for i, s in enumerate(v.match_scores) if i != v.side)
         details.append(f"games {v.match_scores[v.side]}–" + "–".join(others))
     return {**row, "score": score, "status": status, "details": details, "moved_at": game.updated_at}
-
-
-def game_in_tournament(game: Game):
-    """The game's place in a tournament (``games.tournaments.results.GameInTournament``), or None
-    (also when the tournaments app is not installed)."""
-    if not hasattr(Game, "tournament_matches"):
-        return None
-    from games.tournaments.results import for_game
-
-    return for_game(game)
 
 
 def presence_context(game: Game, user) -> dict:

@@ -45,7 +45,7 @@ LOBBY_GROUP = "lobby"
 PUSH_WAIT_SECONDS = 0.05
 
 
-def _send(group: str, message: dict) -> None:
+def group_send(group: str, message: dict) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
@@ -84,20 +84,20 @@ def game_changed(game_id: int, version: int, *, origin: str = "", actor: int | N
     """``origin``/``actor``: the page and user whose request made the change (and got the board in
     its answer); that one socket skips the push, every other one renders it."""
     timeline.mark("commit", game=game_id, version=version)
-    _send(game_group(game_id), {
+    group_send(game_group(game_id), {
         "type": "game.changed", "game": game_id, "version": version, "origin": origin, "actor": actor,
     })
 
 
 def presence_changed(game_id: int) -> None:
-    _send(game_group(game_id), {"type": "game.presence", "game": game_id})
+    group_send(game_group(game_id), {"type": "game.presence", "game": game_id})
 
 
 def game_chat(game_id: int, seat: int, message: str) -> None:
     """A quick message: ``message`` is a key of ``games.play.chat.MESSAGES``, never free text."""
-    _send(game_group(game_id), {"type": "game.chat", "game": game_id, "seat": seat, "message": message})
+    group_send(game_group(game_id), {"type": "game.chat", "game": game_id, "seat": seat, "message": message})
 
 
 def lobby_changed(started: int | None = None, players: tuple[int, ...] = ()) -> None:
     """Seeks changed. ``started``: a game that just began, whose ``players`` should be sent to it."""
-    _send(LOBBY_GROUP, {"type": "lobby.changed", "started": started, "players": list(players)})
+    group_send(LOBBY_GROUP, {"type": "lobby.changed", "started": started, "players": list(players)})

@@ -1,4 +1,6 @@
-"""Websocket consumers. They never write to the database: moves are POSTs to the service layer.
+"""Websocket consumers. They never change a game: moves are POSTs to the service layer. The one
+thing a socket records is itself (``games.play.presence``: who has the table open, kept alive by
+its heartbeat), which is not game state.
 
 A game socket renders the board for *its own user* whenever the game changes, so nothing hidden
 from that user can be in what it sends.

@@ -12,7 +12,6 @@ from operator import itemgetter
 
 import orjson
 from django.conf import settings
-from django.core.exceptions import FieldDoesNotExist
 from django.db import connections, models
 from django.urls import reverse
 
@@ -68,7 +67,6 @@ class GameQuerySet(models.QuerySet):
         if not found:
             return None
         game = rows.build(Game, connection, found[0])
-        game._in_tournament, game._match_void = bool(found[0][-2]), found[0][-2] == 2
         _attach_seats(game, connection, found[0][-1])
         return game
 
@@ -101,7 +99,7 @@ def _game_and_seats_sql(connection, lock: bool) -> str:
         else:
             seats = f"json_group_array(json_array({values}))"
         sql = (
-            f"SELECT {rows.columns(Game, 'g', quote)}, {_in_tournament_sql(quote)}, "
+            f"SELECT {rows.columns(Game, 'g', quote)}, "
             f"(SELECT {seats} FROM {quote(Seat._meta.db_table)} s "
             f"LEFT JOIN {quote(user_model._meta.db_table)} u ON u.{quote('id')} = s.{quote('user_id')} "
             f"WHERE s.{quote('game_id')} = g.{quote('id')}) "
@@ -111,20 +109,6 @@ def _game_and_seats_sql(connection, lock: bool) -> str:
             sql += " FOR UPDATE OF g" if connection.features.has_select_for_update_of else " FOR UPDATE"
         _SQL[key] = sql
     return sql
-
-
-def _in_tournament_sql(quote) -> str:
-    """0: no tournament's match; 1: a match; 2: a void match (its tournament was cancelled while
-    the game was open), for ``Game.in_tournament`` and ``Game.match_void`` (the board asks at the
-    start of every game: a statement of its own would be one more on every early move)."""
-    try:
-        field = Game._meta.get_field("tournament_matches")  # the tournaments app adds it
-    except FieldDoesNotExist:
-        return "0"
-    table, column = quote(field.related_model._meta.db_table), quote(field.field.column)
-    void = field.related_model.Status.VOID.value
-    return (f"COALESCE((SELECT MAX(CASE WHEN m.{quote('status')} = '{void}' THEN 2 ELSE 1 END) "
-            f"FROM {table} m WHERE m.{column} = g.{quote('id')}), 0)")
 
 
 @functools.cache
@@ -241,6 +225,13 @@ class Game(models.Model):
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches", editable=False
     )
 
+    # A word from whoever organised the game, shown on its board (a tournament cancelled while the
+    # game was in play: it no longer counts). Play only shows it: see games.play.hooks.
+    notice = models.CharField(max_length=300, blank=True, editable=False)
+    # Set up by an organiser (a tournament's match): it cannot be called off, and the organiser
+    # has the last word on its result.
+    organised = models.BooleanField(default=False, editable=False)
+
     objects = GameQuerySet.as_manager()
 
     class Meta:
@@ -280,33 +271,6 @@ class Game(models.Model):
         if cached is not None and cached._result_cache is not None:
             return cached._result_cache
         return sorted(self.seats.all(), key=lambda s: s.index)
-
-    @property
-    def in_tournament(self) -> bool:
-        """Whether this game is a tournament's match (``for_play`` reads it with the game)."""
-        known = getattr(self, "_in_tournament", None)
-        if known is None and self.vs_computer:
-            known = False
-        if known is None:
-            matches = getattr(self, "tournament_matches", None)
-            known = self._in_tournament = matches is not None and matches.exists()
-        return known
-
-    def tournament_match(self):
-        """This game's tournament match, or None (from ``tournament_matches`` when prefetched; the
-        tournaments app adds the relation)."""
-        matches = None if self.vs_computer else getattr(self, "tournament_matches", None)
-        return next(iter(matches.all()), None) if matches is not None else None
-
-    @property
-    def match_void(self) -> bool:
-        """Whether this game's tournament match is void: the tournament was cancelled while it was
-        open (``for_play`` reads it with the game)."""
-        known = getattr(self, "_match_void", None)
-        if known is None:
-            known = self._match_void = self.in_tournament and self.tournament_matches.filter(
-                status="void").exists()
-        return known
 
     @property
     def has_computer(self) -> bool:

@@ -30,6 +30,7 @@ from games.engine.rules import HouseRules
 from games.engine.view import view
 from games.infra import rows
 from games.play import broadcast, endings
+from games.play.hooks import organiser_of
 from games.play.models import ComputerLevel, Game, Move, Round, Seat
 from games.play.signals import deal_started, game_finished
 
@@ -133,13 +134,15 @@ def game_create_seek(
 @transaction.atomic
 def game_create_between(
     *, players: list[AbstractBaseUser], rules: HouseRules, rated: bool = False,
-    created_by: AbstractBaseUser | None = None, turn_timer: int = 0,
+    created_by: AbstractBaseUser | None = None, turn_timer: int = 0, organised: bool = False,
 ) -> Game:
-    """A game between named people that starts at once (tournament pairings, for example)."""
+    """A game between named people that starts at once (tournament pairings, for example).
+    ``organised``: set up by an organiser (see ``games.play.hooks``), so it cannot be called off."""
     if len({p.pk for p in players}) != len(players) or len(players) != rules.players:
         raise ServiceError(f"A game needs {rules.players} different players.")
     game = Game.objects.create(
-        created_by=created_by or players[0], rated=rated, turn_timer=turn_timer, **_rule_fields(rules)
+        created_by=created_by or players[0], rated=rated, turn_timer=turn_timer, organised=organised,
+        **_rule_fields(rules),
     )
     for index, user in enumerate(players):
         Seat.objects.create(game=game, index=index, user=user)
@@ -324,6 +327,13 @@ def redraw_boards(game_ids: list[int]) -> None:
     transaction.on_commit(lambda: [broadcast.game_changed(pk, version) for pk, version in versions])
 
 
+def organiser_notice(*, game_ids: list[int], text: str) -> None:
+    """An organiser's word on its games in play (a tournament cancelled: they no longer count).
+    Their boards say it from now on, and no clock runs on them any more: nothing rides on them."""
+    Game.objects.filter(pk__in=game_ids, status=Game.Status.ACTIVE).update(notice=text[:300], turn_timer=0)
+    redraw_boards(game_ids)
+
+
 def rematch_offer(old: Game, *, by: AbstractBaseUser | int) -> Game | None:
     """The waiting rematch of the two-player game ``old`` that ``by`` offered: an invitation from
     them to the other player, on the same terms, made since ``old`` ended."""
@@ -437,13 +447,7 @@ def _others_acted_alongside(game: Game, seat: int, version: int, action: dict) -
     gap = game.version - version
     if action.get("type") not in SIMULTANEOUS_ACTIONS or not 0 < gap < game.players:
         return False
-    # A plain statement: every second player to lay away comes this way (see games/infra/rows.py).
-    connection = connections[router.db_for_read(Move)]
-    table = connection.ops.quote_name(Move._meta.db_table)
-    found = rows.fetch(connection, f"SELECT seat, action FROM {table} WHERE game_id = %s ORDER BY seq DESC "
-                                   f"LIMIT {int(gap)}", [game.pk])
-    decode = Move._meta.get_field("action").from_db_value
-    since = [(s, decode(a, None, connection) if isinstance(a, str) else a) for s, a in found]
+    since = list(Move.objects.filter(game=game).order_by("-seq").values_list("seat", "action")[:gap])
     return len(since) == gap and all(s != seat and a.get("type") == action["type"] for s, a in since)
 
 
@@ -583,6 +587,9 @@ def _human_seats_due(game: Game, state: engine.GameState) -> list[Seat]:
 
 
 ABORTED_EVENT = "aborted"
+# The board only asks whether it may offer Abort; the organiser's own words are asked for (one
+# query) when someone tries all the same.
+ORGANISED_REFUSAL = "A game set up for an event cannot be called off; you can resign."
 
 
 def abort_refusal(game: Game, state: engine.GameState | None) -> str:
@@ -595,8 +602,8 @@ def abort_refusal(game: Game, state: engine.GameState | None) -> str:
     # Calling a rated game off once the hands are seen would let a player escape a bad deal unrated.
     if game.rated and state.phase != "cut":
         return "A rated game can be called off only before the deal; you can resign."
-    if game.in_tournament:
-        return "A tournament game cannot be called off; you can resign."
+    if game.organised:
+        return ORGANISED_REFUSAL
     return ""
 
 
@@ -607,6 +614,8 @@ def game_abort(*, user: AbstractBaseUser, game_id: int) -> Game:
     if game.seat_of(user) is None:
         raise NotAPlayer("You are not playing in this game.")
     refusal = abort_refusal(game, load_state(game) if game.state else None)
+    if refusal == ORGANISED_REFUSAL:
+        refusal = getattr(organiser_of(game), "abort_refusal", "") or refusal
     if refusal:
         raise NotAvailable(refusal)
     game.status = Game.Status.ABORTED

@@ -1,4 +1,5 @@
-"""How a tournament game reads wherever it is shown (the board, the watch page, the game record).
+"""How a tournament game reads wherever it is shown (the board, the watch page, the game record, the
+lists): the tournament's answer to ``games.play.hooks``, registered in ``TournamentsConfig.ready``.
 
 A match decided off the board (a forfeit, a withdrawal, the organiser's result) ends its game in play
 by a resignation made on the loser's behalf (``services._decide``): the game's own result says
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from games.play.hooks import Ending
 from games.play.models import Game
 from games.tournaments.models import Match, Tournament
 
@@ -18,19 +20,18 @@ HOW = {
     Match.Decided.WITHDRAWAL: "by withdrawal",
     Match.Decided.ADMIN: "by the organiser's decision",
 }
-
-
-@dataclass(frozen=True)
-class Ending:
-    """``how`` follows "dave wins" in place of the game's own words (empty: keep them); ``note``
-    says why, for a line of its own."""
-
-    how: str
-    note: str
+# A match decided off the board, as a list of games says it ended.
+LIST_WORDS = {
+    Match.Decided.FORFEIT: "forfeit",
+    Match.Decided.WITHDRAWAL: "withdrawal",
+    Match.Decided.ADMIN: "set by the organiser",
+}
 
 
 @dataclass(frozen=True)
 class GameInTournament:
+    """A tournament's match, as ``games.play.hooks.Organised``."""
+
     match: Match
 
     @property
@@ -46,19 +47,22 @@ class GameInTournament:
         return self.tournament.get_absolute_url()
 
     @property
-    def cancelled(self) -> bool:
-        """The tournament was cancelled while this game was open: it no longer counts."""
-        cancelled = self.tournament.status == Tournament.Status.CANCELLED
-        return cancelled and self.match.status == Match.Status.VOID
+    def round_label(self) -> str:
+        return f"round {self.match.round_no}"
 
     @property
-    def cancelled_text(self) -> str:
-        return f"The tournament {self.name} was cancelled: this game no longer counts."
+    def void(self) -> bool:
+        return self.match.status == Match.Status.VOID
+
+    @property
+    def abort_refusal(self) -> str:
+        return "A tournament game cannot be called off; you can resign."
+
+    @property
+    def list_word(self) -> str:
+        return LIST_WORDS.get(self.match.decided_by, "")
 
     def ending(self, winner_seat: int | None, resigned: bool) -> Ending | None:
-        """How the game's end reads, given the seat that won the match and whether a resignation
-        ended its last game (one made between two games leaves the last game as it was played).
-        None: as the game has it (played out, or a player's own resignation)."""
         m = self.match
         if m.status != Match.Status.FINISHED or m.decided_by not in HOW or winner_seat is None:
             return None
@@ -69,16 +73,17 @@ class GameInTournament:
         return Ending(HOW[m.decided_by] if resigned else "", note)
 
     def ending_of(self, game: Game) -> Ending | None:
-        """``ending`` for a finished game, from its stored result."""
         games = (game.result or {}).get("games") or []
         return self.ending(game.winner_seat, bool(games) and games[-1].get("reason") == "resign")
 
 
+def lookup(game_ids: list[int]) -> dict[int, GameInTournament]:
+    """The tournament matches played as these games (``games.play.hooks.register_organiser``)."""
+    matches = Match.objects.filter(game_id__in=game_ids).select_related(
+        "tournament", "winner__user", "entrant1__user", "entrant2__user")
+    return {m.game_id: GameInTournament(m) for m in matches}
+
+
 def for_game(game: Game) -> GameInTournament | None:
     """``game``'s match and tournament, or None for a game played outside any tournament."""
-    match = (
-        Match.objects.filter(game_id=game.pk)
-        .select_related("tournament", "winner__user", "entrant1__user", "entrant2__user")
-        .first()
-    )
-    return GameInTournament(match) if match is not None else None
+    return lookup([game.pk]).get(game.pk)

@@ -15,11 +15,10 @@ from datetime import datetime
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import connections, router, transaction
+from django.db import transaction
 from django.utils import timezone
 from django.utils.module_loading import import_string
 
-from games.infra import rows
 from games.play import endings
 from games.play import services as game_services
 from games.play.models import Game, Move
@@ -427,6 +426,7 @@ def _start_match(t: Tournament, m: Match, *, by: AbstractBaseUser | None = None)
         rated=t.rated,
         created_by=by or t.created_by or e1.user,
         turn_timer=t.turn_timer,
+        organised=True,
     )
     m.game = game
     m.status = Match.Status.ACTIVE
@@ -569,14 +569,10 @@ def on_game_finished(sender, game: Game, **kwargs) -> None:
 def on_deal_started(sender, game: Game, **kwargs) -> None:
     """games.play.signals.deal_started: a tournament game's score changed, so its page shows the new one.
     Once a deal, not once a move: every watcher's socket draws the whole page for each push."""
-    # A plain statement: this runs at every deal of every game, nearly all of them outside any
-    # tournament, and the ORM's compiler cost more than the lookup (1% of a worker at 200 games).
-    connection = connections[router.db_for_read(Match)]
-    table = connection.ops.quote_name(Match._meta.db_table)
-    found = rows.fetch(connection, f"SELECT tournament_id FROM {table} WHERE game_id = %s AND status = %s",
-                       [game.pk, Match.Status.ACTIVE.value])
-    if found:
-        tournament_changed_on_commit(found[0][0])
+    active = Match.objects.filter(game_id=game.pk, status=Match.Status.ACTIVE)
+    tournament_id = active.values_list("tournament_id", flat=True).first()
+    if tournament_id is not None:
+        tournament_changed_on_commit(tournament_id)
 
 
 def _score_from_game(t: Tournament, m: Match, game: Game) -> None:
@@ -763,8 +759,8 @@ def tournament_cancel(
     # either; their boards are redrawn to say so.
     open_games = list(_undecided(t).filter(game__status=Game.Status.ACTIVE).values_list("game_id", flat=True))
     _undecided(t).update(status=Match.Status.VOID)
-    Game.objects.filter(pk__in=open_games).update(turn_timer=0)
-    game_services.redraw_boards(open_games)
+    game_services.organiser_notice(
+        game_ids=open_games, text=f"The tournament {t.name} was cancelled: this game no longer counts.")
     _notice(t, Notice.Kind.CANCEL, "The tournament has been cancelled.", reason=reason, by=by)
     _changed(t)
     return t

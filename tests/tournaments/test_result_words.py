@@ -133,7 +133,7 @@ def test_a_cancelled_tournaments_open_game_says_it_no_longer_counts() -> None:
 
 def test_a_game_outside_any_tournament_says_nothing_of_one(alice, bob) -> None:
     game = game_services.game_create_between(players=[alice, bob], rules=Tournament().rules_for(1))
-    assert "tournament-cancelled" not in _page(alice, reverse("game", args=[game.pk]))
+    assert "organiser-notice" not in _page(alice, reverse("game", args=[game.pk]))
     game_services.game_act(user=bob, game_id=game.pk, version=game.version, action={"type": "resign"})
     result = _result_section(_page(alice, reverse("game", args=[game.pk])))
     assert "You win by resignation" in result and reverse("rematch", args=[game.pk]) in result

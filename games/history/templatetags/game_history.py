@@ -8,9 +8,8 @@ from django import template
 from django.db.models import Count, Q
 
 from games.history.charts import rating_chart
-from games.history.models import PlayerGame, Pool, Rating, RatingChange
+from games.history.models import PlayerGame, Pool, Rating, RatingChange, with_organisers
 from games.history.stats import player_stats
-from games.play.models import Game
 
 register = template.Library()
 RECENT_GAMES = 5
@@ -35,10 +34,12 @@ def profile_history(context, player) -> dict:
         recent = recent.online()
     tables = recent.filter(players__gt=2).aggregate(
         games=Count("pk"), wins=Count("pk", filter=Q(result=PlayerGame.Result.WIN)))
+    recent = list(recent[:RECENT_GAMES])
+    with_organisers(recent)
     return {
         "player": player,
         "is_self": viewer == player,
-        "recent": list(recent[:RECENT_GAMES]),
+        "recent": recent,
         "ratings": ratings,
         "online": player_stats(player, vs_computer=False),
         "computer": player_stats(player, vs_computer=True) if viewer == player else None,
@@ -68,23 +69,6 @@ def signed(value: float | int | None) -> str:
         return ""
     n = round(value)
     return f"+{n}" if n > 0 else str(n)
-
-
-# A tournament match decided off the board (its game resigned for the loser), as a list says it.
-OFF_BOARD = {"forfeit": "forfeit", "withdrawal": "withdrawal", "admin": "set by the organiser"}
-
-
-@register.filter
-def how_ended(game: Game) -> str:
-    """How a game that did not end at the target ended, for a list: "resignation", "on time",
-    "claim: opponent absent", or the tournament's "forfeit" (uses ``tournament_matches`` when
-    prefetched)."""
-    from games.play.endings import ending_of, list_word
-
-    match = game.tournament_match()
-    if match is not None and match.decided_by in OFF_BOARD:
-        return OFF_BOARD[match.decided_by]
-    return list_word(ending_of(game)) or "resignation"
 
 
 @register.filter

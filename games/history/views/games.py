@@ -21,11 +21,12 @@ from games.history.analysis import discard_report
 from games.history.charts import score_chart
 from games.history.export import deal_views, game_json, game_text
 from games.history.filters import GameFilterForm
-from games.history.models import PlayerGame, RatingChange
+from games.history.models import PlayerGame, RatingChange, with_organisers
 from games.history.replay import ReplayError, moves_of
 from games.history.replay_board import replay_context, seat_names, side_names
-from games.play.board import game_in_tournament, skunked, win_phrase
+from games.play.board import skunked, win_phrase
 from games.play.endings import ending_of
+from games.play.hooks import organiser_of
 from games.play.models import Game
 
 PER_PAGE = 20
@@ -50,12 +51,11 @@ def player_games(request: HttpRequest, username: str) -> HttpResponse:
     player = get_object_or_404(get_user_model(), username=username, is_active=True)
     is_self = request.user == player
     rows = PlayerGame.objects.filter(user=player).select_related("game", "opponent")
-    if hasattr(Game, "tournament_matches"):  # a tournament game says so, and how it was decided
-        rows = rows.prefetch_related("game__tournament_matches__tournament")
     if not is_self:
         rows = rows.online()
     form = GameFilterForm(request.GET, public=not is_self)
     page = Paginator(form.filter(rows), PER_PAGE).get_page(request.GET.get("page"))
+    page.object_list = with_organisers(list(page.object_list))  # a tournament game says so, how it ended
     query = {k: v for k, v in request.GET.items() if k != "page" and v}
     return render(request, "history/player_games.html", {
         "player": player, "is_self": is_self, "form": form, "page": page,
@@ -78,7 +78,7 @@ def record(request: HttpRequest, game_id: int) -> HttpResponse:
         deals = []
     games = []
     results = (game.result or {}).get("games", [])
-    tournament = game_in_tournament(game)
+    tournament = organiser_of(game)
     ending = tournament.ending_of(game) if tournament else None
     site_ending = ending_of(game)  # the site resigned for a player: on time, or a claimed win
     for result in results:

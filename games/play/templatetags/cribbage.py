@@ -188,3 +188,15 @@ def _commitment_html(secret: str, game_no: int, deal_no: int, match: bool) -> Sa
     return render_to_string("play/_commitment.html", {
         "round": {"game_no": game_no, "deal_no": deal_no, "commitment": seal}, "match": match,
     })
+
+
+@register.simple_tag
+def how_ended(game, organised=None) -> str:
+    """How a game that did not end at the target ended, for a list: "resignation", "on time",
+    "claim: opponent absent", or the organiser's word ("forfeit"; ``organised``: see
+    ``games.play.hooks``)."""
+    from games.play.endings import ending_of, list_word
+
+    if organised is not None and organised.list_word:
+        return organised.list_word
+    return list_word(ending_of(game)) or "resignation"

@@ -130,7 +130,7 @@ def computer_step(request: HttpRequest, game_id: int) -> HttpResponse:
         # Two pages (or a page and a push) may ask at once; the loser of the race just gets the board.
         with contextlib.suppress(services.ServiceError):
             services.game_computer_step(game_id=game.pk, origin=board_tab(request), asked_by=request.user.pk)
-        game = Game.objects.for_play(game.pk)  # as a move's answer reads it (Game.in_tournament too)
+        game = Game.objects.for_play(game.pk)
     if not request.htmx:
         return _redirect_with_calls(request, game)
     return _board_response(request, game)

@@ -13,17 +13,18 @@ from django.views.decorators.http import require_POST
 from games.play import services
 from games.play.board import game_row
 from games.play.forms import ComputerGameForm, SeekForm, TableForm
+from games.play.hooks import organised
 from games.play.models import Game
 
 
 def lobby_context(user) -> dict:
     mine = Game.objects.for_user(user).prefetch_related("seats__user")
-    if hasattr(Game, "tournament_matches"):  # the tournaments app: a match's row names its tournament
-        mine = mine.prefetch_related("tournament_matches__tournament")
+    in_progress, finished = list(mine.in_progress()[:50]), list(mine.finished().order_by("-finished_at")[:10])
+    events = organised(g.pk for g in in_progress + finished)  # a tournament's row names it
     return {
         "user": user,
-        "in_progress": [game_row(g, user) for g in mine.in_progress()[:50]],
-        "finished": [game_row(g, user) for g in mine.finished().order_by("-finished_at")[:10]],
+        "in_progress": [game_row(g, user, events.get(g.pk)) for g in in_progress],
+        "finished": [game_row(g, user, events.get(g.pk)) for g in finished],
         "my_seeks": [
             {"game": g, "waiting_for": _invitees_to_come(g)}
             for g in Game.objects.filter(seats__user=user, status=Game.Status.WAITING)
