@@ -17,15 +17,19 @@ from __future__ import annotations
 from .knockout import bracket_order, bracket_rounds, feeds, first_round, next_power_of_two, round_name
 from .roundrobin import P, round_robin
 from .scoring import Scoring, game_spread, qualifier_count
-from .table import MatchResult, Standing, standings
+from .table import ACC_ORDER, CRITERIA, ByeCredit, MatchResult, Standing, card_rank, standings
 
 __all__ = [
+    "ACC_ORDER",
+    "CRITERIA",
+    "ByeCredit",
     "MatchResult",
     "P",
     "Scoring",
     "Standing",
     "bracket_order",
     "bracket_rounds",
+    "card_rank",
     "feeds",
     "first_round",
     "game_spread",
