@@ -165,7 +165,7 @@ def tournaments(draw, max_players: int = 10) -> tuple:
     return players, results, byes, withdrawn, order, cut
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(tournaments())
 def test_the_default_order_is_the_single_module_order(t: tuple) -> None:
     players, results, _, withdrawn, order, _ = t
@@ -173,7 +173,7 @@ def test_the_default_order_is_the_single_module_order(t: tuple) -> None:
     assert [(r.player, r.rank) for r in table] == _legacy(players, results, order, withdrawn)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(
     tournaments(),
     st.permutations(CRITERIA).flatmap(lambda p: st.integers(1, len(p)).map(lambda k: tuple(p[:k]))),

@@ -1,8 +1,9 @@
 """Pairings and standings for tournaments: pure Python, no Django, no clock, no I/O.
 
-Round robin by the circle method (a bye for an odd count, each player sits out once), seeded
+Round robin by the circle method (a bye for an odd count, each player sits out once), qualifying
+rounds paired one at a time by standing or at random without a rematch (``pair_round``), seeded
 single-elimination brackets (byes to the top seeds, up to the next power of two), the ACC's
-qualifying points and the standings order with its tie-breaks.
+qualifying points and the standings order with the director's tie-breaks.
 
 >>> round_robin(["a", "b", "c", "d"])[0]
 [('a', 'd'), ('c', 'b')]
@@ -17,6 +18,7 @@ from __future__ import annotations
 from .knockout import bracket_order, bracket_rounds, feeds, first_round, next_power_of_two, round_name
 from .roundrobin import P, round_robin
 from .scoring import Scoring, game_spread, qualifier_count
+from .swiss import PairingError, max_rounds, pair_round, safe_rounds
 from .table import ACC_ORDER, CRITERIA, ByeCredit, MatchResult, Standing, card_rank, standings
 
 __all__ = [
@@ -25,6 +27,7 @@ __all__ = [
     "ByeCredit",
     "MatchResult",
     "P",
+    "PairingError",
     "Scoring",
     "Standing",
     "bracket_order",
@@ -33,9 +36,12 @@ __all__ = [
     "feeds",
     "first_round",
     "game_spread",
+    "max_rounds",
     "next_power_of_two",
+    "pair_round",
     "qualifier_count",
     "round_name",
     "round_robin",
+    "safe_rounds",
     "standings",
 ]
