@@ -3,7 +3,8 @@
 Round robin by the circle method (a bye for an odd count, each player sits out once), qualifying
 rounds paired one at a time by standing or at random without a rematch (``pair_round``), seeded
 single-elimination brackets (byes to the top seeds, up to the next power of two), the ACC's
-qualifying points and the standings order with the director's tie-breaks.
+qualifying points, the standings order with the director's tie-breaks, and who is already sure
+to qualify (or not) while the qualifying goes on.
 
 >>> round_robin(["a", "b", "c", "d"])[0]
 [('a', 'd'), ('c', 'b')]
@@ -16,6 +17,7 @@ qualifying points and the standings order with the director's tie-breaks.
 from __future__ import annotations
 
 from .knockout import bracket_order, bracket_rounds, feeds, first_round, next_power_of_two, round_name
+from .qualifiers import Qualification, qualification
 from .roundrobin import P, round_robin
 from .scoring import Scoring, game_spread, qualifier_count
 from .swiss import PairingError, max_rounds, pair_round, safe_rounds
@@ -28,6 +30,7 @@ __all__ = [
     "MatchResult",
     "P",
     "PairingError",
+    "Qualification",
     "Scoring",
     "Standing",
     "bracket_order",
@@ -39,6 +42,7 @@ __all__ = [
     "max_rounds",
     "next_power_of_two",
     "pair_round",
+    "qualification",
     "qualifier_count",
     "round_name",
     "round_robin",

@@ -36,6 +36,15 @@ class Scoring:
             return self.win
         return self.skunk if skunk == 1 else self.double_skunk
 
+    def most_match_points(self, match_games: int = 1) -> int:
+        """The most points one player can take from a match of ``match_games`` (best of): every
+        game they need to win it, each a double skunk.
+
+        >>> Scoring().most_match_points(), Scoring(double_skunk=4).most_match_points(3)
+        (3, 8)
+        """
+        return (match_games // 2 + 1) * max(self.win, self.skunk, self.double_skunk)
+
 
 def game_spread(target: int, loser_score: int) -> int:
     """The winner's point spread for one game (the loser gets the negative): the winner counts as
