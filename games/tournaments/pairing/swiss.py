@@ -127,8 +127,9 @@ def pair_round(
         seen = set(listed)
         priority = [index[p] for p in listed] + [i for i, p in enumerate(people) if p not in seen]
     else:
+        assert rng is not None  # refused above; this tells the type checker
         priority = list(range(n))
-        rng.shuffle(priority)  # type: ignore[union-attr]
+        rng.shuffle(priority)
 
     # An odd field pairs one player with a phantom vertex, the bye, allowed only to the fewest byes.
     bye = n if n % 2 else -1
@@ -138,8 +139,8 @@ def pair_round(
         eligible = [v for v in priority if bye_count[v] == fewest]
         if method == "standing":
             eligible.reverse()  # the lowest-standing player first
-        else:
-            rng.shuffle(eligible)  # type: ignore[union-attr]
+        elif rng is not None:
+            rng.shuffle(eligible)
     can_bye = set(eligible)
 
     def candidates(v: int) -> list[int]:

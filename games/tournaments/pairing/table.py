@@ -41,11 +41,19 @@ class Standing:
     byes: int = 0
 
     def sort_key(self) -> tuple:
-        """The place in the ACC order (``ACC_ORDER``, then ``order``); other orders: ``standings``."""
+        """The place in the ACC order (``ACC_ORDER``, then ``order``); other orders: ``standings``.
+
+        >>> Standing("a", points=4, spread=9).sort_key() < Standing("b", points=4, spread=2).sort_key()
+        True
+        """
         return (self.withdrawn, -self.points, -self.match_wins, -self.games_won, -self.spread, self.order)
 
     def tie_key(self) -> tuple:
-        """Equal for two players the ACC order cannot tell apart."""
+        """Equal for two players the ACC order cannot tell apart.
+
+        >>> Standing("a", order=1, points=2).tie_key() == Standing("b", order=2, points=2).tie_key()
+        True
+        """
         return (self.withdrawn, self.points, self.match_wins, self.games_won, self.spread)
 
 
@@ -80,7 +88,11 @@ class ByeCredit:
 
     @classmethod
     def win(cls, scoring: Scoring, spread: int | Literal["average"] = 0) -> ByeCredit:
-        """A bye worth a plain win under ``scoring``."""
+        """A bye worth a plain win under ``scoring``.
+
+        >>> ByeCredit.win(Scoring(), spread="average").spread
+        'average'
+        """
         return cls(points=scoring.win, spread=spread)
 
     def spread_for(self, spread: int, played: int) -> int:
