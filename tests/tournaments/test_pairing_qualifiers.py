@@ -159,7 +159,7 @@ def test_a_clear_lead_is_marked_before_the_last_round() -> None:
 def test_a_possible_tie_on_points_keeps_a_player_open() -> None:
     past = [MatchResult("a", "c", "a", 1, 0, 3, 0, 40), MatchResult("b", "d", "b", 1, 0, 2, 0, 5)]
     table = standings("abcd", past)
-    # b has 2; c or d can reach 3 and a can lose to ... b against a: b could end level with c.
+    # b (2 points) plays c (0): a plain win for c leaves them level on 2, to be split by tie-breaks.
     q = qualification(table, 2, remaining=[("a", "d"), ("b", "c")], max_points=3)
     assert "b" in q.open
 
