@@ -8,7 +8,7 @@ from __future__ import annotations
 from games.engine.cards import Card
 from games.engine.events import Event
 from games.engine.rules import HouseRules
-from games.engine.state import SKUNK_NAMES, GameResult, GameState, teams
+from games.engine.state import GameResult, GameState
 
 NUMBER_WORDS = ("no", "one", "two")
 
@@ -74,16 +74,10 @@ def next_opponent(d: Draft, seat: int) -> int:
     return next(s for s in ((seat + k) % n for k in range(1, n)) if d.side_of(s) != d.side_of(seat))
 
 
-def side_name(d: Draft, side: int) -> str:
-    """``"Seat 1"`` or, for a partnership, ``"Seats 0 and 2"``."""
-    seats = teams(d.rules.players)[side]
-    return f"Seat {seats[0]}" if len(seats) == 1 else "Seats " + " and ".join(str(s) for s in seats)
-
-
-def peg(d: Draft, seat: int, points: int, kind: str, text: str, cards: tuple[Card, ...] = ()) -> None:
+def peg(d: Draft, seat: int, points: int, kind: str, cards: tuple[Card, ...] = ()) -> None:
     """Emit a scoring event for ``seat`` and peg the points on its side's score; reaching the
     target ends the game right here."""
-    d.emit(Event(seat, kind, points, text, cards))
+    d.emit(Event(seat, kind, points, cards))
     if points:
         side = seat % len(d.scores)
         old = d.scores[side]
@@ -123,22 +117,11 @@ def finish_game(d: Draft, winner: int, reason: str) -> None:
         GameResult(d.game_no, winner, scores, loser_score, skunk, value, reason, skunks),)
     d.match_scores = set_at(d.match_scores, winner, d.match_scores[winner] + value)
     d.turn = None
-    line = "-".join(str(scores[side]) for side in [winner, *losers])
-    if sides == 2:
-        how = f" ({SKUNK_NAMES[skunk]})" if skunk else ""
-    else:
-        notes = [f"seat {side} {SKUNK_NAMES[skunks[side]]}ed" for side in losers if skunks[side]]
-        how = f" ({', '.join(notes)})" if notes else ""
-    who = side_name(d, winner)
-    d.emit(Event(winner, "game_won", 0, f"{who} {_win_verb(who)} {line}{how}"))
+    d.emit(Event(winner, "game_won", scores=scores, skunks=skunks, detail=reason))
     if reason == "resign" or d.match_scores[winner] >= rules.games_to_win_match:
         finish_match(d, winner)
     else:
         d.phase = "game_over"
-
-
-def _win_verb(who: str) -> str:
-    return "win" if who.startswith("Seats") else "wins"
 
 
 def finish_match(d: Draft, winner: int) -> None:
@@ -146,6 +129,4 @@ def finish_match(d: Draft, winner: int) -> None:
     d.match_winner = winner
     d.turn = None
     if d.rules.match_games > 1:
-        scores = "-".join(str(s) for s in d.match_scores)
-        who = side_name(d, winner)
-        d.emit(Event(winner, "match_won", 0, f"{who} {_win_verb(who)} the match {scores}"))
+        d.emit(Event(winner, "match_won", scores=d.match_scores))

@@ -1,15 +1,20 @@
-"""Events: what happened, in words fit to show every seat.
+"""Events: what happened, as data every seat may see.
 
 ``apply`` returns the events an action produced, and the state keeps the current deal's events in
-``state.log``. An event never holds a card hidden from any seat: a discard names no cards, a hand
-is listed only when it is counted, so the log can go to every seat as it is.
+``state.log``. An event says what happened, never in words: a kind, the seat it concerns, the points
+it scored, the cards it shows, and the numbers a sentence about it needs (the count, the scores).
+Putting it into words is the reader's business (the site does it in ``games.play.narration``).
+An event never holds a card hidden from any seat: a discard names no cards, a hand is listed only
+when it is counted, so the log can go to every seat as it is.
 
 >>> from games.engine.cards import parse_cards
->>> ev = Event(0, "fifteen", 2, "Fifteen for 2", parse_cards("7H 8S"))
+>>> ev = Event(0, "fifteen", 2, parse_cards("7H 8S"))
 >>> ev.to_dict()
-{'seat': 0, 'kind': 'fifteen', 'points': 2, 'text': 'Fifteen for 2', 'cards': ['7H', '8S']}
+{'seat': 0, 'kind': 'fifteen', 'points': 2, 'cards': ['7H', '8S']}
 >>> Event.from_dict(ev.to_dict()) == ev
 True
+>>> Event(1, "play", cards=parse_cards("5H"), count=15).to_dict()
+{'seat': 1, 'kind': 'play', 'points': 0, 'cards': ['5H'], 'count': 15}
 """
 
 from __future__ import annotations
@@ -18,54 +23,77 @@ from dataclasses import dataclass
 
 from games.engine.cards import Card, parse_card
 
-# Every ``Event.kind`` the state machine emits (scoring kinds come from ScoreGroup kinds).
+# Every ``Event.kind`` the state machine emits (scoring kinds come from ScoreGroup kinds), with what
+# each one carries beyond its kind.
 EVENT_KINDS = frozenset({
     # cut for deal
     "cut",          # seat revealed its cut card (cards = the card)
-    "recut",        # equal ranks: cut again
-    "dealer",       # who deals and why (seat = the dealer)
+    "recut",        # equal low cards: everyone cuts again (cards = the tied low cards)
+    "dealer",       # seat deals first; detail "cut": it cut lowest (cards = every seat's cut card,
+                    # in seat order); detail "lost": its side lost the last game of the match
     # deal / discard / starter
     "deal",         # a new deal starts (seat = the dealer)
     "discard",      # seat laid away its cards (no cards named)
     "starter",      # the starter is turned (cards = the starter)
-    "his_heels",    # jack turned: 2 to the dealer
+    "his_heels",    # jack turned: 2 to the dealer (cards = the jack)
     # the play
-    "play",         # seat laid a card (cards = the card; text gives the count)
+    "play",         # seat laid a card (cards = the card; count = the count it made)
     "say_go",       # seat cannot play and says go
     "fifteen", "thirty_one", "pair", "run",  # pegging scores (cards = the cards that make it)
     "go",           # 1 for the go
-    "last_card",    # 1 for the last card
+    "last_card",    # 1 for the last card (cards = the card)
     "reset",        # the count goes back to 0
     # the show
     "hand", "crib",  # a hand / the crib counted (points = awarded; cards = the hand + starter)
-    "peg_out_zone",  # the seat was in the peg-out zone when the show began: scores nothing
+    "peg_out_zone",  # seat was in the peg-out zone when the show began: its hand or crib (detail)
+                     # scores nothing (cards = the hand + starter)
     "muggins",       # muggins called (points = points taken; 0 if nothing was missed)
     "accept",        # the count was accepted without calling muggins
     # the end
-    "game_won", "match_won", "resign",
+    "game_won",      # seat = the winning side; scores and skunks by side; detail "target" or "resign"
+    "match_won",     # seat = the winning side; scores = the games won by each side
+    "resign",        # seat resigns for its side
 })
 
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    """One thing that happened. ``seat`` is the seat it concerns (``None`` for the table);
-    ``points`` the points it scored for that seat (0 for none)."""
+    """One thing that happened. ``seat`` is the seat it concerns (``None`` for the table; for
+    ``game_won`` and ``match_won`` the winning side); ``points`` the points it scored for that
+    seat's side (0 for none); ``count`` the running count a card made; ``scores`` and ``skunks``
+    each side's score and skunk level (``GameResult``'s) at the end of a game, or the games each
+    side won at the end of a match; ``detail`` a word a kind needs (see :data:`EVENT_KINDS`)."""
 
     seat: int | None
     kind: str
     points: int = 0
-    text: str = ""
     cards: tuple[Card, ...] = ()
+    count: int | None = None
+    scores: tuple[int, ...] = ()
+    skunks: tuple[int, ...] = ()
+    detail: str = ""
 
     def to_dict(self) -> dict:
-        return {
-            "seat": self.seat, "kind": self.kind, "points": self.points, "text": self.text,
+        """JSON-safe; the fields a kind does not use are left out."""
+        data: dict = {
+            "seat": self.seat, "kind": self.kind, "points": self.points,
             "cards": [str(c) for c in self.cards],
         }
+        if self.count is not None:
+            data["count"] = self.count
+        if self.scores:
+            data["scores"] = list(self.scores)
+        if self.skunks:
+            data["skunks"] = list(self.skunks)
+        if self.detail:
+            data["detail"] = self.detail
+        return data
 
     @classmethod
     def from_dict(cls, data: dict) -> Event:
         return cls(
-            data["seat"], data["kind"], data["points"], data["text"],
-            tuple(parse_card(c) for c in data["cards"]),
+            data["seat"], data["kind"], data.get("points", 0),
+            tuple(parse_card(c) for c in data.get("cards", ())),
+            data.get("count"), tuple(data.get("scores", ())), tuple(data.get("skunks", ())),
+            data.get("detail", ""),
         )

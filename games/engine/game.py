@@ -65,7 +65,7 @@ from games.engine.actions import (
     Play,
     Resign,
 )
-from games.engine.cards import JACK, RANK_NAMES, Card
+from games.engine.cards import JACK, Card
 from games.engine.deck import cut_seed, deal_seed, shuffle
 from games.engine.draft import (
     NUMBER_WORDS,
@@ -77,7 +77,6 @@ from games.engine.draft import (
     left_of,
     peg,
     set_at,
-    side_name,
 )
 from games.engine.errors import CardNotInHand, GameOver, IllegalAction, NotYourTurn, WrongPhase
 from games.engine.events import Event
@@ -161,30 +160,17 @@ def _cut(d: Draft, action: CutForDeal) -> None:
     cards = tuple(deck[p] for p in d.cut_positions)
     d.cut_cards = cards
     for s, card in enumerate(cards):
-        d.emit(Event(s, "cut", 0, f"Cut: {card.name}", (card,)))
+        d.emit(Event(s, "cut", cards=(card,)))
     low = min(c.rank for c in cards)
     lows = [s for s, c in enumerate(cards) if c.rank == low]
-    name = RANK_NAMES[low - 1]
     if len(lows) > 1:
-        d.emit(Event(None, "recut", 0, f"Both cut a {name}: cut again" if len(cards) == 2
-                     else f"Equal low cards ({name}): cut again"))
+        d.emit(Event(None, "recut", cards=tuple(cards[s] for s in lows)))
         d.cut_attempt += 1
         d.cut_positions = (None,) * len(cards)
         return
     dealer = lows[0]
-    if low == 1:
-        why = "Ace is low"
-    else:
-        higher = sorted({c.rank for s, c in enumerate(cards) if s != dealer})
-        why = f"{name} is lower than {_and(RANK_NAMES[r - 1] for r in higher)}"
-    d.emit(Event(dealer, "dealer", 0, f"{why}: seat {dealer} deals", (cards[dealer],)))
+    d.emit(Event(dealer, "dealer", cards=cards, detail="cut"))
     _start_deal(d, dealer)
-
-
-def _and(words) -> str:
-    """``"A"``, ``"A and B"``, ``"A, B and C"``."""
-    words = list(words)
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 # --- the deal -----------------------------------------------------------------------------------
@@ -221,7 +207,7 @@ def _deal_from(d: Draft, deck: tuple[Card, ...]) -> None:
     d.show_zoned = (False,) * n
     d.acks = (False,) * n
     d.phase = "discard"
-    d.emit(Event(d.dealer, "deal", 0, f"Seat {d.dealer} deals"))
+    d.emit(Event(d.dealer, "deal"))
 
 
 def _discard(d: Draft, action: Discard) -> None:
@@ -244,7 +230,7 @@ def _discard(d: Draft, action: Discard) -> None:
     d.kept = set_at(d.kept, seat, kept)
     d.discards = set_at(d.discards, seat, tuple(sorted(cards)))
     d.crib = tuple(sorted(d.crib + cards))
-    d.emit(Event(seat, "discard", 0, f"Seat {seat} lays away {cards_word(k)}"))
+    d.emit(Event(seat, "discard"))
     if all(d.discards):
         _turn_starter(d)
 
@@ -254,9 +240,9 @@ def _turn_starter(d: Draft) -> None:
     d.starter = starter
     d.phase = "play"
     d.turn = left_of(d, d.dealer)  # pone leads
-    d.emit(Event(None, "starter", 0, f"Starter: {starter.name}", (starter,)))
+    d.emit(Event(None, "starter", cards=(starter,)))
     if starter.rank == JACK:
-        peg(d, d.dealer, 2, "his_heels", "His heels for 2", (starter,))
+        peg(d, d.dealer, 2, "his_heels", (starter,))
 
 
 def _next_deal(d: Draft, action: NextDeal) -> None:
@@ -296,11 +282,7 @@ def _next_game(d: Draft, action: NextGame) -> None:
     d.cut_cards = (None,) * n
     d.cut_attempt = 0
     d.log = ()
-    if sides == n:
-        text = f"Seat {loser} lost the last game and deals first"
-    else:
-        text = f"{side_name(d, losing)} lost the last game: seat {loser} deals first"
-    d.emit(Event(loser, "dealer", 0, text))
+    d.emit(Event(loser, "dealer", detail="lost"))
     _start_deal(d, loser)
 
 
@@ -312,7 +294,7 @@ def _resign(d: Draft, action: Resign) -> None:
     # the others (on a tie, the first clockwise from the resigning seat).
     winner = max((side for side in range(sides) if side != mine),
                  key=lambda side: (d.scores[side], -((side - mine) % sides)))
-    d.emit(Event(seat, "resign", 0, f"Seat {seat} resigns"))
+    d.emit(Event(seat, "resign"))
     if d.phase == "game_over":  # between games: the match ends, the finished game stands
         finish_match(d, winner)
     else:

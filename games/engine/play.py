@@ -36,14 +36,14 @@ def play_card(d: Draft, action: Play) -> None:
     d.series = d.series + ((seat, card),)
     d.plays = d.plays + ((seat, card),)
     d.last_player = seat
-    d.emit(Event(seat, "play", 0, f"{card.name}: {d.count}", (card,)))
+    d.emit(Event(seat, "play", cards=(card,), count=d.count))
     series = [c for _, c in d.series]
     if pegging_total(series):  # the fast check first: most cards score nothing
         for part in score_pegging(series).parts:
-            peg(d, seat, part.points, part.kind, part.text, part.cards)
+            peg(d, seat, part.points, part.kind, part.cards)
     if not any(d.hands):
         if d.count != 31:
-            peg(d, seat, 1, "last_card", "Last card for 1", (card,))
+            peg(d, seat, 1, "last_card", (card,))
         begin_show(d)
     elif d.count == 31:
         _reset(d, seat)
@@ -60,7 +60,7 @@ def say_go(d: Draft, action: Go) -> None:
     if fits(d.hands[seat], d.count):
         raise IllegalAction(f"You can't say go: you hold a card that fits under 31 (count {d.count})")
     d.gone = set_at(d.gone, seat, True)
-    d.emit(Event(seat, "say_go", 0, "Go"))
+    d.emit(Event(seat, "say_go"))
     _advance(d, seat)
 
 
@@ -77,7 +77,7 @@ def _advance(d: Draft, after: int) -> None:
         d.turn = seat
         return
     last = d.last_player
-    peg(d, last, 1, "go", "Go for 1")
+    peg(d, last, 1, "go")
     _reset(d, last)
 
 
@@ -106,7 +106,7 @@ def _reset(d: Draft, last: int) -> None:
     d.series = ()
     d.last_player = None
     d.gone = (False,) * n
-    d.emit(Event(None, "reset", 0, "The count goes back to 0"))
+    d.emit(Event(None, "reset"))
     for step in range(1, n + 1):
         seat = (last + step) % n
         if d.hands[seat]:

@@ -50,6 +50,21 @@ PAIR_POINTS = (0, 0, 2, 6, 12)
 PAIR_TEXTS = {2: "Pair for 2", 3: "Pair royal for 6", 4: "Double pair royal for 12"}
 
 
+def score_text(kind: str, points: int) -> str:
+    """What a scoring item of ``kind`` worth ``points`` says (``ScoreGroup.text`` says the same).
+
+    >>> score_text("pair", 6), score_text("run", 4), score_text("thirty_one", 2), score_text("flush", 5)
+    ('Pair royal for 6', 'Run of 4 for 4', '31 for 2', 'Flush for 5')
+    """
+    if kind == PAIR:
+        return PAIR_TEXTS[PAIR_POINTS.index(points)]
+    if kind == RUN:
+        return f"Run of {points} for {points}"
+    if kind == FLUSH:
+        return f"Flush for {points}"
+    return {FIFTEEN: "Fifteen for 2", THIRTY_ONE: "31 for 2", NOBS: "His nobs for 1"}[kind]
+
+
 @dataclass(frozen=True, slots=True)
 class ScoreGroup:
     """One scoring item: what scored (``kind``), the cards that made it, the points, and a text."""

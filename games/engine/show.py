@@ -42,11 +42,7 @@ def _continue_show(d: Draft) -> None:
         cards = d.kept[seat] if kind == "hand" else d.crib
         if d.show_zoned[seat]:
             d.show = d.show + (ShowEntry(seat, kind, cards, starter, SKIPPED),)
-            zone = d.rules.peg_out_zone
-            where = "in the stink hole" if zone == 1 else f"within {zone} of {d.rules.target}"
-            d.emit(Event(seat, "peg_out_zone", 0,
-                         f"Seat {seat} was {where} when the show began: the {kind} scores nothing",
-                         cards + (starter,)))
+            d.emit(Event(seat, "peg_out_zone", cards=cards + (starter,), detail=kind))
             continue
         score = score_hand(cards, starter, crib=kind == "crib")
         if manual:
@@ -54,7 +50,7 @@ def _continue_show(d: Draft) -> None:
             d.turn = seat
             return
         d.show = d.show + (ShowEntry(seat, kind, cards, starter, DONE, None, score.total, 0, score),)
-        peg(d, seat, score.total, kind, f"{kind.capitalize()}: {score.total}", cards + (starter,))
+        peg(d, seat, score.total, kind, cards + (starter,))
     d.turn = None  # everything counted: waiting for NextDeal from every seat
 
 
@@ -84,8 +80,7 @@ def count_hand(d: Draft, action: Count) -> None:
     wins = d.scores[d.side_of(seat)] + points >= d.rules.target
     status = MUGGINS if d.rules.muggins and not wins else DONE
     d.show = set_at(d.show, len(d.show) - 1, replace(entry, status=status, claimed=points, awarded=points))
-    text = f"{entry.kind.capitalize()}: {points}"
-    peg(d, seat, points, entry.kind, text, entry.cards + (entry.starter,))
+    peg(d, seat, points, entry.kind, entry.cards + (entry.starter,))
     if status == MUGGINS:
         d.turn = next_opponent(d, seat)  # the seat on its left; it must call muggins or accept
     else:
@@ -98,9 +93,9 @@ def call_muggins(d: Draft, action: CallMuggins) -> None:
     missed = entry.score.total - entry.claimed
     d.show = set_at(d.show, len(d.show) - 1, replace(entry, status=DONE, muggins=missed))
     if missed:
-        peg(d, seat, missed, "muggins", f"Muggins! {missed}")
+        peg(d, seat, missed, "muggins")
     else:
-        d.emit(Event(seat, "muggins", 0, "Muggins called: nothing was missed"))
+        d.emit(Event(seat, "muggins"))
     _continue_show(d)
 
 
@@ -108,5 +103,5 @@ def accept_count(d: Draft, action: AcceptCount) -> None:
     seat = action.seat
     entry = _current_entry(d, MUGGINS, seat, _only_caller(d, "accept the count"))
     d.show = set_at(d.show, len(d.show) - 1, replace(entry, status=DONE))
-    d.emit(Event(seat, "accept", 0, "Count accepted"))
+    d.emit(Event(seat, "accept"))
     _continue_show(d)

@@ -16,8 +16,8 @@ from games.engine.state import SKUNK_NAMES, side_count, teams
 from games.history.replay_board import seat_names, side_names
 from games.history.summaries import deal_players, summaries_for
 from games.play import endings
-from games.play.board import personalise, skunked, win_phrase
 from games.play.models import Game, Move, Round
+from games.play.narration import Table, line, score_words, skunked, win_phrase
 
 FORMAT = "cribbage-hall-game/1"
 
@@ -72,7 +72,8 @@ def game_text(game: Game) -> str:
         "game": game, "names": names, "sides": sides, "deals": deal_views(game, names),
         "results": [
             {**r, "game_no": r["game_no"] + 1, "winner": sides[r["winner"]],
-             "words": win_phrase(sides, r["winner"], r["scores"], r["reason"], verb="won", ending=ending),
+             "words": win_phrase(sides, r["winner"], r["scores"], r["reason"], verb_word="won",
+                                 ending=ending),
              "skunked": skunked_words(sides, r)}
             for r in (game.result or {}).get("games", [])
         ],
@@ -83,7 +84,7 @@ def skunked_words(sides: list[str], result: dict) -> str:
     """"a skunk", or who was skunked where more than one player lost ("Computer 2 skunked")."""
     skunks = result.get("skunks") or []
     if len(sides) > 2 and skunks:
-        return skunked(sides, skunks, verb=False)
+        return skunked(sides, skunks, with_verb=False)
     return f"a {SKUNK_NAMES[result['skunk']]}" if result["skunk"] else ""
 
 
@@ -91,8 +92,9 @@ def timeouts_by_deal(game: Game, names: list[str]) -> dict[tuple[int, int], list
     """Each deal's timeouts in words: "alice ran out of time: the site laid away for alice (timeout 1
     of 3)"."""
     out: dict[tuple[int, int], list[str]] = {}
+    table = Table(tuple(names))
     for note in endings.timeout_notes(game):
-        out.setdefault((note["game_no"], note["deal_no"]), []).append(personalise(note["text"], names))
+        out.setdefault((note["game_no"], note["deal_no"]), []).append(line(table, note).text)
     return out
 
 
@@ -133,12 +135,20 @@ def deal_views(game: Game, names: list[str]) -> list[dict]:
                  "after": deal["scores_after"][k]}
                 for k in range(sides)
             ],
-            "pegging_lines": [
-                {**line, "name": names[line["seat"]] if "seat" in line else ""} for line in deal["pegging"]
-            ],
+            "pegging_lines": [_pegging_line(line, names) for line in deal["pegging"]],
             "shows": [{**e, "owner": names[e["seat"]]} for e in deal["show"]],
             "seed": deal_seed(secret, deal["game_no"], deal["deal_no"]).hex(),
             "commitment": commitments.get((deal["game_no"], deal["deal_no"]), ""),
             "timeouts": timeouts.get((deal["game_no"], deal["deal_no"]), []),
         })
     return out
+
+
+def _pegging_line(line: dict, names: list[str]) -> dict:
+    """A line of a deal's play with its player's name and each score in words."""
+    named = {**line, "name": names[line["seat"]] if "seat" in line else ""}
+    if line["kind"] == "go":
+        named["text"] = score_words("go", line["points"])
+    if line["kind"] == "play":
+        named["scores"] = [{**s, "text": score_words(s["kind"], s["points"])} for s in line["scores"]]
+    return named

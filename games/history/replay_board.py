@@ -13,15 +13,10 @@ from games.engine.game import GameState
 from games.engine.state import teams
 from games.history.replay import Step, state_at
 from games.play import endings
-from games.play.board import (
-    PHASE_TITLES,
-    TRACK_COLORS,
-    log_lines,
-    personalise,
-    win_phrase,
-)
+from games.play.board import PHASE_TITLES, TRACK_COLORS
 from games.play.hooks import organiser_of
 from games.play.models import Game, Move
+from games.play.narration import Table, line, log_lines, win_phrase
 
 
 def seat_names(game: Game) -> list[str]:
@@ -50,7 +45,8 @@ def describe(step: Step, names: list[str], ending: dict | None = None) -> str:
     who = names[step.move.seat] if step.move.seat < len(names) else f"Seat {step.move.seat}"
     kind = a.get("type")
     if kind == "resign" and ending is not None:
-        return personalise(endings.resign_text(ending), names)
+        event = {"seat": step.move.seat, "kind": "resign", "points": 0, "cards": []}
+        return line(Table(tuple(names)), event, ending).text
     said = _said(who, kind, a)
     return f"{said} (the site, on a timeout)" if _by_site(step) else said
 
@@ -80,6 +76,7 @@ def board_from_state(state: GameState, names: list[str], ending: dict | None = N
     """Template context for one state: every seat with its cards face up, one peg track per side,
     the table, the show (``ending`` and ``notes``: see ``games.play.endings``)."""
     sides = side_names(names)
+    table = Table(tuple(names), None, state.rules.target, state.rules.peg_out_zone)
     seats = []
     for i in range(state.players):
         in_show = state.phase in ("show", "game_over", "match_over") and state.kept[i]
@@ -118,13 +115,13 @@ def board_from_state(state: GameState, names: list[str], ending: dict | None = N
             {"entry": e, "owner": names[e.seat], "groups": e.score.groups if e.score else ()}
             for e in state.show
         ],
-        "log": log_lines(endings.with_notes(state.log, list(notes), state.game_no, state.deal_no),
-                         names, None, ending),
+        "log": log_lines(table, endings.with_notes(state.log, list(notes), state.game_no, state.deal_no),
+                         ending),
         "cut_cards": [{"name": names[s], "card": c} for s, c in enumerate(state.cut_cards) if c is not None],
         "results": [
             {"game_no": r.game_no + 1, "winner": sides[r.winner], "scores": list(r.scores),
-             "words": win_phrase(sides, r.winner, r.scores, r.reason,
-                                 verb="win" if len(state.teams[r.winner]) > 1 else "wins", ending=ending),
+             "words": win_phrase(sides, r.winner, r.scores, r.reason, ending=ending,
+                                 verb_word="win" if len(state.teams[r.winner]) > 1 else "wins"),
              "skunk": r.skunk_name, "reason": r.reason}
             for r in state.results
         ],
@@ -143,6 +140,7 @@ def replay_context(game: Game, number: int, moves: list[Move]) -> dict:
     ending = endings.ending_of(game)
     notes = [m.note for m in moves[:number] if m.by_timeout and endings.is_placed_timeout(m.note)]
     context = board_from_state(state, names, ending, notes)
+    table = Table(tuple(names), None, game.target, game.peg_out_zone)
     said = [step.move.note] if step and step.move.note else []
     context.update(
         game=game,
@@ -154,7 +152,7 @@ def replay_context(game: Game, number: int, moves: list[Move]) -> dict:
         next=min(total, number + 1),
         last=total,
         what=describe(step, names, ending) if step else "Before the cut for deal",
-        events=[line.text for line in log_lines([*said, *step.events], names, None, ending)] if step else [],
+        events=[ln.text for ln in log_lines(table, [*said, *step.events], ending)] if step else [],
         at=step.move.created_at if step else None,
     )
     if state.phase == "match_over" and context["results"]:  # the end: a tournament may say more

@@ -50,11 +50,11 @@ def _pegging(log: Iterable[Event]) -> list[dict]:
                           "points": 0, "scores": []})
         elif e.kind in ON_CARD_KINDS and lines and lines[-1]["kind"] == "play":
             lines[-1]["points"] += e.points
-            lines[-1]["scores"].append({"kind": e.kind, "text": e.text, "points": e.points})
+            lines[-1]["scores"].append({"kind": e.kind, "points": e.points})
         elif e.kind == "say_go":
             lines.append({"kind": "say_go", "seat": e.seat})
         elif e.kind == "go":
-            lines.append({"kind": "go", "seat": e.seat, "points": e.points, "text": e.text})
+            lines.append({"kind": "go", "seat": e.seat, "points": e.points})
         elif e.kind == "reset":
             count = 0
             lines.append({"kind": "reset"})

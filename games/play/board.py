@@ -6,8 +6,6 @@ Views and the websocket consumer both draw the board with ``board_html`` (Jinja2
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, replace
 from datetime import timedelta
 from functools import lru_cache
 
@@ -18,26 +16,18 @@ from django.template.loader import render_to_string
 from django.urls import NoReverseMatch, get_script_prefix, reverse
 from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
-from django.utils.safestring import SafeData, SafeString, mark_safe
+from django.utils.safestring import SafeString, mark_safe
 
 from games.engine.actions import CutForDeal, NextDeal
-from games.engine.cards import Card, parse_card
-from games.engine.events import Event
 from games.engine.view import SeatView, view
 from games.infra import csrf
-from games.play import endings
+from games.play import endings, narration
 from games.play.chat import MESSAGES
 from games.play.hooks import organiser_of
 from games.play.models import Game
+from games.play.narration import LogLine, Table, log_lines, reworded, win_phrase
 
-SEAT_RE = re.compile(r"\b[Ss]eat (\d)\b(?: (\w+))?")
-# Engine texts are in the third person ("seat 0 deals"); "You" takes the plain verb.
-SECOND_PERSON = {"deals": "deal", "wins": "win", "lays": "lay", "resigns": "resign", "lost": "lost",
-                 "cuts": "cut", "says": "say", "counts": "count", "calls": "call", "has": "have",
-                 "is": "are", "takes": "take", "scores": "score", "plays": "play", "was": "were",
-                 "loses": "lose", "claims": "claim", "forfeits": "forfeit"}
 TRACK_COLORS = ("red", "blue", "green")
-LOUD_KINDS = {"timeout", "abandon", "resign", "game_won", "match_won"}
 PHASE_TITLES = {
     "cut": "Cut for deal",
     "discard": "Lay away to the crib",
@@ -48,159 +38,13 @@ PHASE_TITLES = {
 }
 
 
-@dataclass(frozen=True)
-class LogLine:
-    who: str
-    text: str
-    points: int
-    kind: str
-    cards: tuple[Card, ...]
-    mine: bool
-
-    @property
-    def loud(self) -> bool:
-        """Worth a call across the table: points, or something the site did for a player."""
-        return self.points > 0 or self.kind in LOUD_KINDS
-
-
 def seat_names(game: Game, viewer_seat: int | None) -> list[str]:
     return ["You" if i == viewer_seat else name for i, name in enumerate(game.seat_names())]
 
 
-SEATS_RE = re.compile(r"\b[Ss]eats (\d)((?: and \d)+)")
-
-
-def personalise(text: str, names: list[str]) -> str:
-    """Engine texts say "seat 1" (or "Seats 0 and 2" for partners); a viewer reads "You", names,
-    or "You & Carol"."""
-
-    def partners(match: re.Match) -> str:
-        seats = [int(match.group(1)), *(int(d) for d in re.findall(r"\d", match.group(2)))]
-        if any(i >= len(names) for i in seats):
-            return match.group(0)
-        ordered = sorted(seats, key=lambda i: names[i] != "You")  # "You & Carol", not "Carol & You"
-        joined = " & ".join(names[i] for i in ordered)
-        return joined if match.start() == 0 or not joined.startswith("You") else "you" + joined[3:]
-
-    def name(match: re.Match) -> str:
-        i = int(match.group(1))
-        if i >= len(names):
-            return match.group(0)
-        word = match.group(2)
-        if word is None:
-            return "you" if names[i] == "You" and match.start() > 0 else names[i]
-        who = names[i]
-        if who == "You":
-            word = SECOND_PERSON.get(word, word)
-            who = "You" if match.start() == 0 else "you"
-        return f"{who} {word}"
-
-    return SEAT_RE.sub(name, SEATS_RE.sub(partners, text))
-
-
-def log_lines(events, names: list[str], me: int | None, ending: dict | None = None) -> list[LogLine]:
-    """Each event (an ``Event`` or its dict from the snapshot) as a line for this viewer
-    (``ending``: why the site ended the game, see ``games.play.endings``)."""
-    seen = tuple(names)
-    keys = _reworded([_event_key(e) for e in events], len(names), ending)
-    # The cut already said who deals ("Ace is low: you deal"): its "You deal" just after is a repeat.
-    keys = [k for i, k in enumerate(keys) if not (k[1] == "deal" and i and keys[i - 1][1] == "dealer")]
-    if any(isinstance(n, SafeData) for n in seen):  # the cache must never mix markup and plain text
-        return [_log_line.__wrapped__(*key, seen, me) for key in keys]
-    return [_log_line(*key, seen, me) for key in keys]
-
-
-def _event_key(e: Event | dict) -> tuple:
-    if isinstance(e, Event):
-        return e.seat, e.kind, e.points, e.text, tuple(map(str, e.cards))
-    return e["seat"], e["kind"], e["points"], e["text"], tuple(e["cards"])
-
-
-# The engine's "Seat 0 wins 25-28" (winner's score first) reads wrong after a resignation by a
-# player who was ahead. The logged text must stay as it is (a replay checks every event against the
-# log), so the words are mended here, for the board and the replay alike.
-WIN_TEXT_RE = re.compile(r"^(Seats? \d(?: and \d)*) wins? (\d+(?:-\d+)+)$")
-
-
-def _reworded(keys: list[tuple], players: int, ending: dict | None = None) -> list[tuple]:
-    resigned = False
-    for i, (seat, kind, points, text, cards) in enumerate(keys):
-        if kind == "resign":
-            resigned = True
-            if ending is not None:  # the site resigned for this seat: say why
-                keys[i] = (seat, kind, points, endings.resign_text(ending), cards)
-        elif kind == "game_won" and resigned and (found := WIN_TEXT_RE.match(text)):
-            line = [int(n) for n in found.group(2).split("-")]
-            sides = len(line)
-            scores = [0] * sides
-            for k, score in enumerate(line):
-                scores[(seat + k) % sides] = score
-            labels = [f"Seats {s} and {s + 2}" if players == 4 and sides == 2 else f"Seat {s}"
-                      for s in range(sides)]
-            verb = "win" if labels[seat].startswith("Seats") else "wins"
-            words = win_phrase(labels, seat, scores, "resign", verb=verb, dash="-", ending=ending)
-            keys[i] = (seat, kind, points, f"{labels[seat]} {words}", cards)
-    return keys
-
-
-def win_phrase(
-    labels: list[str], winner: int, scores, reason: str, *, verb: str, dash: str = "–",
-    ending: dict | None = None,
-) -> str:
-    """What follows the winner's name in a result line, the same on the board, the replay and the
-    record: "wins 121–98", the winner's score first. After a resignation the winner may have been
-    behind, so it says who led: "wins by resignation (bob led 28–25)".
-
-    >>> win_phrase(["alice", "bob"], 0, [25, 28], "resign", verb="wins")
-    'wins by resignation (bob led 28–25)'
-    >>> win_phrase(["You", "bob"], 1, [60, 40], "resign", verb="wins")
-    'wins by resignation (you led 60–40)'
-    >>> win_phrase(["alice", "bob"], 1, [98, 121], "target", verb="won")
-    'won 121–98'
-
-    A resignation the site made for a player (``ending``, see ``games.play.endings``) says why:
-
-    >>> on_time = {"how": "time", "seat": 1, "timeouts": 3}
-    >>> win_phrase(["alice", "bob"], 0, [25, 28], "resign", verb="wins", ending=on_time)
-    'wins on time (3 timeouts)'
-    """
-    sides = len(scores)
-    order = [(winner + k) % sides for k in range(sides)]
-    if reason != "resign":
-        return f"{verb} {dash.join(str(scores[s]) for s in order)}"
-    if ending is not None:
-        return endings.win_words(ending, verb)
-    top = max(scores)
-    leaders = [s for s in order if scores[s] == top]
-    if len(leaders) > 1:
-        how = "level at " + dash.join(str(scores[s]) for s in order)
-    else:
-        lead = leaders[0]
-        line = dash.join(str(scores[s]) for s in [lead, *(s for s in order if s != lead)])
-        how = f"{_mid_sentence(labels[lead])} led {line}"
-    return f"{verb} by resignation ({how})"
-
-
-def _mid_sentence(name: str) -> str:
-    """"You & Carol" and "Seat 1" as they read after an opening bracket."""
-    return name[0].lower() + name[1:] if name.startswith(("You", "Seat")) else name
-
-
-# The engine writes scores with a hyphen ("Seat 0 wins 121-98"); the log shows the site's en dash,
-# put in before the names so no name is touched.
-SCORE_DASH_RE = re.compile(r"(?<= )\d+(?:-\d+)+\b")
-
-
-# A deal's log is drawn on every board, twice a move, and grows by a line or two: each line is
-# built once per viewer (parsing its cards and naming its seats took a tenth of a board's context).
-@lru_cache(maxsize=8192)
-def _log_line(seat: int | None, kind: str, points: int, text: str, cards: tuple[str, ...],
-              names: tuple[str, ...], me: int | None) -> LogLine:
-    named = SEAT_RE.search(text) is not None or SEATS_RE.search(text) is not None
-    who = names[seat] if seat is not None and seat < len(names) and not named else ""
-    text = SCORE_DASH_RE.sub(lambda m: m.group().replace("-", "\u2013"), text)  # 121-98 reads 121–98
-    return LogLine(who, personalise(text, list(names)), points, kind, tuple(map(parse_card, cards)),
-                   seat == me)
+def table_of(game: Game, names: list[str], viewer: int | None) -> Table:
+    """Who sits where for one reader of ``game``'s events (``games.play.narration``)."""
+    return Table(tuple(names), viewer, game.target, game.peg_out_zone)
 
 
 @lru_cache(maxsize=4096)
@@ -223,6 +67,7 @@ def board_context(game: Game, user, *, error: str = "") -> dict:
     state = _state(game)
     state_view: SeatView = view(state, seat)
     names = seat_names(game, seat)
+    table = table_of(game, names, seat)
     n = state_view.players
     opponents = [i for i in range(n) if i != seat]
     sides = side_names(state_view, names)
@@ -278,9 +123,9 @@ def board_context(game: Game, user, *, error: str = "") -> dict:
         "cut_cards": [
             {"name": names[s], "card": c} for s, c in enumerate(state_view.cut_cards) if c is not None
         ],
-        "log": off_board(log_lines(deal_log, names, seat, ending), result),
+        "log": off_board(log_lines(table, deal_log, ending), result),
         # The calls of the latest move, the last few only: a whole show is in the log beside it.
-        "calls": off_board([ln for ln in log_lines(calls, names, seat, ending) if ln.loud][-4:], result),
+        "calls": off_board([ln for ln in log_lines(table, calls, ending) if ln.loud][-4:], result),
         "show": [
             {"entry": h, "owner": names[h.seat], "mine": h.seat == seat} for h in state_view.show
         ],
@@ -435,7 +280,7 @@ def _state(game: Game):
 
 def side_names(v: SeatView, names: list[str]) -> list[str]:
     """One name per side: the player, or "You & Carol" for a partnership."""
-    return [" & ".join(names[s] for s in team) for team in v.teams]
+    return narration.side_names(Table(tuple(names), v.seat))
 
 
 def result_summary(
@@ -453,7 +298,7 @@ def result_summary(
     winner = sides[r.winner]
     mine = r.winner == viewer_side
     verb = "win" if mine or "&" in winner else "wins"
-    words = win_phrase(sides, r.winner, r.scores, r.reason, verb=verb, ending=ending)
+    words = win_phrase(sides, r.winner, r.scores, r.reason, verb_word=verb, ending=ending)
     decided = tournament.ending(v.match_winner, r.reason == "resign") if tournament else None
     off = decided is not None and bool(decided.how)
     if off:
@@ -469,7 +314,7 @@ def result_summary(
         "skunk": r.skunk_name,
         # A house rule that changed the result is worth a word where the skunk would have been.
         "skunks_off": not v.rules.skunks and r.reason == "target" and r.loser_score < v.rules.skunk_line,
-        "skunked": skunked(sides, r.skunks) if len(sides) > 2 else "",
+        "skunked": narration.skunked(sides, r.skunks) if len(sides) > 2 else "",
         "match_over": v.phase == "match_over",
         "match": v.rules.match_games > 1,
         "match_scores": " – ".join(f"{sides[i]} {s}" for i, s in enumerate(v.match_scores)),
@@ -478,27 +323,12 @@ def result_summary(
     }
 
 
-def skunked(sides: list[str], skunks, *, verb: bool = True) -> str:
-    """Who was skunked, where more than one player lost: "Computer 2 is skunked", "You are double
-    skunked"; without the ``verb``, for a bracket: "Computer 2 skunked"."""
-    from games.engine.state import SKUNK_NAMES
-
-    def be(name: str) -> str:
-        if not verb:
-            return ""
-        return "are " if name == "You" or "&" in name else "is "
-
-    return ", ".join(f"{name} {be(name)}{SKUNK_NAMES[k]}ed"
-                     for name, k in zip(sides, skunks, strict=False) if k)
-
-
 def off_board(lines: list[LogLine], result: dict | None) -> list[LogLine]:
     """The log of a game whose match was decided off the board: the resignation made on the loser's
     behalf reads as what it stood for, and the win as the headline does."""
     if not result or not result["off_board"]:
         return lines
-    texts = {"resign": result["note"], "game_won": result["headline"]}
-    return [replace(line, text=texts[line.kind]) if line.kind in texts else line for line in lines]
+    return reworded(lines, {"resign": result["note"], "game_won": result["headline"]})
 
 
 def render_board(game: Game, user, *, error: str = "", oob: bool = False, csrf_token: str = "") -> str:

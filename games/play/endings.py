@@ -1,65 +1,25 @@
-"""Why a game ended, where the engine's word for it ("Seat 1 resigns") is not the whole story.
+"""Why a game ended, where the engine's word for it (a resignation) is not the whole story.
 
 The site ends a game for a player by a resignation made on their behalf: on their last allowed
-timeout (a forfeit on time), or when the other player claims the win after their absence. The
-engine knows only the resignation, and the logged events must stay as it wrote them (a replay checks
-every event against the log), so the why is kept beside them, in ``game.result["ending"]``
-(``{"how": "time", "seat": 1, "timeouts": 3}`` or ``{"how": "claim", "seat": 1, "by": 0}``), and
-the words are changed where they are shown. Timeouts that did not end the game are the notes of
-their moves (``timeout_note``), placed in the deal's log where they happened (``with_notes``).
+timeout (a forfeit on time), or when the other player claims the win after their absence. The engine
+knows only the resignation, and the logged events stay as it produced them (a replay checks every
+event against the log), so the why is kept beside them, in ``game.result["ending"]``
+(``{"how": "time", "seat": 1, "timeouts": 3}`` or ``{"how": "claim", "seat": 1, "by": 0}``), and the
+words change where they are shown (``games.play.narration``). A move the site made for a player is
+logged with a note of the same shape as an event (``timeout_note``, ``claim_note``); timeouts that
+did not end the game are placed in their deal's log where they happened (``with_notes``).
 """
 
 from __future__ import annotations
 
-import re
-
 from django.conf import settings
 
 TIME, CLAIM = "time", "claim"
-# What the site did for a seat whose clock ran out, by the action's type.
-DID = {
-    "cut_for_deal": "cut for deal for", "discard": "laid away for", "play": "played for",
-    "go": "said go for", "count": "counted for", "accept_count": "accepted the count for",
-    "call_muggins": "called muggins for", "next_deal": "readied the next deal for",
-    "next_game": "started the next game for",
-}
-_OLD_TIMES_RE = re.compile(r"ran out of time (\d+) times")
-_OLD_CLAIMER_RE = re.compile(r"[Ss]eat (\d) claims")
 
 
 def ending_of(game) -> dict | None:
-    """The stored ending of a finished game, or None (played out, or a player's own resignation).
-
-    A game finished before the ending was stored has it in its last move's note."""
-    result = game.result or {}
-    if result.get("ending"):
-        return result["ending"]
-    calls = game.last_events or []
-    if not result or not calls or not any(e.get("kind") == "resign" for e in calls[1:]):
-        return None
-    note = calls[0]
-    if note.get("kind") == "timeout":
-        found = _OLD_TIMES_RE.search(note.get("text", ""))
-        count = int(found.group(1)) if found else settings.TIMEOUTS_TO_FORFEIT
-        return on_time(note["seat"], count)
-    if note.get("kind") == "abandon":
-        found = _OLD_CLAIMER_RE.search(note.get("text", ""))
-        return {"how": CLAIM, "seat": note["seat"], "by": int(found.group(1)) if found else None}
-    return None
-
-
-def win_words(ending: dict, verb: str) -> str:
-    """What follows the winner's name: "wins on time (3 timeouts)", "wins by claim (opponent absent)"."""
-    if ending["how"] == TIME:
-        return f"{verb} on time ({ending['timeouts']} timeouts)"
-    return f"{verb} by claim (opponent absent)"
-
-
-def resign_text(ending: dict) -> str:
-    """The engine's "Seat 1 resigns", as it happened (seat words, for ``board.personalise``)."""
-    if ending["how"] == TIME:
-        return f"Seat {ending['seat']} loses on time"
-    return f"Seat {ending['seat']} loses by claim (away from the table)"
+    """The stored ending of a finished game, or None (played out, or a player's own resignation)."""
+    return (game.result or {}).get("ending") or None
 
 
 def list_word(ending: dict | None) -> str:
@@ -72,15 +32,9 @@ def list_word(ending: dict | None) -> str:
 def timeout_note(seat: int, action_type: str, count: int, state) -> dict:
     """The note of a move the site made for ``seat`` when its clock ran out (``state``: before it),
     with where it happened: the deal, and the place in that deal's log (``at``)."""
-    limit = settings.TIMEOUTS_TO_FORFEIT
-    if count >= limit:
-        text = f"Seat {seat} ran out of time (timeout {count} of {limit}) and the game is forfeit"
-    else:
-        did = DID.get(action_type, "moved for")
-        text = f"Seat {seat} ran out of time: the site {did} seat {seat} (timeout {count} of {limit})"
-    return {"seat": seat, "kind": "timeout", "points": 0, "text": text, "cards": [],
-            "timeouts": count, "limit": limit, "game_no": state.game_no, "deal_no": state.deal_no,
-            "at": len(state.log)}
+    return {"seat": seat, "kind": "timeout", "points": 0, "cards": [], "action": action_type,
+            "timeouts": count, "limit": settings.TIMEOUTS_TO_FORFEIT, "game_no": state.game_no,
+            "deal_no": state.deal_no, "at": len(state.log)}
 
 
 def on_time(seat: int, timeouts: int) -> dict:
@@ -94,14 +48,12 @@ def by_claim(seat: int, gone: int, minutes: int) -> dict:
 
 
 def claim_note(seat: int, gone: int, minutes: int) -> dict:
-    away = f"{minutes} minute{'s' if minutes != 1 else ''}"
-    return {"seat": gone, "kind": "abandon", "points": 0, "cards": [],
-            "text": f"Seat {seat} claims the win: seat {gone} was away for {away}"}
+    """The note of the resignation the site made for ``gone`` when ``seat`` claimed the win."""
+    return {"seat": gone, "kind": "abandon", "points": 0, "cards": [], "by": seat, "minutes": minutes}
 
 
 def is_placed_timeout(note: dict | None) -> bool:
-    """Whether a move's note is a timeout that says where in its deal it happened (older notes
-    do not, and cannot be placed in the log)."""
+    """Whether a move's note is a timeout that says where in its deal it happened."""
     return bool(note) and note.get("kind") == "timeout" and "deal_no" in note
 
 

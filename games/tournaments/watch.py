@@ -15,13 +15,14 @@ from games.play.board import (
     PHASE_TITLES,
     TRACK_COLORS,
     jinja_template,
-    log_lines,
     off_board,
     result_summary,
+    table_of,
     turn_clock,
     turn_word,
 )
 from games.play.models import Game
+from games.play.narration import log_lines
 from games.play.services import load_state
 from games.tournaments.results import for_game
 
@@ -80,7 +81,7 @@ def watch_context(game: Game) -> dict:
         "series": [{"name": names[s], "card": c} for s, c in v.series],
         "previous_plays": [{"name": names[s], "card": c} for s, c in v.plays[: len(v.plays) - len(v.series)]],
         "show": [{"entry": h, "owner": names[h.seat], "mine": False} for h in v.show],
-        "log": off_board(log_lines(v.log, names, None), result),
+        "log": off_board(log_lines(table_of(game, names, None), v.log), result),
         "result": result,
         # A timed tournament: who is on the clock, for spectators too (only a player's page asks
         # the server to act when it runs out).

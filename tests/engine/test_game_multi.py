@@ -142,7 +142,7 @@ def test_cut_deal_five_each_and_discard_one(players):
     refused(state, Discard(seat, ()), IllegalAction, "exactly one card")
     refused(state, P(seat, str(hand[0])), WrongPhase, "lay away one card first")
     state, events = apply(state, Discard(seat, hand[:1]))
-    assert events[0].text == f"Seat {seat} lays away one card" and events[0].cards == ()
+    assert (events[0].kind, events[0].seat, events[0].cards) == ("discard", seat, ())
     refused(state, Discard(seat, state.hands[seat][:1]), NotYourTurn, "already")
     for s in state.to_act:
         state, events = apply(state, Discard(s, state.hands[s][:1]))
@@ -191,7 +191,7 @@ def test_three_player_cut_lowest_deals_and_a_tie_for_lowest_recuts_everyone():
     deck0 = shuffle(cut_seed(secret, 0, 0))
     state, events = run(state, *(CutForDeal(s, p) for s, p in enumerate(_positions(deck0, "393"))))
     assert kinds(events) == ["cut", "cut", "cut", "recut"]
-    assert events[-1].text == "Equal low cards (Three): cut again"
+    assert [c.rank for c in events[-1].cards] == [3, 3] and events[-1].seat is None
     assert state.phase == "cut" and state.cut_attempt == 1 and state.cut_positions == (None, None, None)
     assert [c.rank_char for c in state.cut_cards] == ["3", "9", "3"]
     # A tie above the lowest card does not matter.
@@ -202,21 +202,19 @@ def test_three_player_cut_lowest_deals_and_a_tie_for_lowest_recuts_everyone():
     state, events = run(state, CutForDeal(2, third), CutForDeal(1, second))
     assert state.dealer == 1 and state.phase == "discard"
     assert kinds(events) == ["cut", "cut", "cut", "dealer", "deal"]
-    assert events[3].text == "Two is lower than King: seat 1 deals"
+    assert (events[3].seat, events[3].detail, events[3].cards) == (1, "cut", state.cut_cards)
     assert state.pone == 2 and state.cutter == 0
 
 
-@pytest.mark.parametrize(("ranks", "dealer", "text"), [
-    ("JQKQ", 0, "Jack is lower than Queen and King: seat 0 deals"),
-    ("9A58", 1, "Ace is low: seat 1 deals"),
-    ("T9QK", 1, "Nine is lower than Ten, Queen and King: seat 1 deals"),
-])
-def test_four_player_cut(ranks, dealer, text):
+@pytest.mark.parametrize(("ranks", "dealer"), [("JQKQ", 0), ("9A58", 1), ("T9QK", 1)])
+def test_four_player_cut(ranks, dealer):
     secret = b"four cut"
     deck = shuffle(cut_seed(secret, 0, 0))
     cuts = (CutForDeal(s, p) for s, p in enumerate(_positions(deck, ranks)))
     state, events = run(new_game(FOUR, secret), *cuts)
-    assert state.dealer == dealer and events[4].text == text
+    assert state.dealer == dealer
+    assert (events[4].kind, events[4].seat, events[4].detail) == ("dealer", dealer, "cut")
+    assert "".join(c.rank_char for c in events[4].cards) == ranks
     assert state.pone == (dealer + 1) % 4 and state.cutter == (dealer + 3) % 4
 
 
@@ -277,7 +275,7 @@ def test_three_player_first_to_count_out_wins():
     assert [e.kind for e in events][-2:] == ["hand", "game_won"]
     result = state.results[-1]
     assert result.scores == (121, 117, 113) and result.winner == 0
-    assert events[-1].text == "Seat 0 wins 121-117-113"
+    assert (events[-1].scores, events[-1].skunks, events[-1].detail) == ((121, 117, 113), (0, 0, 0), "target")
 
 
 def test_four_player_partners_share_one_score_and_peg_each_others_pairs():
@@ -324,7 +322,7 @@ def test_four_player_partnership_wins_and_the_losers_are_skunked():
     assert (result.winner, result.scores, result.loser_score) == (0, (122, 14), 14)
     assert (result.skunk, result.skunks, result.value) == (2, (0, 2), 4)
     assert events[-1].kind == "game_won" and events[-1].seat == 0
-    assert events[-1].text == "Seats 0 and 2 win 122-14 (double skunk)"
+    assert (events[-1].scores, events[-1].skunks) == ((122, 14), (0, 2))
     for v in all_views(state):
         assert v.result == result and v.match_winner == 0
 
@@ -405,19 +403,19 @@ def _heels(state: GameState, scores) -> tuple[GameState, list]:
     return run(state, *(Discard(s, state.hands[s][:1]) for s in range(n)))
 
 
-@pytest.mark.parametrize(("scores", "skunks", "value", "text"), [
-    ((119, 95, 91), (0, 0, 0), 1, "Seat 0 wins 121-95-91"),
-    ((119, 95, 90), (0, 0, 1), 2, "Seat 0 wins 121-95-90 (seat 2 skunked)"),
-    ((119, 60, 90), (0, 2, 1), 4, "Seat 0 wins 121-60-90 (seat 1 double skunked, seat 2 skunked)"),
-    ((119, 61, 61), (0, 1, 1), 2, "Seat 0 wins 121-61-61 (seat 1 skunked, seat 2 skunked)"),
+@pytest.mark.parametrize(("scores", "skunks", "value"), [
+    ((119, 95, 91), (0, 0, 0), 1),
+    ((119, 95, 90), (0, 0, 1), 2),
+    ((119, 60, 90), (0, 2, 1), 4),
+    ((119, 61, 61), (0, 1, 1), 2),
 ])
-def test_three_player_skunks_are_judged_per_loser(scores, skunks, value, text):
+def test_three_player_skunks_are_judged_per_loser(scores, skunks, value):
     state, events = _heels(deal3(dealer=0), scores)
     result = state.results[-1]
     assert result.winner == 0 and result.scores == (121, *scores[1:])
     assert result.skunks == skunks and result.skunk == max(skunks) and result.value == value
     assert result.loser_score == min(scores[1:])
-    assert events[-1].text == text
+    assert (events[-1].seat, events[-1].scores, events[-1].skunks) == (0, result.scores, skunks)
     assert GameResult.from_dict(json.loads(json.dumps(result.to_dict()))) == result
 
 
@@ -440,7 +438,7 @@ def test_three_player_match_lowest_loser_deals_next():
     assert state.phase == "game_over" and state.match_scores == (1, 0, 0)
     assert state.to_act == (0, 1, 2)
     state, events = apply(state, NextGame(2))
-    assert state.dealer == 1 and events[0].text == "Seat 1 lost the last game and deals first"
+    assert state.dealer == 1 and (events[0].kind, events[0].seat, events[0].detail) == ("dealer", 1, "lost")
     assert state.scores == (0, 0, 0) and state.game_no == 1 and [len(h) for h in state.hands] == [5, 5, 5]
     state, events = _heels(state, (100, 119, 100))  # seat 1 deals and wins; a tie for lowest
     assert state.match_scores == (1, 1, 0)
@@ -466,14 +464,15 @@ def test_four_player_next_game_after_a_pegged_win():
     assert state.phase == "game_over" and state.match_scores == (1, 0)
     state, events = apply(state, NextGame(2))
     assert state.dealer == 1  # seat 3 dealt; side 1 lost: seat 3's partner, next clockwise
-    assert events[0].text == "Seats 1 and 3 lost the last game: seat 1 deals first"
+    assert (events[0].kind, events[0].seat, events[0].detail) == ("dealer", 1, "lost")
 
 
 def test_four_player_resign_gives_the_match_to_the_other_partnership():
     state = lay_away_last(deal4(scores=(50, 40)), HANDS4)
     state, events = apply(state, Resign(2))
     assert state.match_winner == 1 and state.results[-1].winner == 1 and state.results[-1].reason == "resign"
-    assert events[-1].text == "Seats 1 and 3 win 40-50"
+    won = events[-1]
+    assert (won.kind, won.seat, won.scores, won.detail) == ("game_won", 1, (50, 40), "resign")
     refused(state, Resign(1), IllegalAction)
 
 

@@ -107,14 +107,14 @@ def test_opponent_min_value_from_goes() -> None:
         def __init__(self, *events: Event) -> None:
             self.log = events
 
-    plays = [Event(s, "play", 0, "", parse_cards(c)) for s, c in ((0, "TS"), (1, "KS"), (0, "9D"))]
+    plays = [Event(s, "play", 0, parse_cards(c)) for s, c in ((0, "TS"), (1, "KS"), (0, "9D"))]
     assert _opp_min_value(Log(*plays), 1) == 1  # nothing known yet
     # The opponent said go at 29: every card they still hold is worth at least 3.
-    assert _opp_min_value(Log(*plays, Event(1, "say_go", 0, "Go")), 1) == 3
+    assert _opp_min_value(Log(*plays, Event(1, "say_go")), 1) == 3
     # A go scored at 25 (nobody could play) says the same about 7s and up; a reset starts over.
-    later = [Event(1, "play", 0, "", parse_cards("5C")), Event(1, "go", 1, "Go for 1"), Event(None, "reset")]
+    later = [Event(1, "play", 0, parse_cards("5C")), Event(1, "go", 1), Event(None, "reset")]
     assert _opp_min_value(Log(*plays[:2], *later), 1) == 32 - 25
-    assert _opp_min_value(Log(Event(0, "say_go", 0, "Go")), 1) == 1  # my own go says nothing of theirs
+    assert _opp_min_value(Log(Event(0, "say_go")), 1) == 1  # my own go says nothing of theirs
 
 
 def test_peg_situation_sees_only_the_view() -> None:

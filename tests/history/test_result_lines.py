@@ -1,7 +1,6 @@
 """A result line reads the same, and naturally, on the board, the replay and the record: the winner's
 score first, and after a resignation by a player who was ahead, who led ("alice wins by resignation
-(bob led 28–25)", not "alice wins 25–28"). The logged events stay as the engine wrote them, so the
-Move log still replays."""
+(bob led 28–25)", not "alice wins 25–28"). The logged events are data; the words are the reader's."""
 
 from __future__ import annotations
 
@@ -14,15 +13,15 @@ from django.urls import reverse
 from games.engine.rules import HouseRules
 from games.history.replay import final_state
 from games.play import services
-from games.play.board import log_lines, win_phrase
 from games.play.models import Game, Move
+from games.play.narration import Table, log_lines, win_phrase
 from tests.play.factories import act, logged_in, play_out
 
 pytestmark = pytest.mark.django_db
 
 
-def _event(seat, kind, text) -> dict:
-    return {"seat": seat, "kind": kind, "points": 0, "text": text, "cards": []}
+def _event(seat, kind, **data) -> dict:
+    return {"seat": seat, "kind": kind, "points": 0, "cards": [], **data}
 
 
 @pytest.mark.parametrize(
@@ -38,22 +37,23 @@ def _event(seat, kind, text) -> dict:
 )
 def test_win_phrase(scores, winner, reason, expected) -> None:
     names = ["alice", "bob", "carol"][: len(scores)]
-    assert win_phrase(names, winner, scores, reason, verb="wins") == expected
+    assert win_phrase(names, winner, scores, reason, verb_word="wins") == expected
 
 
 def test_the_logged_win_after_a_resignation_is_reworded_for_each_viewer() -> None:
-    events = [_event(1, "resign", "Seat 1 resigns"), _event(0, "game_won", "Seat 0 wins 25-28"),
-              _event(0, "match_won", "Seat 0 wins the match")]
-    lines = log_lines(events, ["You", "bob"], 0)
+    events = [_event(1, "resign"), _event(0, "game_won", scores=[25, 28], skunks=[0, 0], detail="resign"),
+              _event(0, "match_won", scores=[1, 0])]
+    lines = log_lines(Table(("You", "bob"), 0), events)
     assert [line.text for line in lines][:2] == ["bob resigns", "You win by resignation (bob led 28–25)"]
-    assert log_lines(events, ["alice", "You"], 1)[1].text == "alice wins by resignation (you led 28–25)"
-    played = [_event(0, "game_won", "Seat 0 wins 121-85 (skunk)")]
-    assert log_lines(played, ["alice", "bob"], None)[0].text == "alice wins 121–85 (skunk)"
+    theirs = log_lines(Table(("alice", "You"), 1), events)
+    assert theirs[1].text == "alice wins by resignation (you led 28–25)"
+    played = [_event(0, "game_won", scores=[121, 85], skunks=[0, 1], detail="target")]
+    assert log_lines(Table(("alice", "bob")), played)[0].text == "alice wins 121–85 (skunk)"
 
 
 def test_partners_read_as_partners() -> None:
-    events = [_event(3, "resign", "Seat 3 resigns"), _event(0, "game_won", "Seats 0 and 2 win 30-45")]
-    lines = log_lines(events, ["You", "bob", "carol", "dave"], 0)
+    events = [_event(3, "resign"), _event(0, "game_won", scores=[30, 45], skunks=[0, 0], detail="resign")]
+    lines = log_lines(Table(("You", "bob", "carol", "dave"), 0), events)
     assert lines[1].text == "You & carol win by resignation (bob & dave led 45–30)"
 
 

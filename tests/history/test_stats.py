@@ -54,7 +54,7 @@ def recompute(user, *, vs_computer: bool) -> dict:
                         out["crib"] += deal["crib"]
                 elif kind == "game_won":
                     match_winner = seat
-                    if "skunk)" in e["text"]:  # "Seat 0 wins 121-85 (skunk)"
+                    if max(e["skunks"]) == 1:  # a plain skunk
                         out["skunks_given" if seat == me else "skunks_taken"] += 1
                 elif kind == "match_won":
                     match_winner = seat

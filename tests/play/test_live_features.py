@@ -286,7 +286,7 @@ def test_the_timer_moves_for_the_player_when_it_runs_out(alice, bob):
     assert state.phase == ("cut" if tie else "discard")
     moves = list(Move.objects.filter(game=game).order_by("seq"))
     assert len(moves) == 2 and all(m.by_timeout for m in moves)
-    assert all("ran out of time" in m.note["text"] for m in moves)
+    assert all(m.note["kind"] == "timeout" and m.note["action"] == "cut_for_deal" for m in moves)
     assert [s.timeouts for s in game.seats.order_by("index")] == [1, 1]
 
 
@@ -315,7 +315,8 @@ def test_three_timeouts_forfeit_the_game(alice, bob):
 def test_a_forfeit_after_the_third_timeout_goes_to_the_other_player(alice, bob):
     game = forfeit_on_time(alice, bob)
     assert game.status == Game.Status.FINISHED and game.winner_seat == 0
-    assert "forfeit" in Move.objects.filter(game=game).latest("seq").note["text"]
+    last = Move.objects.filter(game=game).latest("seq").note
+    assert (last["kind"], last["action"], last["timeouts"]) == ("timeout", "resign", 3)
 
 
 def test_no_timer_means_no_timeout(alice, bob):

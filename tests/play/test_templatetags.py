@@ -325,7 +325,7 @@ def test_board_demo_renders_in_debug_only(client, settings):
 
 
 def test_score_log_lists_newest_first_marks_mine_and_escapes():
-    from games.play.board import LogLine
+    from games.play.narration import LogLine
 
     lines = [
         LogLine("You", "play 5♥ for 15", 2, "play", (), True),
@@ -348,7 +348,7 @@ def test_remembered_boards_and_log_lines_never_serve_trusted_html_for_plain_text
     player named like markup must still be escaped after the same text was drawn as trusted."""
     from django.utils.safestring import mark_safe
 
-    from games.play.board import LogLine
+    from games.play.narration import LogLine
     from games.play.templatetags.cribbage import score_log
 
     name = "<b>Eve</b>"
@@ -369,20 +369,20 @@ def test_log_lines_are_remembered_per_viewer_and_never_mix_trusted_names_with_pl
     from django.utils.safestring import SafeData, mark_safe
 
     from games.engine.events import Event
-    from games.play.board import log_lines
+    from games.play.narration import Table, log_lines
 
-    events = [{"seat": 1, "kind": "go", "points": 1, "text": "Seat 1 says go", "cards": []},
-              {"seat": 0, "kind": "play", "points": 2, "text": "fifteen", "cards": ["5H"]}]
-    mine = log_lines(events, ["You", "Bob"], 0)
+    events = [{"seat": 1, "kind": "deal", "points": 0, "cards": []},
+              {"seat": 0, "kind": "fifteen", "points": 2, "cards": ["5H", "TH"]}]
+    mine = log_lines(Table(("You", "Bob"), 0), events)
     assert [(li.who, li.text, li.mine, li.cards) for li in mine] == [
-        ("", "Bob says go", False, ()), ("You", "fifteen", True, (parse_card("5H"),))]
-    theirs = log_lines(events, ["Alice", "You"], 1)
-    assert [(li.who, li.text, li.mine) for li in theirs] == [("", "You say go", True),
-                                                                ("Alice", "fifteen", False)]
-    assert log_lines([Event.from_dict(e) for e in events], ["You", "Bob"], 0) == mine
-    assert log_lines(events, ["You", "Bob"], 0)[1] is mine[1]  # built once
+        ("", "Bob deals", False, ()), ("You", "Fifteen for 2", True, (parse_card("5H"), parse_card("TH")))]
+    theirs = log_lines(Table(("Alice", "You"), 1), events)
+    assert [(li.who, li.text, li.mine) for li in theirs] == [("", "You deal", True),
+                                                                ("Alice", "Fifteen for 2", False)]
+    assert log_lines(Table(("You", "Bob"), 0), [Event.from_dict(e) for e in events]) == mine
+    assert log_lines(Table(("You", "Bob"), 0), events)[1] is mine[1]  # built once
 
     name = "<b>Eve</b>"
-    trusted = log_lines(events[1:], [mark_safe(name), "Bob"], 0)
-    plain = log_lines(events[1:], [name, "Bob"], 0)
+    trusted = log_lines(Table((mark_safe(name), "Bob"), 0), events[1:])
+    plain = log_lines(Table((name, "Bob"), 0), events[1:])
     assert isinstance(trusted[0].who, SafeData) and not isinstance(plain[0].who, SafeData)

@@ -24,10 +24,10 @@ from games.history.filters import GameFilterForm
 from games.history.models import PlayerGame, RatingChange, with_organisers
 from games.history.replay import ReplayError, moves_of
 from games.history.replay_board import replay_context, seat_names, side_names
-from games.play.board import skunked, win_phrase
 from games.play.endings import ending_of
 from games.play.hooks import organiser_of
 from games.play.models import Game
+from games.play.narration import skunked, win_phrase
 
 PER_PAGE = 20
 
@@ -95,7 +95,7 @@ def record(request: HttpRequest, game_id: int) -> HttpResponse:
             "chart": score_chart(deals_of_game, sides, game.target, title=title) if deals_of_game else "",
             "skunk_name": SKUNK_NAMES[result["skunk"]],
             # Three players: each loser is judged on its own score, so say who was skunked.
-            "skunked": skunked(sides, skunks, verb=False)
+            "skunked": skunked(sides, skunks, with_verb=False)
             if len(sides) > 2 else "",
         })
     changes = RatingChange.objects.filter(game=game).select_related("user").order_by("user__username")
@@ -125,7 +125,8 @@ def _record_words(result: dict, sides: list[str], decided, site_ending: dict | N
     if result["reason"] != "resign":
         return "won"
     if site_ending is not None:
-        return win_phrase(sides, result["winner"], result["scores"], "resign", verb="won", ending=site_ending)
+        return win_phrase(sides, result["winner"], result["scores"], "resign", verb_word="won",
+                          ending=site_ending)
     return "won by resignation"
 
 

@@ -1,0 +1,361 @@
+"""Events in words, for the person reading them: "Pair for 2", "Ace is low: you deal", "alice wins 121–97".
+
+The engine says what happened as data (``games.engine.events.Event``: a kind, a seat, points, cards
+and the numbers a sentence needs); the site's own moves (a timeout, a claimed win) are notes of the
+same shape (``games.play.endings``). This is the one place either becomes words: the board and its
+log, the replay, the game record and the text export all read them here. A player reads their own
+seat as "You" (and a partnership as "You & carol"); a spectator (no viewer) reads every name.
+
+>>> table = Table(("You", "bob"), viewer=0)
+>>> line(table, {"seat": 1, "kind": "deal", "points": 0, "cards": []}).text
+'bob deals'
+>>> line(table, {"seat": 0, "kind": "play", "points": 0, "cards": ["5H"], "count": 15}).text
+'Five of hearts: 15'
+>>> line(table, {"seat": 0, "kind": "game_won", "points": 0, "cards": [], "scores": [121, 87],
+...              "skunks": [0, 1], "detail": "target"}).text
+'You win 121–87 (skunk)'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+from django.utils.safestring import SafeData
+
+from games.engine.cards import RANK_NAMES, Card
+from games.engine.events import Event
+from games.engine.scoring import score_text
+from games.engine.state import SKUNK_NAMES, teams
+
+DASH = "–"
+# Worth a call across the table: points, or something the site did for a player.
+LOUD_KINDS = frozenset({"timeout", "abandon", "resign", "game_won", "match_won"})
+# What the site did for a seat whose clock ran out, by the action's type.
+DID = {
+    "cut_for_deal": "cut for deal for", "discard": "laid away for", "play": "played for",
+    "go": "said go for", "count": "counted for", "accept_count": "accepted the count for",
+    "call_muggins": "called muggins for", "next_deal": "readied the next deal for",
+    "next_game": "started the next game for",
+}
+
+
+@dataclass(frozen=True)
+class Table:
+    """Who sits where, as one reader sees it: ``names`` by seat ("You" for the reader's own),
+    ``viewer`` the reader's seat (None: a spectator), and what a sentence may need of the rules."""
+
+    names: tuple[str, ...]
+    viewer: int | None = None
+    target: int = 121
+    peg_out_zone: int = 0
+
+    @property
+    def players(self) -> int:
+        return len(self.names)
+
+    @property
+    def sides(self) -> int:
+        return len(teams(self.players))
+
+
+@dataclass(frozen=True)
+class LogLine:
+    """One event for one reader: ``who`` did it (empty when the text names them), ``text`` what."""
+
+    who: str
+    text: str
+    points: int
+    kind: str
+    cards: tuple[Card, ...]
+    mine: bool
+
+    @property
+    def loud(self) -> bool:
+        return self.points > 0 or self.kind in LOUD_KINDS
+
+
+# --- names and verbs ------------------------------------------------------------------------------
+
+
+def _lower_you(name: str) -> str:
+    """A name as it reads inside a sentence: "you", "you & carol"; any other name as it is."""
+    return "you" + name[3:] if name.startswith("You") else name
+
+
+def seat_name(table: Table, seat: int, *, start: bool = False) -> str:
+    name = table.names[seat]
+    return name if start else _lower_you(name)
+
+
+def side_name(table: Table, side: int, *, start: bool = False) -> str:
+    """One name per side: the player, or "You & carol" for a partnership (the reader first)."""
+    seats = sorted(teams(table.players)[side], key=lambda s: table.names[s] != "You")
+    name = " & ".join(table.names[s] for s in seats)
+    return name if start else _lower_you(name)
+
+
+def side_names(table: Table) -> list[str]:
+    return [side_name(table, side, start=True) for side in range(table.sides)]
+
+
+def _plural(name: str) -> bool:
+    """Whether a subject takes the plain verb: "You deal", "alice & carol win"."""
+    return name.startswith(("You", "you")) or " & " in name
+
+
+def verb(subject: str, third: str, plain: str | None = None) -> str:
+    """``third`` ("deals") for one other person, ``plain`` ("deal") for "You" or a partnership."""
+    if not _plural(subject):
+        return third
+    return plain if plain is not None else third[:-1] if third.endswith("s") else third
+
+
+def said(subject: str, third: str, plain: str | None = None) -> str:
+    """"bob deals", "You deal"."""
+    return f"{subject} {verb(subject, third, plain)}"
+
+
+def scores_line(scores, first: int) -> str:
+    """Scores by side, ``first`` side's first, then clockwise: "121–95–60"."""
+    sides = len(scores)
+    return DASH.join(str(scores[(first + k) % sides]) for k in range(sides))
+
+
+def _and(words: list[str]) -> str:
+    """``"A"``, ``"A and B"``, ``"A, B and C"``."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+# --- results ---------------------------------------------------------------------------------------
+
+
+def win_phrase(labels: list[str], winner: int, scores, reason: str, *, verb_word: str,
+               ending: dict | None = None) -> str:
+    """What follows the winner's name in a result line, the same on the board, the replay and the
+    record: "wins 121–98", the winner's score first. After a resignation the winner may have been
+    behind, so it says who led: "wins by resignation (bob led 28–25)".
+
+    >>> win_phrase(["alice", "bob"], 0, [25, 28], "resign", verb_word="wins")
+    'wins by resignation (bob led 28–25)'
+    >>> win_phrase(["You", "bob"], 1, [60, 40], "resign", verb_word="wins")
+    'wins by resignation (you led 60–40)'
+    >>> win_phrase(["alice", "bob"], 1, [98, 121], "target", verb_word="won")
+    'won 121–98'
+
+    A resignation the site made for a player (``ending``, see ``games.play.endings``) says why:
+
+    >>> win_phrase(["alice", "bob"], 0, [25, 28], "resign", verb_word="wins",
+    ...            ending={"how": "time", "seat": 1, "timeouts": 3})
+    'wins on time (3 timeouts)'
+    """
+    if reason != "resign":
+        return f"{verb_word} {scores_line(scores, winner)}"
+    if ending is not None:
+        return ending_words(ending, verb_word)
+    sides = len(scores)
+    order = [(winner + k) % sides for k in range(sides)]
+    top = max(scores)
+    leaders = [s for s in order if scores[s] == top]
+    if len(leaders) > 1:
+        how = "level at " + DASH.join(str(scores[s]) for s in order)
+    else:
+        lead = leaders[0]
+        line_ = DASH.join(str(scores[s]) for s in [lead, *(s for s in order if s != lead)])
+        how = f"{_mid_sentence(labels[lead])} led {line_}"
+    return f"{verb_word} by resignation ({how})"
+
+
+def _mid_sentence(name: str) -> str:
+    """"You & Carol" and "Seat 1" as they read after an opening bracket."""
+    return name[0].lower() + name[1:] if name.startswith(("You", "Seat")) else name
+
+
+def ending_words(ending: dict, verb_word: str) -> str:
+    """What follows the winner's name when the site ended the game for the loser: "wins on time
+    (3 timeouts)", "wins by claim (opponent absent)"."""
+    if ending["how"] == "time":
+        return f"{verb_word} on time ({ending['timeouts']} timeouts)"
+    return f"{verb_word} by claim (opponent absent)"
+
+
+def skunked(sides: list[str], skunks, *, with_verb: bool = True) -> str:
+    """Who was skunked, where more than one player lost: "Computer 2 is skunked", "You are double
+    skunked"; without the verb, for a bracket: "Computer 2 skunked"."""
+
+    def be(name: str) -> str:
+        if not with_verb:
+            return ""
+        return "are " if _plural(name) else "is "
+
+    return ", ".join(f"{name} {be(name)}{SKUNK_NAMES[k]}ed"
+                     for name, k in zip(sides, skunks, strict=False) if k)
+
+
+# --- one event -------------------------------------------------------------------------------------
+
+
+def _game_won(table: Table, e: Event, ending: dict | None) -> str:
+    winner = side_name(table, e.seat, start=True)
+    word = verb(winner, "wins")
+    if e.detail == "resign":
+        words = win_phrase(side_names(table), e.seat, e.scores, "resign", verb_word=word, ending=ending)
+        return f"{winner} {words}"
+    if table.sides == 2:
+        skunk = max(e.skunks, default=0)
+        how = f" ({SKUNK_NAMES[skunk]})" if skunk else ""
+    else:
+        losers = [(e.seat + k) % table.sides for k in range(1, table.sides)]
+        notes = [f"{side_name(table, s)} {SKUNK_NAMES[e.skunks[s]]}ed" for s in losers if e.skunks[s]]
+        how = f" ({', '.join(notes)})" if notes else ""
+    return f"{winner} {word} {scores_line(e.scores, e.seat)}{how}"
+
+
+def _dealer(table: Table, e: Event) -> str:
+    if e.detail == "lost":
+        if table.sides == table.players:
+            loser = seat_name(table, e.seat, start=True)
+            return f"{loser} lost the last game and {verb(loser, 'deals')} first"
+        side = side_name(table, e.seat % table.sides, start=True)
+        return f"{side} lost the last game: {said(seat_name(table, e.seat), 'deals')} first"
+    low = e.cards[e.seat]
+    if low.rank == 1:
+        why = "Ace is low"
+    else:
+        higher = sorted({c.rank for s, c in enumerate(e.cards) if s != e.seat})
+        why = f"{RANK_NAMES[low.rank - 1]} is lower than {_and([RANK_NAMES[r - 1] for r in higher])}"
+    return f"{why}: {said(seat_name(table, e.seat), 'deals')}"
+
+
+def _sentence(table: Table, e: Event, ending: dict | None) -> str | None:
+    """Events that name their seat in a sentence of their own; None for the others."""
+    kind = e.kind
+    if kind == "deal":
+        return said(seat_name(table, e.seat, start=True), "deals")
+    if kind == "dealer":
+        return _dealer(table, e)
+    if kind == "recut":
+        rank = RANK_NAMES[e.cards[0].rank - 1]
+        if table.players == 2:
+            return f"Both cut a {rank}: cut again"
+        return f"Equal low cards ({rank}): cut again"
+    if kind == "discard":
+        cards = "two cards" if table.players == 2 else "one card"
+        return f"{said(seat_name(table, e.seat, start=True), 'lays away', 'lay away')} {cards}"
+    if kind == "starter":
+        return f"Starter: {e.cards[0].name}"
+    if kind == "reset":
+        return "The count goes back to 0"
+    if kind == "peg_out_zone":
+        who = seat_name(table, e.seat, start=True)
+        zone = table.peg_out_zone
+        where = "in the stink hole" if zone == 1 else f"within {zone} of {table.target}"
+        return f"{who} {verb(who, 'was', 'were')} {where} when the show began: the {e.detail} scores nothing"
+    if kind == "game_won":
+        return _game_won(table, e, ending)
+    if kind == "match_won":
+        winner = side_name(table, e.seat, start=True)
+        return f"{winner} {verb(winner, 'wins')} the match {DASH.join(map(str, e.scores))}"
+    if kind == "resign":
+        who = seat_name(table, e.seat, start=True)
+        if ending is None:
+            return said(who, "resigns")
+        if ending["how"] == "time":
+            return f"{said(who, 'loses', 'lose')} on time"
+        return f"{said(who, 'loses', 'lose')} by claim (away from the table)"
+    return None
+
+
+def score_words(kind: str, points: int) -> str:
+    """A score in the play in words: "Fifteen for 2", "Go for 1", "Last card for 1"."""
+    fixed = {"go": "Go for 1", "last_card": "Last card for 1", "his_heels": "His heels for 2"}
+    return fixed.get(kind) or score_text(kind, points)
+
+
+def _what(e: Event) -> str:
+    """What a seat did, said after its name ("bob: Pair for 2")."""
+    kind = e.kind
+    if kind == "cut":
+        return f"Cut: {e.cards[0].name}"
+    if kind == "play":
+        return f"{e.cards[0].name}: {e.count}"
+    if kind == "say_go":
+        return "Go"
+    if kind in ("hand", "crib"):
+        return f"{kind.capitalize()}: {e.points}"
+    if kind == "muggins":
+        return f"Muggins! {e.points}" if e.points else "Muggins called: nothing was missed"
+    if kind == "accept":
+        return "Count accepted"
+    return score_words(kind, e.points)
+
+
+def _note(table: Table, note: dict) -> str:
+    """The site's own note on a move (see ``games.play.endings``) in words."""
+    who = seat_name(table, note["seat"], start=True)
+    if note["kind"] == "timeout":
+        count, limit = note["timeouts"], note["limit"]
+        if count >= limit:
+            return f"{who} ran out of time (timeout {count} of {limit}) and the game is forfeit"
+        did = DID.get(note.get("action", ""), "moved for")
+        for_whom = seat_name(table, note["seat"])
+        return f"{who} ran out of time: the site {did} {for_whom} (timeout {count} of {limit})"
+    minutes = note.get("minutes", 0)
+    away = f"{minutes} minute{'s' if minutes != 1 else ''}"
+    claimer = seat_name(table, note["by"], start=True) if note.get("by") is not None else "The other player"
+    gone = seat_name(table, note["seat"])
+    return f"{said(claimer, 'claims', 'claim')} the win: {gone} {verb(gone, 'was', 'were')} away for {away}"
+
+
+NOTE_KINDS = frozenset({"timeout", "abandon"})
+
+
+def line(table: Table, event: Event | dict, ending: dict | None = None) -> LogLine:
+    """One event (or its dict from the log, or a site's note) as ``table``'s reader reads it.
+    ``ending``: why the site ended the game (``games.play.endings``), for the resignation it made."""
+    if isinstance(event, dict):
+        if event.get("kind") in NOTE_KINDS:
+            return LogLine("", _note(table, event), 0, event["kind"], (), event.get("seat") == table.viewer)
+        data = event
+    else:
+        data = event.to_dict()
+    # Names given as trusted markup are worded afresh: a cached line must never hand a plain
+    # name's text back as markup, or the other way round (equal strings share a cache entry).
+    build = _line.__wrapped__ if any(isinstance(n, SafeData) for n in table.names) else _line
+    return build(table, _key(data), _freeze(ending))
+
+
+def _key(data: dict) -> tuple:
+    return tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in sorted(data.items()))
+
+
+def _freeze(ending: dict | None) -> tuple | None:
+    return None if ending is None else tuple(sorted(ending.items()))
+
+
+# A deal's log is drawn on every board, twice a move, and grows by a line or two: each line is
+# worded once per reader.
+@lru_cache(maxsize=8192)
+def _line(table: Table, key: tuple, ending: tuple | None) -> LogLine:
+    data = {k: list(v) if isinstance(v, tuple) else v for k, v in key}
+    e = Event.from_dict(data)
+    text = _sentence(table, e, None if ending is None else dict(ending))
+    who = ""
+    if text is None:
+        who = table.names[e.seat] if e.seat is not None else ""
+        text = _what(e)
+    return LogLine(who, text, e.points, e.kind, e.cards, e.seat is not None and e.seat == table.viewer)
+
+
+def log_lines(table: Table, events, ending: dict | None = None) -> list[LogLine]:
+    """Each event as a line for ``table``'s reader. The cut's "Ace is low: you deal" already says
+    who deals: the deal's own "You deal" just after it is left out."""
+    lines = [line(table, e, ending) for e in events]
+    return [ln for i, ln in enumerate(lines)
+            if not (ln.kind == "deal" and i and lines[i - 1].kind == "dealer")]
+
+
+def reworded(lines: list[LogLine], texts: dict[str, str]) -> list[LogLine]:
+    """``lines`` with the text of each line of a kind in ``texts`` replaced (a match decided off
+    the board reads as the organiser has it)."""
+    return [replace(ln, text=texts[ln.kind], who="") if ln.kind in texts else ln for ln in lines]
