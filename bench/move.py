@@ -45,7 +45,7 @@ def run(moves: int, profiler: cProfile.Profile | None, show_sql: bool = False) -
     from games.engine.game import legal_actions
     from games.engine.rules import HouseRules
     from games.play import services
-    from games.play.board import render_board_oob
+    from games.play.board.player import render_board_oob
     from games.play.models import Game
 
     users = get_user_model()

@@ -92,15 +92,6 @@ TEMPLATES = [
             ],
         },
     },
-    {
-        # The board alone (games/play/jinja.py says why): drawn twice a move, and Django's engine was
-        # most of its cost. Its files are .jinja, in a directory of their own.
-        "BACKEND": "django.template.backends.jinja2.Jinja2",
-        "NAME": "jinja2",
-        "DIRS": [],
-        "APP_DIRS": True,
-        "OPTIONS": {"environment": "games.play.jinja.environment"},
-    },
 ]
 
 # Django's model backend with a cheaper read of each request's user (games/infra/auth.py).

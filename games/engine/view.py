@@ -66,20 +66,20 @@ class ShownHand:
 
 
 @dataclass(frozen=True, slots=True)
-class SeatView:
-    """Everything a board needs for one seat, and nothing that seat may not know.
+class TableView:
+    """What the table shows everyone (a spectator's view): the scores and pegs, the cut, the
+    starter, every card laid in the play, each hand and the crib once its count begins, how many
+    cards each seat holds, the deal's log and the results. No seat's unplayed cards.
 
     ``turn`` is the one seat to act (play, manual count, muggins), a tuple of the seats still to
     act (cut, discard, the NextDeal acknowledgements, ``game_over``), or None (``match_over``).
 
     ``scores``, ``back_pegs``, ``match_scores``, ``match_winner`` and the results' ``winner`` are
-    per side: ``side_of(seat)`` (this seat's is ``side``) indexes them; ``teams`` lists the seats
-    of each side. Everything else that is per seat (``hand_sizes``, ``gone``, ``acks``...) is
-    indexed by seat.
+    per side: ``side_of(seat)`` indexes them; ``teams`` lists the seats of each side. Everything
+    else that is per seat (``hand_sizes``, ``gone``, ``acks``...) is indexed by seat.
     """
 
     phase: str
-    seat: int
     players: int
     rules: HouseRules
     target: int
@@ -91,15 +91,8 @@ class SeatView:
     turn: int | tuple[int, ...] | None
     sides: int  # how many scores: the players, or 2 partnerships with four players
     teams: tuple[tuple[int, ...], ...]  # the seats of each side
-    side: int  # this seat's side
-    partner: int | None  # the seat opposite with four players
     scores: tuple[int, ...]  # per side
     back_pegs: tuple[int, ...]  # each side's score before its latest points (the back peg)
-    # this seat's own cards
-    hand: tuple[Card, ...]  # cards still held
-    kept: tuple[Card, ...]  # the four kept after the discard ((): before)
-    discards: tuple[Card, ...]  # the cards this seat laid away
-    # the table
     hand_sizes: tuple[int, ...]  # cards each seat holds
     discarded: tuple[bool, ...]  # which seats have laid away
     crib_owner: int | None
@@ -115,9 +108,6 @@ class SeatView:
     cut_cards: tuple[Card | None, ...]  # the last revealed cut (None: not revealed)
     show: tuple[ShownHand, ...]
     acks: tuple[bool, ...]  # who has asked for the next deal
-    legal_actions: tuple[Action, ...]
-    can_go: bool
-    playable: tuple[Card, ...]  # own cards that fit under 31 when it is this seat's turn to play
     log: tuple[Event, ...]  # this deal's events
     result: GameResult | None  # the current game's result once it is over
     results: tuple[GameResult, ...]  # every finished game of the match
@@ -129,15 +119,6 @@ class SeatView:
         return seat % self.sides
 
     @property
-    def my_score(self) -> int:
-        return self.scores[self.side]
-
-    @property
-    def my_turn(self) -> bool:
-        turn = self.turn
-        return turn == self.seat if isinstance(turn, int) else bool(turn) and self.seat in turn
-
-    @property
     def skunk_line(self) -> int:
         return self.rules.skunk_line
 
@@ -146,38 +127,69 @@ class SeatView:
         return self.rules.double_skunk_line
 
     def to_dict(self) -> dict:
-        """JSON-safe form (cards as ``"5H"``), e.g. for a computer player in another process."""
-
-        def cards(seq):
-            return [str(c) for c in seq]
-
-        def opt(card):
-            return None if card is None else str(card)
-
+        """JSON-safe form (cards as ``"5H"``)."""
         return {
-            "phase": self.phase, "seat": self.seat, "players": self.players, "rules": self.rules.to_dict(),
+            "phase": self.phase, "players": self.players, "rules": self.rules.to_dict(),
             "target": self.target, "game_no": self.game_no, "deal_no": self.deal_no,
             "dealer": self.dealer, "pone": self.pone, "cutter": self.cutter,
             "turn": list(self.turn) if isinstance(self.turn, tuple) else self.turn,
-            "sides": self.sides, "teams": [list(t) for t in self.teams], "side": self.side,
-            "partner": self.partner,
+            "sides": self.sides, "teams": [list(t) for t in self.teams],
             "scores": list(self.scores), "back_pegs": list(self.back_pegs),
-            "hand": cards(self.hand), "kept": cards(self.kept), "discards": cards(self.discards),
             "hand_sizes": list(self.hand_sizes), "discarded": list(self.discarded),
-            "crib_owner": self.crib_owner, "crib_size": self.crib_size, "crib": cards(self.crib),
-            "starter": opt(self.starter), "count": self.count,
+            "crib_owner": self.crib_owner, "crib_size": self.crib_size, "crib": _cards(self.crib),
+            "starter": _card(self.starter), "count": self.count,
             "series": [[s, str(c)] for s, c in self.series],
             "plays": [[s, str(c)] for s, c in self.plays],
             "gone": list(self.gone), "cut_attempt": self.cut_attempt,
-            "cut_positions": list(self.cut_positions), "cut_cards": [opt(c) for c in self.cut_cards],
+            "cut_positions": list(self.cut_positions), "cut_cards": [_card(c) for c in self.cut_cards],
             "show": [h.to_dict() for h in self.show], "acks": list(self.acks),
-            "legal_actions": [action_to_dict(a) for a in self.legal_actions],
-            "can_go": self.can_go, "playable": cards(self.playable),
             "log": [e.to_dict() for e in self.log],
             "result": None if self.result is None else self.result.to_dict(),
             "results": [r.to_dict() for r in self.results],
             "match_scores": list(self.match_scores), "match_winner": self.match_winner,
         }
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView(TableView):
+    """Everything a board needs for one seat, and nothing that seat may not know: the table
+    (:class:`TableView`) and the seat's own cards and choices. ``side`` is this seat's side."""
+
+    seat: int
+    side: int
+    partner: int | None  # the seat opposite with four players
+    hand: tuple[Card, ...]  # cards still held
+    kept: tuple[Card, ...]  # the four kept after the discard ((): before)
+    discards: tuple[Card, ...]  # the cards this seat laid away
+    legal_actions: tuple[Action, ...]
+    can_go: bool
+    playable: tuple[Card, ...]  # own cards that fit under 31 when it is this seat's turn to play
+
+    @property
+    def my_score(self) -> int:
+        return self.scores[self.side]
+
+    @property
+    def my_turn(self) -> bool:
+        turn = self.turn
+        return turn == self.seat if isinstance(turn, int) else bool(turn) and self.seat in turn
+
+    def to_dict(self) -> dict:
+        """JSON-safe form (cards as ``"5H"``), e.g. for a computer player in another process."""
+        return {
+            **TableView.to_dict(self), "seat": self.seat, "side": self.side, "partner": self.partner,
+            "hand": _cards(self.hand), "kept": _cards(self.kept), "discards": _cards(self.discards),
+            "legal_actions": [action_to_dict(a) for a in self.legal_actions],
+            "can_go": self.can_go, "playable": _cards(self.playable),
+        }
+
+
+def _cards(seq) -> list[str]:
+    return [str(c) for c in seq]
+
+
+def _card(card: Card | None) -> str | None:
+    return None if card is None else str(card)
 
 
 def _turn(state: GameState) -> int | tuple[int, ...] | None:
@@ -188,11 +200,8 @@ def _turn(state: GameState) -> int | tuple[int, ...] | None:
     return state.to_act
 
 
-def view(state: GameState, seat: int) -> SeatView:
-    """What ``seat`` may know of ``state``; see the module docstring for which cards are visible."""
-    n = state.players
-    if not isinstance(seat, int) or not 0 <= seat < n:
-        raise ValueError(f"there is no seat {seat!r} at this table")
+def _table(state: GameState) -> dict:
+    """The fields of a :class:`TableView` of ``state``."""
     shown = tuple(
         ShownHand(
             e.seat, e.kind, e.cards, e.starter, e.status, e.claimed, e.awarded, e.muggins,
@@ -201,59 +210,82 @@ def view(state: GameState, seat: int) -> SeatView:
         )
         for e in state.show
     )
-    crib = next((e.cards for e in state.show if e.kind == "crib"), ())
-    legal = legal_actions(state, seat)
-    my_play_turn = state.phase == "play" and state.turn == seat
-    playable = tuple(a.card for a in legal if isinstance(a, Play)) if my_play_turn else ()
     result = None
     over = state.phase in ("game_over", "match_over")
     if over and state.results and state.results[-1].game_no == state.game_no:
         result = state.results[-1]
+    return {
+        "phase": state.phase,
+        "players": state.players,
+        "rules": state.rules,
+        "target": state.rules.target,
+        "game_no": state.game_no,
+        "deal_no": state.deal_no,
+        "dealer": state.dealer,
+        "pone": state.pone,
+        "cutter": state.cutter,
+        "turn": _turn(state),
+        "sides": state.sides,
+        "teams": state.teams,
+        "scores": state.scores,
+        "back_pegs": state.back_pegs,
+        "hand_sizes": tuple(len(h) for h in state.hands),
+        "discarded": tuple(bool(d) for d in state.discards),
+        "crib_owner": state.dealer if state.deck else None,
+        "crib_size": len(state.crib),
+        "crib": next((e.cards for e in state.show if e.kind == "crib"), ()),
+        "starter": state.starter,
+        "count": state.count,
+        "series": state.series,
+        "plays": state.plays,
+        "gone": state.gone,
+        "cut_attempt": state.cut_attempt,
+        "cut_positions": state.cut_positions,
+        "cut_cards": state.cut_cards,
+        "show": shown,
+        "acks": state.acks,
+        "log": state.log,
+        "result": result,
+        "results": state.results,
+        "match_scores": state.match_scores,
+        "match_winner": state.match_winner,
+    }
+
+
+def public_view(state: GameState) -> TableView:
+    """What the table shows everyone, a spectator included: no seat's unplayed cards.
+
+    >>> from games.engine.game import new_game, apply, CutForDeal
+    >>> from games.engine.rules import HouseRules
+    >>> state = new_game(HouseRules(), b"view doc")
+    >>> for seat, pos in ((0, 3), (1, 30)):
+    ...     state, _ = apply(state, CutForDeal(seat, pos))
+    >>> table = public_view(state)
+    >>> table.phase, table.hand_sizes, table.crib, hasattr(table, "hand")
+    ('discard', (6, 6), (), False)
+    """
+    return TableView(**_table(state))
+
+
+def view(state: GameState, seat: int) -> SeatView:
+    """What ``seat`` may know of ``state``; see the module docstring for which cards are visible."""
+    n = state.players
+    if not isinstance(seat, int) or not 0 <= seat < n:
+        raise ValueError(f"there is no seat {seat!r} at this table")
+    legal = legal_actions(state, seat)
+    my_play_turn = state.phase == "play" and state.turn == seat
     return SeatView(
-        phase=state.phase,
+        **_table(state),
         seat=seat,
-        players=n,
-        rules=state.rules,
-        target=state.rules.target,
-        game_no=state.game_no,
-        deal_no=state.deal_no,
-        dealer=state.dealer,
-        pone=state.pone,
-        cutter=state.cutter,
-        turn=_turn(state),
-        sides=state.sides,
-        teams=state.teams,
         side=state.side_of(seat),
         partner=(seat + 2) % 4 if n == 4 else None,
-        scores=state.scores,
-        back_pegs=state.back_pegs,
         hand=state.hands[seat],
         kept=state.kept[seat],
         discards=state.discards[seat],
-        hand_sizes=tuple(len(h) for h in state.hands),
-        discarded=tuple(bool(d) for d in state.discards),
-        crib_owner=state.dealer if state.deck else None,
-        crib_size=len(state.crib),
-        crib=crib,
-        starter=state.starter,
-        count=state.count,
-        series=state.series,
-        plays=state.plays,
-        gone=state.gone,
-        cut_attempt=state.cut_attempt,
-        cut_positions=state.cut_positions,
-        cut_cards=state.cut_cards,
-        show=shown,
-        acks=state.acks,
         legal_actions=legal,
         can_go=my_play_turn and any(isinstance(a, Go) for a in legal),
-        playable=playable,
-        log=state.log,
-        result=result,
-        results=state.results,
-        match_scores=state.match_scores,
-        match_winner=state.match_winner,
+        playable=tuple(a.card for a in legal if isinstance(a, Play)) if my_play_turn else (),
     )
 
 
-__all__ = ["SeatView", "ShownHand", "view"]
+__all__ = ["SeatView", "ShownHand", "TableView", "public_view", "view"]

@@ -13,11 +13,10 @@ from django.template.loader import render_to_string
 
 from games.engine.deck import deal_seed
 from games.engine.state import SKUNK_NAMES, side_count, teams
-from games.history.replay_board import seat_names, side_names
 from games.history.summaries import deal_players, summaries_for
 from games.play import endings
 from games.play.models import Game, Move, Round
-from games.play.narration import Table, line, score_words, skunked, win_phrase
+from games.play.narration import Table, line, score_words, side_names, skunked, win_phrase
 
 FORMAT = "cribbage-hall-game/1"
 
@@ -32,7 +31,7 @@ def game_json(game: Game) -> dict:
     secret = bytes.fromhex(game.secret)
     seats = sorted(game.seats.select_related("user"), key=lambda s: s.index)
     sides = side_count(len(seats))
-    names = seat_names(game)  # computers of one level numbered, as the board names them
+    names = game.seat_names()  # computers of one level numbered, as the board names them
     return {
         "format": FORMAT,
         "game": game.pk,
@@ -65,8 +64,8 @@ def game_json(game: Game) -> dict:
 
 def game_text(game: Game) -> str:
     """The game as plain text: players, result, then every deal with its pegging and shows."""
-    names = seat_names(game)
-    sides = side_names(names)
+    names = game.seat_names()
+    sides = side_names(Table(tuple(names)))
     ending = endings.ending_of(game)
     return render_to_string("history/export.txt", {
         "game": game, "names": names, "sides": sides, "deals": deal_views(game, names),
@@ -114,7 +113,7 @@ def deal_views(game: Game, names: list[str]) -> list[dict]:
     for deal in summaries_for(game):
         players = deal_players(deal)
         sides = side_count(players)
-        side_name = side_names(names)
+        side_name = side_names(Table(tuple(names)))
         out.append({
             **deal,
             "number": deal["deal_no"] + 1,

@@ -20,7 +20,6 @@ from games.engine.game import GameState
 from games.engine.state import DONE, SKIPPED, dealt_count, side_count
 from games.history.models import PlayerGame, final_scores
 from games.history.replay import moves_of, replay_steps
-from games.history.replay_board import seat_names
 from games.play.models import Game, Move, Round
 
 SUMMARY_VERSION = 1
@@ -210,7 +209,7 @@ def opponents_name(names: list[str], players: int) -> str:
 def player_rows(game: Game, summaries: list[dict] | None, moves: list[Move]) -> list[PlayerGame]:
     """Unsaved PlayerGame rows, one per seat (``summaries`` None: the log did not replay)."""
     seats = sorted(game.seats.select_related("user"), key=lambda s: s.index)
-    names = dict(zip((s.index for s in seats), seat_names(game), strict=True))
+    names = dict(zip((s.index for s in seats), game.seat_names(), strict=True))
     players = len(seats)
     sides = side_count(players)
     result = game.result or {}

@@ -237,19 +237,19 @@ class GameConsumer(Consumer):
 
     @database_sync_to_async
     def _render(self) -> str | None:
-        from games.play.board import render_board_oob
+        from games.play.board.player import render_board_oob
 
         return render_board_oob(self.game_id, self.scope["user"], csrf.for_scope(self.scope))
 
     @database_sync_to_async
     def _render_presence(self) -> str | None:
-        from games.play.board import render_presence
+        from games.play.board.status import render_presence
 
         token = csrf.for_scope(self.scope)
         return render_presence(self.game_id, self.scope["user"], oob=True, csrf_token=token)
 
     @database_sync_to_async
     def _render_chat(self, seat: int, message: str) -> str | None:
-        from games.play.board import render_chat
+        from games.play.board.status import render_chat
 
         return render_chat(self.game_id, self.scope["user"], seat, message)

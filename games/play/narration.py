@@ -23,7 +23,7 @@ from functools import lru_cache
 
 from django.utils.safestring import SafeData
 
-from games.engine.cards import RANK_NAMES, Card
+from games.engine.cards import RANK_NAMES, Card, parse_card
 from games.engine.events import Event
 from games.engine.scoring import score_text
 from games.engine.state import SKUNK_NAMES, teams
@@ -359,3 +359,25 @@ def reworded(lines: list[LogLine], texts: dict[str, str]) -> list[LogLine]:
     """``lines`` with the text of each line of a kind in ``texts`` replaced (a match decided off
     the board reads as the organiser has it)."""
     return [replace(ln, text=texts[ln.kind], who="") if ln.kind in texts else ln for ln in lines]
+
+
+def action_words(who: str, action: dict) -> str:
+    """A logged action in words, after who took it: "alice plays the Five of hearts"."""
+    kind = action.get("type")
+    if kind == "cut_for_deal":
+        return f"{who} cuts for deal (card {action['position'] + 1})"
+    if kind == "discard":
+        return f"{who} lays away the {' and '.join(parse_card(c).name for c in action['cards'])}"
+    if kind == "play":
+        return f"{who} plays the {parse_card(action['card']).name}"
+    if kind == "count":
+        return f"{who} counts {action['points']}"
+    texts = {
+        "go": "says go",
+        "call_muggins": "calls muggins",
+        "accept_count": "accepts the count",
+        "next_deal": "is ready for the next deal",
+        "next_game": "starts the next game",
+        "resign": "resigns",
+    }
+    return f"{who} {texts.get(kind, kind)}"

@@ -1,26 +1,19 @@
 """Watching a tournament match: a read-only board for anyone, with only what the table shows.
 
-A spectator sees what *both* players can see: the scores and pegs, the cut, the starter, every card
-laid in the play, each hand and the crib once its count begins, the deal's log, and how many cards
-each player holds, face down. The context below is built from seat 0's view by copying those
-public values one by one; the view itself (which holds seat 0's hand) never reaches the template.
-Only tournament games can be watched: a friendly game stays private to its players."""
+A spectator sees what every player can see (``games.engine.view.public_view``): the scores and pegs,
+the cut, the starter, every card laid in the play, each hand and the crib once its count begins,
+the deal's log, and how many cards each player holds, face down. It is the players' board, drawn
+for no seat (``play/board/spectator.html``). Only tournament games can be watched: a friendly
+game stays private to its players."""
 
 from __future__ import annotations
 
+from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
-from games.engine.view import view
-from games.play.board import (
-    PHASE_TITLES,
-    TRACK_COLORS,
-    jinja_template,
-    off_board,
-    result_summary,
-    table_of,
-    turn_clock,
-    turn_word,
-)
+from games.engine.view import public_view
+from games.play.board.player import turn_clock
+from games.play.board.table import off_board, result_summary, side_names, table_context, table_of, tracks
 from games.play.models import Game
 from games.play.narration import log_lines
 from games.play.services import load_state
@@ -41,48 +34,15 @@ def watchable_game(game_id: int) -> Game | None:
 
 
 def watch_context(game: Game) -> dict:
-    v = view(load_state(game), 0)
+    v = public_view(load_state(game))
     names = list(game.seat_names())
-    shown = {h.seat: h.cards for h in v.show if h.kind == "hand"}
-    result = result_summary(v, names, None, for_game(game) if v.result else None)
+    sides = side_names(v, names)
+    result = result_summary(v, sides, None, for_game(game) if v.result else None)
+    lines = off_board(log_lines(table_of(game, names, None), v.log), result)
     return {
-        "version": game.version,
-        "phase": v.phase,
-        "phase_title": PHASE_TITLES.get(v.phase, ""),
-        "turn_word": turn_word(v),
-        "rules": game.rules_summary(),
-        "match": {"game_no": v.game_no + 1, "scores": v.match_scores, "to_win": v.rules.games_to_win_match}
-        if v.rules.match_games > 1 else None,
-        "deal_no": v.deal_no + 1,
-        "target": v.target,
-        "tracks": [
-            {"label": names[i], "front": v.scores[i], "back": v.back_pegs[i], "color": TRACK_COLORS[i]}
-            for i in range(2)
-        ],
-        "seats": [
-            {
-                "name": names[i],
-                "score": v.scores[i],
-                "dealer": v.dealer == i,
-                "to_play": v.turn == i,
-                "held": range(v.hand_sizes[i]),
-                "count": v.hand_sizes[i],
-                "shown": shown.get(i, ()),
-            }
-            for i in range(2)
-        ],
-        "crib_owner": v.crib_owner,
-        "crib_owner_name": names[v.crib_owner] if v.crib_owner is not None else "",
-        "crib_size": v.crib_size,
-        "crib": v.crib,  # () until the crib's count begins
-        "crib_backs": range(v.crib_size),
-        "starter": v.starter,
-        "count": v.count,
-        "series": [{"name": names[s], "card": c} for s, c in v.series],
-        "previous_plays": [{"name": names[s], "card": c} for s, c in v.plays[: len(v.plays) - len(v.series)]],
-        "show": [{"entry": h, "owner": names[h.seat], "mine": False} for h in v.show],
-        "log": off_board(log_lines(table_of(game, names, None), v.log), result),
-        "result": result,
+        **table_context(v, names, None, log=lines, result=result),
+        "game": game,
+        "tracks": tracks(v, sides),
         # A timed tournament: who is on the clock, for spectators too (only a player's page asks
         # the server to act when it runs out).
         "clock": clock_for_spectators(game, v, names),
@@ -95,7 +55,7 @@ def clock_for_spectators(game: Game, v, names: list[str]) -> dict | None:
 
 
 def watch_html(game: Game, *, oob: bool = False) -> SafeString:
-    return mark_safe(jinja_template("play/watch.jinja").render({**watch_context(game), "oob": oob}))
+    return mark_safe(render_to_string("play/board/spectator.html", {**watch_context(game), "oob": oob}))
 
 
 def render_watch_oob(game_id: int) -> str | None:

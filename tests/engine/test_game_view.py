@@ -20,7 +20,7 @@ from games.engine.actions import (
 from games.engine.cards import parse_card, parse_cards
 from games.engine.game import apply, new_game
 from games.engine.rules import HouseRules
-from games.engine.view import SeatView, view
+from games.engine.view import SeatView, TableView, public_view, view
 from tests.engine.game_support import (
     GO_PLAY,
     D,
@@ -195,3 +195,15 @@ def test_views_in_a_full_scripted_deal_never_leak():
     for action in (D(0, "8S 9S"), D(1, "3S 4S"), *parse_moves(GO_PLAY), NextDeal(0), NextDeal(1)):
         state, _ = apply(state, action)
         both(state)
+        table_only(state)
+
+
+def table_only(state):
+    """The table's view shows only what both seats may see, and is what their views share."""
+    table = public_view(state)
+    assert isinstance(table, TableView) and not isinstance(table, SeatView)
+    seen = [view(state, seat) for seat in range(state.players)]
+    for seat, seat_view in enumerate(seen):
+        assert_view_hides(state, seat, table)
+        assert TableView.to_dict(seat_view) == table.to_dict()
+    assert json.loads(json.dumps(table.to_dict())) == table.to_dict()

@@ -213,7 +213,7 @@ def test_the_rebuild_command_rebuilds_tables_the_same(three, four):
 
 
 def _seats_shown(html: str) -> list[int]:
-    pattern = r'class="seat seat--side-\d+" aria-label="[^"]*" data-seat="(\d+)"'
+    pattern = r'class="seat seat--opponent seat--side-\d+[^"]*" aria-label="[^"]*" data-seat="(\d+)"'
     return [int(n) for n in re.findall(pattern, html)]
 
 
@@ -242,7 +242,8 @@ def test_every_seat_sees_the_record_replay_and_downloads_of_a_table_of_four(four
         assert [d["players"] for d in data] == [4] * len(rounds)
         assert data[0]["hands"] == rounds[0].summary["hands"] and data[0]["crib_card"] is None
         end = client.get(f"/games/{game.pk}/replay/?step={len(moves)}").content.decode()
-        assert _seats_shown(end) == [0, 1, 2, 3]  # every seat, once
+        mine = game.seat_of(user)  # every seat, once, the reader's own nearest them
+        assert _seats_shown(end) == [*(s for s in range(4) if s != mine), mine]
         assert "with carol" in end and "with alice" in end  # partners named on the board
         assert re.search(r"(alice &amp; carol|bob &amp; Computer \(easy\)) win \d+–\d+", end)
         assert client.get(f"/games/{game.pk}/export.json").status_code == 200
@@ -309,7 +310,7 @@ def test_a_three_player_record_shows_the_crib_card_and_three_lines(three, alice,
     assert data[0]["players"] == 3 and data[0]["crib_card"] == first["crib_card"]
     total = Move.objects.filter(game=game).count()
     end = client.get(f"/games/{game.pk}/replay/?step={total}").content.decode()
-    assert _seats_shown(end) == [0, 1, 2] and "wins" in end
+    assert _seats_shown(end) == [1, 2, 0] and "wins" in end  # alice's own seat nearest her
     # Just after the first deal the crib already holds the deck's card, shown and labelled.
     deal_step = next(n for n, m in enumerate(Move.objects.filter(game=game).order_by("seq"), start=1)
                      if any(e["kind"] == "deal" for e in m.events))

@@ -164,7 +164,7 @@ async def test_no_socket_message_shows_a_hidden_card(rules: HouseRules, seed: in
 
 async def test_the_socket_scan_catches_a_leak(monkeypatch):
     """The check is live: a pushed board that slips in one card of the deck fails it."""
-    from games.play import board
+    from games.play.board import player as board
 
     original = board.render_board_oob
 

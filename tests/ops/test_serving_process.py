@@ -21,7 +21,7 @@ from django.test import Client, RequestFactory
 from django_htmx.middleware import HtmxDetails
 
 from games.infra.serving import GC_THRESHOLDS
-from games.play.board import board_context, board_html, render_board_oob
+from games.play.board.player import board_context, board_html, render_board_oob
 from tests.play.factories import fixed_secrets, human_game
 
 # What must never wait for the collector after a move or a push (by type name).

@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games.play import services
-from games.play.board import render_board_oob
+from games.play.board.player import render_board_oob
 from games.play.models import Game
 from games.tournaments import services as tournament_services
 from games.tournaments.models import Tournament

@@ -191,7 +191,7 @@ async def test_a_board_already_sent_is_not_drawn_again_for_a_later_message(monke
     """A board is drawn from the game as it is: when two moves' messages arrive after both moves,
     the first push carries both and the second message costs no render. Other sockets, newer
     versions and a page's own request for a board are drawn as ever."""
-    from games.play import board
+    from games.play.board import player as board
 
     renders = []
     original = board.render_board_oob

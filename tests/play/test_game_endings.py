@@ -9,10 +9,12 @@ from types import SimpleNamespace
 
 import pytest
 from django.core.cache import cache
+from django.template.loader import render_to_string
 
 from games.engine.state import GameResult
 from games.play import services
-from games.play.board import jinja_template, render_board, result_summary
+from games.play.board.player import render_board
+from games.play.board.table import result_summary
 from games.play.models import Game
 from tests.play.factories import (
     act,
@@ -89,8 +91,8 @@ def test_a_table_of_three_says_who_was_skunked():
     sides = ["Computer 1 (standard)", "You", "Computer 2 (standard)"]
     result = result_summary(v, sides, 1)
     assert result["headline"] == "Computer 1 (standard) wins 125–101–80 with a skunk"
-    text = jinja_template("play/_result.jinja").render(
-        result=result, v=v, game=SimpleNamespace(pk=1), csrf_field="", record_url="", act_url="")
+    text = render_to_string("play/parts/result.html", {
+        "result": result, "v": v, "game": SimpleNamespace(pk=1, notice=""), "actions": True})
     assert "Computer 2 (standard) is skunked." in text and "That is a skunk" not in text
     pair = GameResult(0, 0, (121, 80), 80, 1, 2, "target", (0, 1))
     two_v = SimpleNamespace(**{**v.__dict__, "result": pair, "match_scores": (1, 0)})

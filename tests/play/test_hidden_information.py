@@ -29,7 +29,7 @@ from games.engine.actions import Count, action_to_dict
 from games.engine.cards import DECK, RANK_CHARS, RANK_NAMES, SUIT_NAMES, SUIT_SYMBOLS, Card
 from games.engine.game import GameState, legal_actions
 from games.play import services
-from games.play.board import render_board_oob
+from games.play.board.player import render_board_oob
 from games.play.models import Game
 from games.play.templatetags.cribbage import card_face
 from games.play.views import game as views_game

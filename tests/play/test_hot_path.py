@@ -15,7 +15,7 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from games.play import services
-from games.play.board import render_board_oob
+from games.play.board.player import render_board_oob
 from games.play.models import Game, Move, Seat
 from tests.play.factories import (
     computer_game,
@@ -186,7 +186,7 @@ def test_a_move_and_a_push_stay_cheap_in_queries(alice, bob):
 def test_a_boards_urls_are_remembered_per_script_prefix():
     from django.urls import get_script_prefix, reverse, set_script_prefix
 
-    from games.play.board import game_url
+    from games.play.board.player import game_url
 
     assert game_url("act", 41) == reverse("act", args=[41]) == "/games/41/act/"
     before = get_script_prefix()

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from games.engine.rules import HouseRules
 from games.play import broadcast, presence, services
-from games.play.board import render_board_oob
+from games.play.board.player import render_board_oob
 from games.play.models import Connection, Game, Move
 from tests.play.factories import (
     act,
@@ -255,7 +255,7 @@ def test_a_player_who_never_opened_the_game_has_not_left_it(alice, bob, settings
 
 def test_presence_is_pushed_only_to_boards_that_show_it(alice, bob):
     """A board against the computer has no #presence: a push there was an htmx oobErrorNoTarget."""
-    from games.play.board import render_presence
+    from games.play.board.status import render_presence
 
     people = human_game(alice, bob)
     assert 'id="presence"' in render_presence(people.pk, alice, oob=True)

@@ -27,7 +27,7 @@ from games.history.export import game_text
 from games.history.models import PlayerGame
 from games.history.replay import moves_of, replay_steps
 from games.history.replay_board import replay_context
-from games.play.board import board_context
+from games.play.board.player import board_context
 from games.play.models import Connection, Game, Move, Round, Seat
 from games.tournaments.models import Entrant, Match, Notice, Tournament
 

@@ -78,7 +78,7 @@ def test_a_spectator_never_sees_a_card_the_table_has_not_shown() -> None:
             assert not leaked, f"{where} v{game.version} {state.phase}: {leaked}"
             checked += 1
         shown_in_play += bool(state.plays) and bool(cards_in(html, [c for _, c in state.plays]))
-        badges.update(re.findall(r'seat--to-play" data-turn="([a-z ]+)"', html))
+        badges.update(re.findall(r'seat--to-play"[^>]*data-turn="([a-z ]+)"', html))
         if game.status != Game.Status.ACTIVE:
             break
         seat = min(state.to_act)

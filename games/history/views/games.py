@@ -23,11 +23,11 @@ from games.history.export import deal_views, game_json, game_text
 from games.history.filters import GameFilterForm
 from games.history.models import PlayerGame, RatingChange, with_organisers
 from games.history.replay import ReplayError, moves_of
-from games.history.replay_board import replay_context, seat_names, side_names
+from games.history.replay_board import replay_context
 from games.play.endings import ending_of
 from games.play.hooks import organiser_of
 from games.play.models import Game
-from games.play.narration import skunked, win_phrase
+from games.play.narration import Table, side_names, skunked, win_phrase
 
 PER_PAGE = 20
 
@@ -70,8 +70,8 @@ def _duration(game: Game):
 
 def record(request: HttpRequest, game_id: int) -> HttpResponse:
     game = finished_game_or_404(request, game_id)
-    names = seat_names(game)
-    sides = side_names(names)
+    names = game.seat_names()
+    sides = side_names(Table(tuple(names)))
     try:
         deals = deal_views(game, names)
     except ReplayError:
@@ -138,7 +138,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     except ValueError:
         step = 0
     try:
-        context = replay_context(game, step, moves)
+        context = replay_context(game, step, moves, viewer=game.seat_of(request.user))
     except ReplayError:
         raise Http404("This game's log cannot be replayed.") from None
     template = "history/replay.html#replay" if request.htmx else "history/replay.html"

@@ -12,13 +12,12 @@ from functools import lru_cache
 
 from django import template
 from django.template.loader import render_to_string
-from django.utils.html import format_html, format_html_join
-from django.utils.safestring import SafeData, SafeString, mark_safe
+from django.utils.html import format_html_join
+from django.utils.safestring import SafeString, mark_safe
 
 from games.engine.cards import Card, parse_card
 from games.engine.deck import commitment, deal_seed
 from games.play.chat import MESSAGES
-from games.play.fragments import render_fragment
 from games.play.pegboard import render_board
 
 register = template.Library()
@@ -72,77 +71,23 @@ def card_face(card: Card | str, size: str = "medium", extra_class: str = "") -> 
     return _card_face(_card(card), size, extra_class)
 
 
-# A board draws dozens of cards on every move: each distinct card, size and class is built once.
+# A board draws dozens of cards on every move: each distinct card, size and class is drawn once
+# (``play/parts/card.html``, the one drawing of a card).
 @lru_cache(maxsize=1024)
 def _card_face(c: Card, size: str, extra_class: str) -> SafeString:
-    colour = "red" if c.suit in "HD" else "black"
-    suit = c.symbol + TEXT_STYLE
-    rank = _rank_label(c)
-    corner = format_html(
-        '<span class="card__rank">{}</span><span class="card__suit">{}</span>', rank, suit
-    )
-    if c.rank in COURT:
-        centre = format_html(
-            '<span class="card__centre card__centre--court"><span class="card__court">{}</span>'
-            '<span class="card__court-suit">{}</span></span>',
-            COURT[c.rank],
-            suit,
-        )
-    else:
-        centre = format_html(
-            '<span class="card__centre{}">{}</span>', " card__centre--ace" if c.rank == 1 else "", suit
-        )
-    return format_html(
-        '<span class="card card--face card--{colour} card--suit-{s}{court}{size}{extra}" data-card="{code}" '
-        'aria-hidden="true"><span class="card__corner card__corner--top">{corner}</span>{centre}'
-        '<span class="card__corner card__corner--bottom">{corner}</span></span>',
-        colour=colour,
-        s=c.suit,
-        court=" card--court" if c.rank in COURT else "",
-        size=_size_class(size),
-        extra=f" {extra_class}" if extra_class else "",
-        code=str(c),
-        corner=corner,
-        centre=centre,
-    )
+    return mark_safe(render_to_string("play/parts/card.html", {
+        "c": c, "colour": "red" if c.suit in "HD" else "black", "suit": c.symbol + TEXT_STYLE,
+        "rank": _rank_label(c), "court": COURT.get(c.rank, ""), "size_class": _size_class(size),
+        "extra_class": extra_class,
+    }))
 
 
 @register.simple_tag
 @lru_cache(maxsize=64)
 def card_back(size: str = "medium", extra_class: str = "") -> SafeString:
     """A face-down card (the crib, the deck, an opponent's hand)."""
-    return format_html(
-        '<span class="card card--back{}{}" aria-hidden="true"><span class="card__pattern"></span></span>',
-        _size_class(size),
-        f" {extra_class}" if extra_class else "",
-    )
-
-
-@register.simple_tag
-def score_log(lines) -> SafeString:
-    """The deal's log as list items, newest first. One tag, not a template loop: at the show the
-    loop was a fifth of the board's rendering, and a board is drawn twice a move."""
-    if not lines:
-        return mark_safe("<li>Nothing yet.</li>")
-    # Each item is escaped. A SafeString equals the str of the same text, so the cache key says
-    # which the text and name are: plain text must never come back as a cached trusted one.
-    return mark_safe("".join(
-        _log_item(line, isinstance(line.who, SafeData), isinstance(line.text, SafeData))
-        for line in reversed(lines)
-    ))
-
-
-# A deal's log grows by a line or two a move and is drawn on every board: each line is built once.
-@lru_cache(maxsize=4096)
-def _log_item(line, safe_who: bool, safe_text: bool) -> SafeString:
-    return format_html(
-        '<li class="log-{}{}"><span>{}{}</span>{}</li>',
-        line.kind,
-        " log--mine" if line.mine else "",
-        format_html('<span class="who">{}:</span> ', line.who) if line.who else "",
-        line.text,
-        format_html(' <span class="points">+{}</span>', line.points) if line.points else "",
-    )
+    return mark_safe(render_to_string("play/parts/card_back.html", {
+        "size_class": _size_class(size), "extra_class": extra_class}))
 
 
 @register.simple_tag
@@ -163,13 +108,6 @@ def cribbage_board(
 ) -> SafeString:
     """The board: ``tracks`` is a list of ``{"label", "front", "back", "color"}`` dicts."""
     return render_board(tracks, target=target, id_prefix=id_prefix)
-
-
-@register.simple_tag
-def fragment(name: str, **values) -> SafeString:
-    """``games/play/jinja2/play/fragments/<name>.jinja`` drawn with exactly ``values`` (see
-    games.play.fragments); the board's templates call it as ``fragment("name", key=value)``."""
-    return render_fragment(name, values)
 
 
 @register.simple_tag

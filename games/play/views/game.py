@@ -18,7 +18,8 @@ from django.views.decorators.http import require_POST
 
 from games.infra import timeline
 from games.play import broadcast, ratelimit, services
-from games.play.board import announce_html, board_context, board_html, presence_context
+from games.play.board.player import announce_html, board_context, board_html
+from games.play.board.status import presence_context
 from games.play.models import Game
 
 ACTION_FIELDS = ("type", "position", "card", "points")
@@ -42,7 +43,8 @@ def _board_response(request: HttpRequest, game: Game, *, status: int = 200, erro
     # a move posted without JavaScript the page is the move's answer, and it calls the move out.
     calls = context["calls"] if request.session.pop(CALLS_KEY, None) == game.pk else []
     context.update(board=board, announce=announce_html(calls),
-                   tab=broadcast.new_tab_id())  # the whole page: its socket and its htmx requests carry it
+                   tab=broadcast.new_tab_id(),  # the whole page: its socket and its htmx requests carry it
+                   presence=presence_context(game, request.user) if context.get("online") else None)
     return render(request, "play/board.html", context, status=status)
 
 

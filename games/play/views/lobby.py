@@ -10,8 +10,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_POST
 
+from games.engine.view import view
 from games.play import services
-from games.play.board import game_row
+from games.play.board.table import seat_names
 from games.play.forms import ComputerGameForm, SeekForm, TableForm
 from games.play.hooks import organised
 from games.play.models import Game
@@ -218,3 +219,31 @@ def rematch(request: HttpRequest, game_id: int) -> HttpResponse:
         messages.success(request, "Rematch offered: the game opens when your opponent accepts.")
         return redirect("game", game_id)
     return redirect(game)
+
+
+def game_row(game: Game, user, organised=None) -> dict:
+    """One line of a "my games" list: opponent, score, and whose turn or the result (``organised``:
+    the event the game belongs to, from ``games.play.hooks.organised``)."""
+    seat = game.seat_of(user)
+    names = seat_names(game, seat)
+    opponent = ", ".join(n for i, n in enumerate(names) if i != seat) or "—"
+    if game.state is None:
+        return {"game": game, "opponent": opponent, "score": "", "status": game.get_status_display()}
+    row = {"game": game, "opponent": opponent, "organised": organised}
+    v = view(services.load_state(game), seat)
+    score = f"{v.my_score}–" + "–".join(str(s) for i, s in enumerate(v.scores) if i != v.side)
+    if game.status == Game.Status.FINISHED:
+        status = "Won" if v.match_winner == v.side else "Lost"
+        row["resigned"] = bool(v.results) and v.results[-1].reason == "resign"  # the list says how
+    elif game.status == Game.Status.ABORTED:
+        status = "Aborted"
+    elif v.my_turn:
+        status = "Your turn"
+    else:
+        status = "Waiting for " + ", ".join(n for i, n in enumerate(names) if i != seat)
+    # Rows of the same opponent tell apart by their terms, the match so far and when each moved.
+    details = [" · ".join(game.rules_summary())]
+    if v.rules.match_games > 1:
+        others = (str(s) for i, s in enumerate(v.match_scores) if i != v.side)
+        details.append(f"games {v.match_scores[v.side]}–" + "–".join(others))
+    return {**row, "score": score, "status": status, "details": details, "moved_at": game.updated_at}

@@ -1,0 +1,240 @@
+"""A player's board: the table as their seat sees it (``board.table``), with what they can do on it.
+
+Views and the websocket consumer both draw it with :func:`render_board` (the template
+``play/board/player.html``), so a pushed board and a reloaded one are the same HTML.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from functools import lru_cache
+
+from django.conf import settings
+from django.template.loader import render_to_string
+from django.urls import NoReverseMatch, get_script_prefix, reverse
+from django.utils import timezone
+from django.utils.functional import SimpleLazyObject
+from django.utils.safestring import SafeString, mark_safe
+
+from games.engine.actions import CutForDeal, NextDeal
+from games.engine.view import SeatView, view
+from games.infra import csrf
+from games.play import endings
+from games.play.board.table import (
+    PHASE_TITLES,
+    off_board,
+    result_summary,
+    seat_names,
+    side_names,
+    table_context,
+    table_of,
+    tracks,
+)
+from games.play.hooks import organiser_of
+from games.play.models import Game
+from games.play.narration import LogLine, log_lines
+
+
+@lru_cache(maxsize=4096)
+def _game_url(prefix: str, name: str, game_id: int) -> str:
+    return reverse(name, args=[game_id])
+
+
+def game_url(name: str, game_id: int) -> str:
+    """``reverse(name, args=[game_id])``, remembered: a board names five of its game's URLs. Keyed
+    by the script prefix, as reverse is."""
+    return _game_url(get_script_prefix(), name, game_id)
+
+
+def board_context(game: Game, user, *, error: str = "") -> dict:
+    from games.play.services import abort_refusal, computer_to_act, load_state
+
+    seat = game.seat_of(user)
+    assert seat is not None, "only players get a board"
+    if game.status == Game.Status.ABORTED:
+        return aborted_context(game, seat, error)
+    calls = game.last_events  # the latest move's note and events, kept on the game by the services
+    state = load_state(game)
+    v: SeatView = view(state, seat)
+    names = seat_names(game, seat)
+    table = table_of(game, names, seat)
+    sides = side_names(v, names, seat)
+    # Looked up only where it is shown (the result, the full page): a move asks no more of the
+    # database than it did.
+    organised = SimpleLazyObject(lambda: organiser_of(game)) if game.organised else None
+    ending = endings.ending_of(game) if game.status == Game.Status.FINISHED else None
+    result = result_summary(v, sides, v.side, organised, ending)
+    deal_log = endings.with_notes(v.log, endings.timeout_notes(game), v.game_no, v.deal_no)
+    if ending is not None:
+        deal_log = endings.with_claim(deal_log, calls)
+    cut_taken = {p: names[s] for s, p in enumerate(v.cut_positions) if p is not None}
+    cut_legal = {a.position for a in v.legal_actions if isinstance(a, CutForDeal)}
+    return {
+        **table_context(v, names, seat, log=off_board(log_lines(table, deal_log, ending), result),
+                        result=result),
+        "game": game,
+        "tracks": tracks(v, sides, v.side),
+        "my_score": v.my_score,
+        "partner_name": names[v.partner] if v.partner is not None else "",
+        "hints": _hints(game, v),
+        "record_url": _record_url(game),
+        "tab_title": tab_title(v, seat, names),
+        "cut_deck": [  # fifty-two places to cut, drawn only while cutting for deal
+            {"position": p, "taken_by": cut_taken.get(p), "legal": p in cut_legal} for p in range(52)
+        ] if v.phase == "cut" else [],
+        # The calls of the latest move, the last few only: a whole show is in the log beside it.
+        "calls": off_board([ln for ln in log_lines(table, calls, ending) if ln.loud][-4:], result),
+        "computer_pending": computer_to_act(game),
+        "computer_delay_ms": int(settings.COMPUTER_DELAY_SECONDS * 1000),
+        "act_url": game_url("act", game.pk),
+        "computer_url": game_url("computer_step", game.pk),
+        "tournament": organised,
+        # The opponent's waiting rematch offer: asked for only by a finished game's Rematch button.
+        "rematch_offered": SimpleLazyObject(lambda: _rematch_offered(game, user)),
+        # The rematch already started from this board (by this player or by the other's offer).
+        "rematch_game": SimpleLazyObject(lambda: _rematch_in_play(game, user)),
+        "rematch_waiting": SimpleLazyObject(lambda: _my_rematch_waiting(game, user)),
+        "can_next_deal": any(isinstance(a, NextDeal) for a in v.legal_actions),
+        "play_order": _play_order(v, names),
+        "online": not game.vs_computer,
+        "can_abort": not abort_refusal(game, state),
+        "clock": turn_clock(game, v, names),
+        "say_url": game_url("say", game.pk),
+        "abort_url": game_url("abort", game.pk),
+        "error": error,
+    }
+
+
+def aborted_context(game: Game, seat: int, error: str = "") -> dict:
+    """A game called off before it got going: who called it off, and nothing to play."""
+    from games.play.services import ABORTED_EVENT
+
+    names = seat_names(game, seat)
+    by = next((e.get("seat") for e in game.last_events or () if e.get("kind") == ABORTED_EVENT), None)
+    return {
+        "game": game,
+        "me": seat,
+        "names": names,
+        "aborted_by": "" if by is None else ("You" if by == seat else names[by]),
+        "tab_title": f"Called off · {_table(names, seat)}",
+        "online": False,  # no presence, no chat: there is no one to wait for
+        "tournament": None,
+        "error": error,
+    }
+
+
+def tab_title(v: SeatView, seat: int, names: list[str]) -> str:
+    """The browser tab's title, which says when the player must act: a live game waits in another
+    tab while the opponent thinks, and the tab is all the player sees of it."""
+    mine = v.my_turn and v.phase not in ("game_over", "match_over")
+    phase = PHASE_TITLES.get(v.phase, "")
+    return " · ".join(part for part in ("Your move" if mine else "", phase, _table(names, seat)) if part)
+
+
+def _table(names: list[str], seat: int) -> str:
+    """"You v bob": the viewer first, for a tab's title."""
+    return " v ".join([names[seat], *(name for i, name in enumerate(names) if i != seat)])
+
+
+def _rematch_in_play(game: Game, user):
+    from games.play.services import rematch_in_play
+
+    return rematch_in_play(game, user)
+
+
+def _my_rematch_waiting(game: Game, user) -> bool:
+    from games.play.services import rematch_offer
+
+    return not game.vs_computer and rematch_offer(game, by=user) is not None
+
+
+def _rematch_offered(game: Game, user) -> bool:
+    from games.play.services import rematch_offer
+
+    others = [s.user_id for s in game.seat_list() if s.user_id and s.user_id != user.pk]
+    return len(others) == 1 and rematch_offer(game, by=others[0]) is not None
+
+
+def _play_order(v: SeatView, names: list[str]) -> list[str]:
+    """Who leads and who follows, clockwise from the dealer's left (tables of three and four)."""
+    if v.players == 2 or v.dealer is None:
+        return []
+    return [names[(v.dealer + k) % v.players] for k in range(1, v.players + 1)]
+
+
+def turn_clock(game: Game, v, names: list[str]) -> dict | None:
+    """The turn timer: who is on the clock and how long they have left."""
+    if not game.turn_timer or game.status != Game.Status.ACTIVE or v.phase in ("game_over", "match_over"):
+        return None
+    due = (v.turn,) if isinstance(v.turn, int) else tuple(v.turn or ())
+    humans = [s.index for s in game.seat_list() if not s.is_computer and s.index in due]
+    if not humans or game.turn_started_at is None:
+        return None
+    deadline = game.turn_started_at + timedelta(seconds=game.turn_timer)
+    remaining = max(0.0, (deadline - timezone.now()).total_seconds())
+    return {
+        "who": " and ".join(names[i] for i in humans),
+        "mine": getattr(v, "seat", None) in humans,
+        "deadline": deadline.isoformat(),
+        "remaining_s": int(remaining),
+        "remaining_ms": int(remaining * 1000) + 250,  # ask a moment after the deadline, not before
+        "url": game_url("timeout", game.pk),
+        # Each player's strikes, once anyone has one: the last allowed timeout forfeits the game.
+        "strikes": [f"{names[s.index]} {s.timeouts} of {settings.TIMEOUTS_TO_FORFEIT}"
+                    for s in game.seat_list() if not s.is_computer]
+        if any(s.timeouts for s in game.seat_list()) else [],
+    }
+
+
+def _hints(game: Game, v: SeatView):
+    """The discard table, where the house rules allow hints and this seat has still to lay away."""
+    if not game.hints or v.phase != "discard" or v.discarded[v.seat] or game.rated:
+        return None
+    from games.engine.players import discard_table
+
+    return discard_table(v.hand, is_dealer=v.dealer == v.seat)
+
+
+def _record_url(game: Game) -> str:
+    if game.status != Game.Status.FINISHED:
+        return ""
+    try:
+        return reverse("game_record", args=[game.pk])
+    except NoReverseMatch:
+        return ""
+
+
+def render_board(game: Game, user, *, error: str = "", oob: bool = False, csrf_token: str = "") -> str:
+    context = board_context(game, user, error=error)
+    context.update(oob=oob, csrf_token=csrf_token)
+    return board_html(context)
+
+
+def board_html(context: dict, request=None) -> SafeString:
+    """The ``#board`` element for ``context`` (``board_context``'s): the page prints it, an htmx
+    answer and a push are it. A request's board (``request``) takes its CSRF token from the
+    request, and an htmx answer ends with the latest calls swapped in out of band, as a push does
+    (``oob``)."""
+    token = csrf.for_request(request) if request is not None else context.get("csrf_token", "")
+    values = {**context, "csrf_token": token, "htmx": request is not None and bool(request.htmx)}
+    template = "play/board/aborted.html" if "aborted_by" in context else "play/board/player.html"
+    return mark_safe(render_to_string(template, values))
+
+
+def announce_html(calls: list[LogLine]) -> SafeString:
+    """The latest move's calls, for the page's status line (the board carries them afterwards)."""
+    return mark_safe(render_to_string("play/parts/announce.html", {"calls": calls, "swap_oob": False}))
+
+
+def players_game(game_id: int, user) -> Game | None:
+    """The game with its seats, if ``user`` holds one of them (sockets render only for players)."""
+    game = Game.objects.for_play(game_id)
+    return game if game is not None and game.seat_of(user) is not None else None
+
+
+def render_board_oob(game_id: int, user, csrf_token: str = "") -> str | None:
+    """The board for a websocket push (``hx-swap-oob``), or None if the user no longer has a seat."""
+    game = players_game(game_id, user)
+    if game is None or game.state is None:
+        return None
+    return render_board(game, user, oob=True, csrf_token=csrf_token)

@@ -1,0 +1,49 @@
+"""The board page's status line: who else is at the table (and the claim of a win when a player has
+been away on their turn too long), and the quick messages players send."""
+
+from __future__ import annotations
+
+from django.template.loader import render_to_string
+from django.urls import reverse
+
+from games.play import presence
+from games.play.board.player import players_game
+from games.play.board.table import seat_names
+from games.play.chat import MESSAGES
+from games.play.models import Game
+
+
+def presence_context(game: Game, user) -> dict:
+    from games.play.services import load_state
+
+    seat = game.seat_of(user)
+    state = load_state(game) if game.state else None
+    due = state.to_act if state is not None and state.phase not in ("game_over", "match_over") else ()
+    others = presence.table(game, seat, due) if game.status == Game.Status.ACTIVE else []
+    wait = min((p.claim_in for p in others if p.claim_in), default=0)
+    return {
+        "game": game,
+        "others": others,
+        "claim_url": reverse("claim_win", args=[game.pk]),
+        "presence_url": reverse("presence", args=[game.pk]),
+        "recheck_ms": wait * 1000,
+        "absence_minutes": max(1, presence.absence_limit() // 60),
+    }
+
+
+def render_presence(game_id: int, user, *, oob: bool = False, csrf_token: str = "") -> str | None:
+    game = players_game(game_id, user)
+    if game is None or game.vs_computer:  # a game against the computer has no #presence to update
+        return None
+    context = {**presence_context(game, user), "oob": oob, "csrf_token": csrf_token}
+    return render_to_string("play/_presence.html", context)
+
+
+def render_chat(game_id: int, user, seat: int, message: str) -> str | None:
+    game = players_game(game_id, user)
+    if game is None or message not in MESSAGES:
+        return None
+    names = seat_names(game, game.seat_of(user))
+    return render_to_string(
+        "play/_chat_line.html", {"who": names[seat] if seat < len(names) else "", "text": MESSAGES[message]}
+    )

@@ -1,0 +1,177 @@
+"""What a table shows, as one reader sees it: the context every board is drawn from.
+
+A player's board (``board.player``), a spectator's (``tournaments.watch``) and a replayed step
+(``history.replay_board``) are the same table for different readers: the engine's view of it (a
+seat's :class:`~games.engine.view.SeatView` or the table's own
+:class:`~games.engine.view.TableView`), the names by seat ("You" for the reader's own) and, for a
+game that is over, the hands laid open. ``table_context`` turns that into what the templates under
+``play/parts/`` draw, so a seat, a pile, a counted hand or the log is drawn the same way on each.
+"""
+
+from __future__ import annotations
+
+from games.engine.cards import Card
+from games.engine.view import TableView
+from games.play import narration
+from games.play.narration import LogLine, Table, reworded, win_phrase
+
+TRACK_COLORS = ("red", "blue", "green")
+PHASE_TITLES = {
+    "cut": "Cut for deal",
+    "discard": "Lay away to the crib",
+    "play": "The play",
+    "show": "The show",
+    "game_over": "Game over",
+    "match_over": "Game over",
+}
+
+
+def seat_names(game, viewer_seat: int | None) -> list[str]:
+    """Each seat's name, the reader's own as "You"."""
+    return ["You" if i == viewer_seat else name for i, name in enumerate(game.seat_names())]
+
+
+def table_of(game, names: list[str], viewer: int | None) -> Table:
+    """Who sits where for one reader of ``game``'s events (``games.play.narration``)."""
+    return Table(tuple(names), viewer, game.target, game.peg_out_zone)
+
+
+def side_names(v: TableView, names: list[str], viewer: int | None = None) -> list[str]:
+    """One name per side: the player, or "You & carol" for a partnership."""
+    return narration.side_names(Table(tuple(names), viewer))
+
+
+def turn_word(v: TableView) -> str:
+    """What the seat on turn is doing, for its badge: in the show it counts, or answers a count."""
+    if v.phase != "show":
+        return "to play"
+    return "to answer" if any(h.status == "muggins" for h in v.show) else "to count"
+
+
+def tracks(v: TableView, sides: list[str], first: int | None = None) -> list[dict]:
+    """One peg track per side, the reader's (``first``) nearest."""
+    order = list(range(v.sides)) if first is None else [first, *(s for s in range(v.sides) if s != first)]
+    return [
+        {"label": sides[side], "front": v.scores[side], "back": v.back_pegs[side],
+         "color": TRACK_COLORS[k % len(TRACK_COLORS)]}
+        for k, side in enumerate(order)
+    ]
+
+
+def result_summary(
+    v: TableView, sides: list[str], viewer_side: int | None, organised=None, ending: dict | None = None,
+) -> dict | None:
+    """The game's result in words for a reader on ``viewer_side`` (None: a spectator).
+
+    ``organised``: who organised the game (``games.play.hooks``), whose match may have been decided
+    off the board (a forfeit ends the game by a resignation made on the absent player's behalf): then
+    the headline says so, and ``note`` says why. ``ending``: why the site ended the game
+    (``games.play.endings``)."""
+    if v.result is None:
+        return None
+    r = v.result
+    winner = sides[r.winner]
+    mine = r.winner == viewer_side
+    verb = "win" if mine or "&" in winner else "wins"
+    words = win_phrase(sides, r.winner, r.scores, r.reason, verb_word=verb, ending=ending)
+    decided = organised.ending(v.match_winner, r.reason == "resign") if organised else None
+    off = decided is not None and bool(decided.how)
+    if off:
+        words = f"{verb} {decided.how}"
+    return {
+        "off_board": off,
+        "winner": winner,
+        "i_won": mine,
+        "headline": f"{winner} {words}" + (f" with a {r.skunk_name}" if r.skunk else ""),
+        "note": decided.note if decided is not None else "",
+        "tournament": organised,
+        "scores": " – ".join(f"{sides[i]} {s}" for i, s in enumerate(r.scores)),
+        "skunk": r.skunk_name,
+        # A house rule that changed the result is worth a word where the skunk would have been.
+        "skunks_off": not v.rules.skunks and r.reason == "target" and r.loser_score < v.rules.skunk_line,
+        "skunked": narration.skunked(sides, r.skunks) if len(sides) > 2 else "",
+        "match_over": v.phase == "match_over",
+        "match": v.rules.match_games > 1,
+        "match_scores": " – ".join(f"{sides[i]} {s}" for i, s in enumerate(v.match_scores)),
+        "match_winner": sides[v.match_winner] if v.match_winner is not None else "",
+        "i_won_match": v.match_winner is not None and v.match_winner == viewer_side,
+    }
+
+
+def off_board(lines: list[LogLine], result: dict | None) -> list[LogLine]:
+    """The log of a game whose match was decided off the board: the resignation made on the loser's
+    behalf reads as what it stood for, and the win as the headline does."""
+    if not result or not result["off_board"]:
+        return lines
+    return reworded(lines, {"resign": result["note"], "game_won": result["headline"]})
+
+
+def _shown(h, names: list[str], viewer: int | None) -> dict:
+    """A hand or crib of the show, with what its heading and its total say to this reader."""
+    mine = h.seat == viewer
+    owner = names[h.seat]
+    return {
+        "entry": h, "owner": owner, "mine": mine,
+        "title": ("Your " if mine else f"{owner}'s ") + h.kind,
+        "scored_label": "You scored" if mine else f"{owner} scored",
+    }
+
+
+def _shown_hand(v: TableView, seat: int) -> tuple[Card, ...]:
+    return next((h.cards for h in v.show if h.seat == seat and h.kind == "hand"), ())
+
+
+def table_context(
+    v: TableView, names: list[str], viewer: int | None, *, log: list[LogLine], result: dict | None,
+    open_hands: tuple[tuple[Card, ...], ...] | None = None, nearest: int | None = None,
+) -> dict:
+    """The table for one reader: the seats (each with its name, score, badges and its cards, face
+    down until shown), the crib and starter, the cards played and the count, the show, the log and
+    the result. The reader's own seat (``viewer``) is theirs to draw. ``open_hands``: every seat's
+    cards laid open, for a game that is over (the replay), where ``nearest`` is drawn last, nearest
+    the reader."""
+    partner = (viewer + 2) % 4 if viewer is not None and v.players == 4 else None
+    order = [s for s in range(v.players) if s not in (viewer, nearest)]
+    if nearest is not None:
+        order.append(nearest)
+    seats = []
+    for s in order:
+        shown = _shown_hand(v, s)
+        # A replay names every partnership; a live board badges the reader's own partner.
+        opposite = (s + 2) % 4 if v.players == 4 and open_hands is not None else None
+        seats.append({
+            "seat": s,
+            "side": v.side_of(s),
+            "name": names[s],
+            "score": v.scores[v.side_of(s)],
+            "partner": s == partner,
+            "partner_name": names[opposite] if opposite is not None else "",
+            "dealer": v.dealer == s,
+            "to_play": v.turn == s,
+            "count": v.hand_sizes[s],
+            "backs": range(v.hand_sizes[s]),
+            "shown": shown,
+            "open": open_hands[s] if open_hands is not None and not shown else (),
+        })
+    played = len(v.plays) - len(v.series)
+    return {
+        "v": v,
+        "me": viewer,
+        "names": names,
+        "seats": seats,
+        "phase_title": PHASE_TITLES.get(v.phase, ""),
+        "turn_word": turn_word(v),
+        "dealer_name": names[v.dealer] if v.dealer is not None else "",
+        "crib_owner_name": names[v.crib_owner] if v.crib_owner is not None else "",
+        "turn_name": names[v.turn] if isinstance(v.turn, int) else "",
+        "crib_backs": range(v.crib_size),
+        "crib_open": (),  # a replay lays the crib open before its count
+        "crib_card": None,
+        "series": [{"name": names[s], "card": c, "mine": s == viewer} for s, c in v.series],
+        "previous_plays": [{"name": names[s], "card": c, "mine": s == viewer} for s, c in v.plays[:played]],
+        "cut_cards": [{"name": names[s], "card": c} for s, c in enumerate(v.cut_cards) if c is not None],
+        "show": [_shown(h, names, viewer) for h in v.show],
+        "crib_counted": any(h.kind == "crib" for h in v.show),
+        "log": log,
+        "result": result,
+    }
