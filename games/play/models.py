@@ -18,6 +18,7 @@ from django.urls import reverse
 from games.engine.rules import HouseRules
 from games.infra import rows
 from games.infra.fields import JSONField
+from games.play.house_rules import MATCH_GAMES_CHOICES, TURN_TIMER_CHOICES, HouseRuleFields
 
 
 def new_secret() -> str:
@@ -148,11 +149,9 @@ def _attach_seats(game: Game, connection, seats_json: str | None) -> None:
     game._prefetched_objects_cache = {"seats": cached}
 
 
-# Seconds a player has for each decision (0: no clock); when it runs out the site moves for them.
-TURN_TIMER_CHOICES = [(0, "Off"), (30, "30 seconds"), (60, "60 seconds"), (180, "3 minutes")]
 
 
-class Game(models.Model):
+class Game(HouseRuleFields):
     class Status(models.TextChoices):
         WAITING = "waiting", "Waiting for an opponent"
         ACTIVE = "active", "In progress"
@@ -183,18 +182,8 @@ class Game(models.Model):
     )
     invite_token = models.CharField(max_length=32, default=new_invite_token, unique=True, editable=False)
 
-    # House rules, one column each so that history can filter on them.
-    target = models.PositiveSmallIntegerField(default=121, choices=[(121, "121 points"), (61, "61 points")])
-    skunks = models.BooleanField(default=True)
-    triple_skunk = models.BooleanField(default=False)
-    peg_out_zone = models.PositiveSmallIntegerField(
-        default=0, choices=[(0, "Off"), (1, "Stink hole"), (5, "Last five holes")]
-    )
-    manual_counting = models.BooleanField(default=False)
-    muggins = models.BooleanField(default=False)
-    match_games = models.PositiveSmallIntegerField(
-        default=1, choices=[(1, "Single game"), (3, "Best of 3"), (5, "Best of 5"), (7, "Best of 7")]
-    )
+    # The house rules are HouseRuleFields'; the match length and the table size are a game's own.
+    match_games = models.PositiveSmallIntegerField(default=1, choices=MATCH_GAMES_CHOICES)
     hints = models.BooleanField(default=False)
     players = models.PositiveSmallIntegerField(
         default=2, choices=[(2, "Two players"), (3, "Three players"), (4, "Four players (partners)")]
@@ -252,16 +241,7 @@ class Game(models.Model):
 
     @property
     def house_rules(self) -> HouseRules:
-        return HouseRules(
-            target=self.target,
-            skunks=self.skunks,
-            triple_skunk=self.triple_skunk,
-            peg_out_zone=self.peg_out_zone,
-            manual_counting=self.manual_counting,
-            muggins=self.muggins,
-            match_games=self.match_games,
-            players=self.players,
-        )
+        return self.rules_with(match_games=self.match_games, players=self.players)
 
     def seat_list(self) -> list[Seat]:
         """The game's seats in seat order. ``for_play`` caches them on the game: read that list as
@@ -300,19 +280,11 @@ class Game(models.Model):
 
     def rules_summary(self) -> list[str]:
         """House rules in words, for the lobby and the board."""
-        parts = [f"{self.target} points"]
+        parts = self.rule_words()
         if self.players == 3:
             parts.insert(0, "three players")
         elif self.players == 4:
             parts.insert(0, "four players, partners")
-        if not self.skunks:
-            parts.append("no skunks")
-        elif self.triple_skunk:
-            parts.append("triple skunks")
-        if self.peg_out_zone:
-            parts.append(self.get_peg_out_zone_display().lower())
-        if self.manual_counting:
-            parts.append("manual counting" + (" with muggins" if self.muggins else ""))
         if self.match_games > 1:
             parts.append(self.get_match_games_display().lower())
         if self.hints:

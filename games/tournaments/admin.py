@@ -133,8 +133,9 @@ class TournamentAdmin(admin.ModelAdmin):
             {"fields": ("name", "description", "format", "match_games", "playoff_match_games", "qualifiers")},
         ),
         (
-            "House rules (every game: automatic counting, no hints)",
-            {"fields": ("target", "skunks", "triple_skunk", "peg_out_zone", "rated")},
+            "House rules (every game; no discard hints)",
+            {"fields": ("target", "skunks", "triple_skunk", "peg_out_zone", "manual_counting", "muggins",
+                        "rated")},
         ),
         ("Qualifying points", {"fields": ("win_points", "skunk_points", "double_skunk_points")}),
         ("Registration", {"fields": ("registration_opens", "registration_closes", "max_entrants")}),

@@ -12,10 +12,11 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.engine.rules import HouseRules
-from games.play.models import TURN_TIMER_CHOICES, Game
+from games.play.house_rules import MATCH_GAMES_CHOICES, TURN_TIMER_CHOICES, HouseRuleFields
+from games.play.models import Game
 from games.tournaments.pairing import Scoring
 
-MATCH_LENGTH_CHOICES = [(1, "Single game"), (3, "Best of 3"), (5, "Best of 5"), (7, "Best of 7")]
+MATCH_LENGTH_CHOICES = MATCH_GAMES_CHOICES
 
 
 class TournamentQuerySet(models.QuerySet):
@@ -29,7 +30,7 @@ class TournamentQuerySet(models.QuerySet):
         return self.filter(status__in=[Tournament.Status.FINISHED, Tournament.Status.CANCELLED])
 
 
-class Tournament(models.Model):
+class Tournament(HouseRuleFields):
     class Format(models.TextChoices):
         ROUND_ROBIN = "rr", "Round robin"
         KNOCKOUT = "ko", "Single elimination"
@@ -67,13 +68,7 @@ class Tournament(models.Model):
         help_text="How many qualify for the playoff; empty: the top quarter, rounded up (at least two).",
     )
 
-    # House rules for every game. Tournament games always count automatically and give no hints.
-    target = models.PositiveSmallIntegerField(default=121, choices=[(121, "121 points"), (61, "61 points")])
-    skunks = models.BooleanField(default=True)
-    triple_skunk = models.BooleanField(default=False)
-    peg_out_zone = models.PositiveSmallIntegerField(
-        default=0, choices=[(0, "Off"), (1, "Stink hole"), (5, "Last five holes")]
-    )
+    # House rules for every game are HouseRuleFields'. Tournament games give no discard hints.
     rated = models.BooleanField(default=False)
 
     # Qualifying points (ACC): a game won 2, a skunk 3, a double skunk a setting; a loss 0.
@@ -132,6 +127,10 @@ class Tournament(models.Model):
                 name="tournament_triple_skunk_needs_skunks",
             ),
             models.CheckConstraint(
+                condition=models.Q(muggins=False) | models.Q(manual_counting=True),
+                name="tournament_muggins_needs_manual_counting",
+            ),
+            models.CheckConstraint(
                 condition=models.Q(registration_opens__isnull=True)
                 | models.Q(registration_closes__isnull=True)
                 | models.Q(registration_closes__gt=models.F("registration_opens")),
@@ -148,6 +147,10 @@ class Tournament(models.Model):
     def clean(self) -> None:
         if self.triple_skunk and not self.skunks:
             raise ValidationError({"triple_skunk": "Triple skunks need skunks on."})
+        if self.muggins and not self.manual_counting:
+            raise ValidationError({"muggins": "Muggins needs manual counting."})
+        if self.rated and self.manual_counting:
+            raise ValidationError({"manual_counting": "Rated events count automatically, as rated games do."})
         if (
             self.registration_opens
             and self.registration_closes
@@ -166,25 +169,12 @@ class Tournament(models.Model):
         return Scoring(win=self.win_points, skunk=self.skunk_points, double_skunk=self.double_skunk_points)
 
     def rules_for(self, match_games: int) -> HouseRules:
-        return HouseRules(
-            target=self.target,
-            skunks=self.skunks,
-            triple_skunk=self.triple_skunk,
-            peg_out_zone=self.peg_out_zone,
-            manual_counting=False,
-            muggins=False,
-            match_games=match_games,
-        )
+        return self.rules_with(match_games=match_games)
 
     def rules_summary(self) -> list[str]:
-        parts = [f"{self.target} points"]
-        if not self.skunks:
-            parts.append("no skunks")
-        elif self.triple_skunk:
-            parts.append("triple skunks")
-        if self.peg_out_zone:
-            parts.append(self.get_peg_out_zone_display().lower())
-        parts.append("automatic counting")
+        parts = self.rule_words()
+        if not self.manual_counting:
+            parts.append("automatic counting")
         if self.turn_timer:
             parts.append(f"{self.get_turn_timer_display()} a move")
         return parts

@@ -15,6 +15,7 @@ from django.urls import reverse
 from games.engine.rules import HouseRules
 from games.play import services
 from games.play.models import Game, Move
+from games.play.services import core as services_core
 from tests.play.factories import (
     GO_HANDS,
     GO_PLAY,
@@ -678,13 +679,13 @@ def test_a_computer_step_that_loses_a_race_is_not_a_server_error(a, alice, monke
     # (the board asks after each response and after each websocket push), and the one that loses
     # the compare-and-set on version raises StaleVersion, which becomes a 500. Expected: the board.
     game = computer_game(alice)
-    original = services._record_round
+    original = services_core._record_round
 
     def racing(game, before, after):
         Game.objects.filter(pk=game.pk).update(version=game.version + 1)  # another request won
         original(game, before, after)
 
-    monkeypatch.setattr(services, "_record_round", racing)
+    monkeypatch.setattr(services_core, "_record_round", racing)
     c = Client(raise_request_exception=False)
     c.force_login(alice)
     response = c.post(reverse("computer_step", args=[game.pk]), headers=HTMX)
@@ -695,13 +696,13 @@ def test_the_page_without_javascript_survives_a_lost_race_for_the_computer(a, al
     """The no-JS page plays the computer's turns itself: losing a race there must not be a 500 either."""
     # BUG (found by this test, fixed in views_game.game_page): play_computer_turns let StaleVersion out.
     game = computer_game(alice)
-    original = services._record_round
+    original = services_core._record_round
 
     def racing(game, before, after):
         Game.objects.filter(pk=game.pk).update(version=game.version + 1)  # another request won
         original(game, before, after)
 
-    monkeypatch.setattr(services, "_record_round", racing)
+    monkeypatch.setattr(services_core, "_record_round", racing)
     c = Client(raise_request_exception=False)
     c.force_login(alice)
     response = c.get(reverse("game", args=[game.pk]))

@@ -16,8 +16,10 @@ from django.test import Client
 
 from cribsite.asgi import application
 from games.engine.actions import action_to_dict
+from games.engine.rules import HouseRules
 from games.engine.view import view
 from games.play import services
+from games.play.models import Game
 from tests.play.factories import socket_headers
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -27,7 +29,7 @@ def _two_player_game():
     alice = User.objects.create_user("alice", password="x")
     bob = User.objects.create_user("bob", password="x")
     carol = User.objects.create_user("carol", password="x")
-    game = services.game_create_seek(user=alice, rules=services.HouseRules())
+    game = services.game_create_seek(user=alice, rules=HouseRules())
     game = services.game_accept(user=bob, game_id=game.pk)
     return game, alice, bob, carol
 
@@ -81,10 +83,10 @@ async def test_each_player_is_pushed_their_own_view_after_the_other_moves():
 
     def cut_and_discard():
         for user, pos in ((alice, 5), (bob, 40)):
-            g = services.Game.objects.get(pk=game.pk)
+            g = Game.objects.get(pk=game.pk)
             services.game_act(user=user, game_id=g.pk, version=g.version,
                               action={"type": "cut_for_deal", "position": pos})
-        g = services.Game.objects.get(pk=game.pk)
+        g = Game.objects.get(pk=game.pk)
         state = services.load_state(g)
         discard = next(a for a in view(state, 0).legal_actions)
         services.game_act(user=alice, game_id=g.pk, version=g.version,
@@ -116,11 +118,11 @@ async def test_a_reconnecting_socket_gets_the_current_board():
     await sock.disconnect(timeout=10)
 
     def bob_cuts():
-        g = services.Game.objects.get(pk=game.pk)
+        g = Game.objects.get(pk=game.pk)
         services.game_act(
             user=bob, game_id=g.pk, version=g.version, action={"type": "cut_for_deal", "position": 1}
         )
-        return services.Game.objects.get(pk=game.pk).version
+        return Game.objects.get(pk=game.pk).version
 
     version = await sync_to_async(bob_cuts)()
     sock = await _connect(game.pk, h_alice)
@@ -136,7 +138,7 @@ async def test_a_socket_never_moves():
     await sock.send_to(text_data='{"type": "cut_for_deal", "position": 3}')
     html = await _receive_board(sock)
     assert _version(html) == game.version
-    assert await sync_to_async(lambda: services.Game.objects.get(pk=game.pk).version)() == game.version
+    assert await sync_to_async(lambda: Game.objects.get(pk=game.pk).version)() == game.version
     await sock.disconnect(timeout=10)
 
 
@@ -167,7 +169,7 @@ async def test_the_page_that_moved_is_not_pushed_the_board_its_answer_carries():
     def post(user, tab: str, position: int) -> tuple[int, str]:
         client = Client(headers={"HX-Request": "true", "X-Board-Tab": tab})
         client.force_login(user)
-        g = services.Game.objects.get(pk=game.pk)
+        g = Game.objects.get(pk=game.pk)
         response = client.post(f"/games/{g.pk}/act/", {"type": "cut_for_deal", "position": position,
                                                          "version": g.version})
         return response.status_code, response.content.decode()
@@ -210,7 +212,7 @@ async def test_a_board_already_sent_is_not_drawn_again_for_a_later_message(monke
     def both_cut() -> None:
         with transaction.atomic():  # both moves' messages go out after both have committed
             for mover, position in ((bob, "5"), (alice, "40")):
-                version = services.Game.objects.get(pk=game.pk).version
+                version = Game.objects.get(pk=game.pk).version
                 services.game_act(user=mover, game_id=game.pk, version=version,
                                   action={"type": "cut_for_deal", "position": position})
 

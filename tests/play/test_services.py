@@ -22,6 +22,7 @@ from games.engine.rules import HouseRules
 from games.engine.testing import start_deal
 from games.play import broadcast, services
 from games.play.models import Game, Move, Round
+from games.play.services import core as services_core
 from tests.engine.game_support import GO_DISCARDS, D, parse_moves, run
 from tests.engine.game_support import GO_PLAY as ENGINE_PLAY
 from tests.play.factories import (
@@ -586,14 +587,14 @@ def test_no_one_acts_in_a_waiting_game(alice):
 
 def test_a_lost_compare_and_set_rolls_everything_back(in_play, bob, monkeypatch):
     """SQLite ignores select_for_update: the version check at the write is what stops a race."""
-    original = services._record_round
+    original = services_core._record_round
 
     def racing(game, before, after):
         # Another request commits a move between our read and our write.
         Game.objects.filter(pk=game.pk).update(version=game.version + 1)
         original(game, before, after)
 
-    monkeypatch.setattr(services, "_record_round", racing)
+    monkeypatch.setattr(services_core, "_record_round", racing)
     before = snapshot(in_play)
     with pytest.raises(services.StaleVersion):
         act(in_play, bob, {"type": "play", "card": "KH"})
@@ -696,7 +697,7 @@ def test_a_deal_recorded_already_keeps_its_round(alice, bob):
     act(game, bob, {"type": "cut_for_deal", "position": other})
     Round.objects.filter(game=game).update(summary={"kept": True})
     game.refresh_from_db()
-    services._record_round(game, before, load(game))
+    services_core._record_round(game, before, load(game))
     assert list(Round.objects.filter(game=game).values_list("deal_no", "summary")) == [(0, {"kept": True})]
 
 

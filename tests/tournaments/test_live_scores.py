@@ -27,7 +27,10 @@ def _secrets(monkeypatch):
 @pytest.fixture
 def pushes(monkeypatch) -> list[int]:
     asked: list[int] = []
-    monkeypatch.setattr(services, "tournament_changed_on_commit", asked.append)
+    from games.tournaments.services import common, outcomes
+
+    for module in (common, outcomes):  # every change to a tournament, and every deal of its games
+        monkeypatch.setattr(module, "tournament_changed_on_commit", asked.append)
     return asked
 
 

@@ -565,4 +565,4 @@ def test_cancel_voids_open_matches_and_later_results_are_ignored() -> None:
 
 
 def test_a_forfeit_note_counts_its_minutes_in_words() -> None:
-    assert [services._minutes(n) for n in (1, 2, 5)] == ["1 minute", "2 minutes", "5 minutes"]
+    assert [services.common._minutes(n) for n in (1, 2, 5)] == ["1 minute", "2 minutes", "5 minutes"]

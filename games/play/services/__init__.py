@@ -1,0 +1,61 @@
+"""The only write path for games. One function per state change, each in a transaction that locks
+the game row, checks who acts and the version they saw, asks the engine, appends to the Move log,
+saves the new snapshot with ``version + 1`` and pushes ``{game, version}`` after commit.
+
+SQLite ignores ``select_for_update``, so the final write is also a compare-and-set on ``version``.
+A move sent from an older version is refused as stale, except where everyone acts at once (the cut
+for deal, laying away) and only other seats' actions of that kind came in between.
+"""
+
+from games.play.services.away import (
+    ABORTED_EVENT,
+    ORGANISED_REFUSAL,
+    abort_refusal,
+    game_abort,
+    game_claim_win,
+    game_say,
+    game_timeout,
+)
+from games.play.services.core import FINISHED_PHASES, Outcome, load_state, redraw_boards
+from games.play.services.errors import (
+    IllegalMove,
+    NotAPlayer,
+    NotAvailable,
+    RateLimited,
+    RematchWaiting,
+    ServiceError,
+    StaleVersion,
+)
+from games.play.services.moves import (
+    BAD_CARD_MESSAGE,
+    SIMULTANEOUS_ACTIONS,
+    STALE_MESSAGE,
+    computer_to_act,
+    game_act,
+    game_computer_step,
+    parse_action,
+    play_computer_turns,
+)
+from games.play.services.tables import (
+    game_accept,
+    game_create_between,
+    game_create_seek,
+    game_create_table,
+    game_create_vs_computer,
+    game_leave,
+    game_rematch,
+    game_withdraw,
+    organiser_notice,
+    rematch_in_play,
+    rematch_offer,
+)
+
+__all__ = [
+    "ABORTED_EVENT", "BAD_CARD_MESSAGE", "FINISHED_PHASES", "ORGANISED_REFUSAL", "SIMULTANEOUS_ACTIONS",
+    "STALE_MESSAGE", "IllegalMove", "NotAPlayer", "NotAvailable", "Outcome", "RateLimited",
+    "RematchWaiting", "ServiceError", "StaleVersion", "abort_refusal", "computer_to_act", "game_abort",
+    "game_accept", "game_act", "game_claim_win", "game_computer_step", "game_create_between",
+    "game_create_seek", "game_create_table", "game_create_vs_computer", "game_leave", "game_rematch",
+    "game_say", "game_timeout", "game_withdraw", "load_state", "organiser_notice", "parse_action",
+    "play_computer_turns", "redraw_boards", "rematch_in_play", "rematch_offer",
+]

@@ -1,0 +1,159 @@
+"""What every state change shares: the locked game, its parsed state, applying one action (the Move
+appended, the snapshot saved with ``version + 1``) and the push after commit."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from django.db import connections, router, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from games.engine import game as engine
+from games.engine.actions import Action, action_to_dict
+from games.engine.deck import commitment, deal_seed
+from games.engine.errors import IllegalAction
+from games.engine.events import Event
+from games.engine.rules import HouseRules
+from games.infra import rows
+from games.play import broadcast
+from games.play.house_rules import rule_fields
+from games.play.models import Game, Move, Round
+from games.play.services.errors import (
+    IllegalMove,
+    ServiceError,
+    StaleVersion,
+)
+from games.play.signals import deal_started, game_finished
+
+log = logging.getLogger("games.actions")
+
+FINISHED_PHASES = {"match_over"}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    game: Game
+    events: tuple
+
+
+def _start(game: Game) -> None:
+    """Turn a game with all seats filled into a live one (phase "cut")."""
+    state = engine.new_game(game.house_rules, bytes.fromhex(game.secret))
+    game.state = state.to_dict()
+    game.status = Game.Status.ACTIVE
+    game.version += 1
+    game.turn_started_at = timezone.now()
+
+
+def redraw_boards(game_ids: list[int]) -> None:
+    """Each game's board is drawn again for everyone looking at it, for a change it shows that is
+    not a move (a rematch offer, a cancelled tournament): its version moves on, so sockets send it
+    and a form posted from the old board is answered with the new one."""
+    if not game_ids:
+        return
+    Game.objects.filter(pk__in=game_ids).update(version=F("version") + 1)
+    versions = list(Game.objects.filter(pk__in=game_ids).values_list("pk", "version"))
+    transaction.on_commit(lambda: [broadcast.game_changed(pk, version) for pk, version in versions])
+
+
+def _rule_fields(rules: HouseRules) -> dict:
+    return {**rule_fields(rules), "match_games": rules.match_games}
+
+
+def _lock(game_id: int) -> Game:
+    game = Game.objects.for_play(game_id, lock=True)
+    if game is None:
+        raise ServiceError("No such game.")
+    return game
+
+
+def load_state(game: Game) -> engine.GameState:
+    """The engine state of the game's snapshot, parsed once per snapshot: one render asks for it
+    from several places, and parsing every card of the deck each time was a tenth of a move's cost."""
+    cached = game.__dict__.get("_engine_state")
+    if cached is not None and cached[0] is game.state:
+        return cached[1]
+    return _remember_state(game, engine.GameState.from_dict(game.state))
+
+
+def _remember_state(game: Game, state: engine.GameState) -> engine.GameState:
+    """Keep ``state`` as the parsed form of ``game.state`` (GameState is immutable: share it)."""
+    game.__dict__["_engine_state"] = (game.state, state)
+    return state
+
+
+def _next_seq(game: Game) -> int:
+    return game.move_count + 1
+
+
+def _apply(
+    game: Game, action: Action, *, note: Event | dict | None = None, by_timeout: bool = False,
+    origin: str = "", actor: int | None = None, ending: dict | None = None,
+) -> Outcome:
+    """Apply ``action``; ``note`` is an event of the site's own (a timeout, a claim) logged first
+    (a dict may say more than an Event: see ``games.play.endings``); ``ending``: why the site ended the
+    game, kept in its result."""
+    state = load_state(game)
+    try:
+        new_state, events = engine.apply(state, action)
+    except IllegalAction as exc:
+        raise IllegalMove(str(exc)) from None
+    seen = game.version
+    now = timezone.now()
+    # Plain statements (games/infra/rows.py): the ORM's compiler was most of a move's writing cost.
+    move = {
+        "game": game.pk, "seq": _next_seq(game), "seat": action.seat, "action": action_to_dict(action),
+        "events": [e.to_dict() for e in events], "note": note.to_dict() if isinstance(note, Event) else note,
+        "created_at": now, "by_timeout": by_timeout,
+    }
+    _record_round(game, state, new_state)
+    game.state = new_state.to_dict()
+    _remember_state(game, new_state)
+    game.version = seen + 1
+    game.turn_started_at = now
+    game.move_count = move["seq"]
+    game.last_events = ([move["note"]] if move["note"] else []) + move["events"]
+    fields = {"state": game.state, "version": game.version, "updated_at": now, "turn_started_at": now,
+              "move_count": game.move_count, "last_events": game.last_events}
+    if new_state.phase in FINISHED_PHASES:
+        game.status = Game.Status.FINISHED
+        game.finished_at = timezone.now()
+        game.winner_seat = new_state.match_winner
+        game.result = {
+            "scores": list(new_state.scores),
+            "match_scores": list(new_state.match_scores),
+            "games": [r.to_dict() for r in new_state.results],
+            **({"ending": ending} if ending else {}),
+        }
+        fields.update(status=game.status, finished_at=game.finished_at, winner_seat=game.winner_seat,
+                      result=game.result)
+    connection = connections[router.db_for_write(Game)]
+    changed = (Game, {"id": game.pk, "version": seen}, fields)
+    if rows.insert_and_update(connection, (Move, move), changed) != 1:
+        raise StaleVersion("Someone else moved first; here is the board now.")
+    if game.status == Game.Status.FINISHED:
+        game_finished.send(sender=Game, game=game)
+    _after_commit(game, origin=origin, actor=actor)
+    return Outcome(game, events)
+
+
+def _record_round(game: Game, before: engine.GameState, after: engine.GameState) -> None:
+    # A new deal is a new deck: the cut for deal deals the first one without changing deal_no.
+    if not after.deck or after.deck == before.deck:
+        return
+    seed = deal_seed(bytes.fromhex(game.secret), after.game_no, after.deal_no)
+    # One INSERT that leaves a deal already recorded alone: get_or_create took four statements
+    # (a read, a savepoint, the insert, its release) on every deal.
+    Round.objects.bulk_create(
+        [Round(game=game, game_no=after.game_no, deal_no=after.deal_no, dealer=after.dealer,
+               commitment=commitment(seed))],
+        ignore_conflicts=True,
+    )
+    deal_started.send(sender=Game, game=game, game_no=after.game_no, deal_no=after.deal_no)
+
+
+def _after_commit(game: Game, *, origin: str = "", actor: int | None = None) -> None:
+    game_id, version = game.pk, game.version
+    transaction.on_commit(lambda: broadcast.game_changed(game_id, version, origin=origin, actor=actor))

@@ -1,0 +1,146 @@
+"""A player's move and the computer's, each checked against the version the mover saw."""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+
+from games.engine import game as engine
+from games.engine.actions import Action, action_from_dict, action_to_dict
+from games.engine.view import view
+from games.play.models import Game, Move, Seat
+from games.play.services.core import (
+    Outcome,
+    _apply,
+    _lock,
+    _next_seq,
+    load_state,
+)
+from games.play.services.errors import (
+    IllegalMove,
+    NotAPlayer,
+    NotAvailable,
+    StaleVersion,
+)
+
+log = logging.getLogger("games.actions")
+
+def parse_action(seat: int, data: dict) -> Action:
+    """Build an engine action from untrusted form data; the seat always comes from the session."""
+    try:
+        return action_from_dict({**data, "seat": seat})
+    except ValueError as exc:
+        # The parser's text is for developers (card notation); a forged form gets a plain refusal.
+        log.info("malformed action from seat %s: %s (%r)", seat, exc, data)
+        raise IllegalMove(BAD_CARD_MESSAGE if "bad card" in str(exc) else "That is not a move.") from None
+
+
+BAD_CARD_MESSAGE = "That card is not one you can play."
+
+
+@transaction.atomic
+def game_act(
+    *, user: AbstractBaseUser, game_id: int, version: int, action: dict, origin: str = ""
+) -> Outcome:
+    """Apply one action for ``user`` if ``version`` is the game's current one.
+
+    ``origin``: the board (page) that asked, which gets the new board in its answer, so its own
+    socket need not be sent the same board again (see ``GameConsumer.game_changed``)."""
+    started = time.perf_counter()
+    game = _lock(game_id)
+    seat = game.seat_of(user)
+    if seat is None:
+        raise NotAPlayer("You are not playing in this game.")
+    if game.status != Game.Status.ACTIVE:
+        raise NotAvailable("This game is not in progress.")
+    stale = version != game.version
+    if stale and not _others_acted_alongside(game, seat, version, action):
+        raise StaleVersion(STALE_MESSAGE)
+    parsed = parse_action(seat, action)  # malformed data is the sender's mistake on any board: a 422
+    try:
+        outcome = _apply(game, parsed, origin=origin, actor=user.pk)
+    except IllegalMove:
+        if stale:  # legal on the board the player saw (a cut someone has taken since): a race, not a mistake
+            raise StaleVersion(STALE_MESSAGE) from None
+        raise
+    log.info(
+        "game=%s user=%s action=%s version=%s latency_ms=%.1f",
+        game.pk, user.pk, action.get("type"), game.version, (time.perf_counter() - started) * 1000,
+    )
+    return outcome
+
+
+STALE_MESSAGE = "The board changed since you last saw it; here it is now."
+
+# Everyone lays away (and cuts for deal) at once, each from their own cards, and everyone says
+# when they are ready for the next hand or game: another player's choice made meanwhile changes
+# nothing this one decided on. Refusing it as stale made one player in four or so pick their two
+# cards again (bench.load: 15% of moves came back 409), and made the slower of two players who
+# both pressed "Next hand" press it again.
+SIMULTANEOUS_ACTIONS = ("discard", "cut_for_deal", "next_deal", "next_game")
+
+
+def _others_acted_alongside(game: Game, seat: int, version: int, action: dict) -> bool:
+    """Whether every move since ``version`` is another seat's action of the same simultaneous kind
+    as ``action``, so the board this seat decided on differs only by those. The engine still judges
+    the action against the state as it is now."""
+    gap = game.version - version
+    if action.get("type") not in SIMULTANEOUS_ACTIONS or not 0 < gap < game.players:
+        return False
+    since = list(Move.objects.filter(game=game).order_by("-seq").values_list("seat", "action")[:gap])
+    return len(since) == gap and all(s != seat and a.get("type") == action["type"] for s, a in since)
+
+
+@transaction.atomic
+def game_computer_step(*, game_id: int, origin: str = "", asked_by: int | None = None) -> Outcome | None:
+    """Let one computer seat take one action, if one is due. Returns None when none is.
+    ``origin`` and ``asked_by``: the page that asked and its user, as for ``game_act``."""
+    started = time.perf_counter()
+    game = _lock(game_id)
+    if game.status != Game.Status.ACTIVE:
+        return None
+    action = _computer_action(game, load_state(game))
+    if action is None:
+        return None
+    outcome = _apply(game, action, origin=origin, actor=asked_by)
+    log.info(
+        "game=%s user=computer action=%s version=%s latency_ms=%.1f",
+        game.pk, action_to_dict(action)["type"], game.version, (time.perf_counter() - started) * 1000,
+    )
+    return outcome
+
+
+def play_computer_turns(game_id: int, limit: int = 200) -> None:
+    """Run computer actions until a person must act (for pages without JavaScript and for tests)."""
+    for _ in range(limit):
+        if game_computer_step(game_id=game_id) is None:
+            return
+
+
+def _computer_seats_due(game: Game, state: engine.GameState) -> list[Seat]:
+    if not game.has_computer:
+        return []
+    # Between games any seat may start the next one: that is left to the people at the table.
+    if state.phase in ("game_over", "match_over"):
+        return []
+    due = state.to_act
+    return [s for s in game.seat_list() if s.is_computer and s.index in due]
+
+
+def computer_to_act(game: Game) -> bool:
+    return game.status == Game.Status.ACTIVE and bool(_computer_seats_due(game, load_state(game)))
+
+
+def _computer_action(game: Game, state: engine.GameState) -> Action | None:
+    due = _computer_seats_due(game, state)
+    if not due:
+        return None
+    seat = due[0]
+    from games.engine.players import choose_action  # the computer players load their tables lazily
+
+    rng = random.Random(f"{game.secret}:{_next_seq(game)}")
+    return choose_action(view(state, seat.index), seat.computer_level, rng)

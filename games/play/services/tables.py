@@ -1,0 +1,272 @@
+"""Creating a game, taking and leaving a seat, withdrawing a seek, a rematch."""
+
+from __future__ import annotations
+
+import logging
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+
+from games.engine.rules import HouseRules
+from games.play import broadcast
+from games.play.models import ComputerLevel, Game, Seat
+from games.play.services.core import (
+    _after_commit,
+    _lock,
+    _rule_fields,
+    _start,
+    redraw_boards,
+)
+from games.play.services.errors import (
+    NotAPlayer,
+    NotAvailable,
+    RematchWaiting,
+    ServiceError,
+)
+
+log = logging.getLogger("games.actions")
+
+@transaction.atomic
+def game_create_vs_computer(
+    *, user: AbstractBaseUser, level: str, rules: HouseRules, hints: bool = False
+) -> Game:
+    if level not in ComputerLevel.values:
+        raise ServiceError("Choose easy, standard or expert.")
+    game = Game.objects.create(created_by=user, vs_computer=True, computer_level=level, hints=hints,
+                               **_rule_fields(rules))
+    Seat.objects.create(game=game, index=0, user=user)
+    Seat.objects.create(game=game, index=1, computer_level=level)
+    _start(game)
+    game.save()
+    log.info("game=%s user=%s action=create vs=computer level=%s", game.pk, user.pk, level)
+    return game
+
+
+@transaction.atomic
+def game_create_seek(
+    *,
+    user: AbstractBaseUser,
+    rules: HouseRules,
+    rated: bool = False,
+    invited: AbstractBaseUser | None = None,
+    turn_timer: int = 0,
+    hints: bool = False,
+) -> Game:
+    if invited is not None and invited.pk == user.pk:
+        raise ServiceError("You cannot invite yourself.")
+    if rated and rules.manual_counting:
+        raise ServiceError("Rated games use automatic counting.")
+    if rated and hints:
+        raise ServiceError("Rated games have no discard hints.")
+    if turn_timer not in (0, 30, 60, 180):
+        raise ServiceError("The turn timer is off, 30 s, 60 s or 3 minutes.")
+    game = Game.objects.create(
+        created_by=user, rated=rated, invited=invited, turn_timer=turn_timer, hints=hints,
+        **_rule_fields(rules),
+    )
+    Seat.objects.create(game=game, index=0, user=user)
+    transaction.on_commit(broadcast.lobby_changed)
+    log.info("game=%s user=%s action=seek invited=%s", game.pk, user.pk, getattr(invited, "pk", None))
+    return game
+
+
+@transaction.atomic
+def game_create_between(
+    *, players: list[AbstractBaseUser], rules: HouseRules, rated: bool = False,
+    created_by: AbstractBaseUser | None = None, turn_timer: int = 0, organised: bool = False,
+) -> Game:
+    """A game between named people that starts at once (tournament pairings, for example).
+    ``organised``: set up by an organiser (see ``games.play.hooks``), so it cannot be called off."""
+    if len({p.pk for p in players}) != len(players) or len(players) != rules.players:
+        raise ServiceError(f"A game needs {rules.players} different players.")
+    game = Game.objects.create(
+        created_by=created_by or players[0], rated=rated, turn_timer=turn_timer, organised=organised,
+        **_rule_fields(rules),
+    )
+    for index, user in enumerate(players):
+        Seat.objects.create(game=game, index=index, user=user)
+    _start(game)
+    game.save()
+    _after_commit(game)
+    log.info("game=%s action=create between=%s", game.pk, [p.pk for p in players])
+    return game
+
+
+@transaction.atomic
+def game_create_table(
+    *, user: AbstractBaseUser, rules: HouseRules, seats: list[dict], turn_timer: int = 0
+) -> Game:
+    """A table of three or four. ``seats`` describes seats 1..n-1 in order: ``{"kind": "computer",
+    "level": "standard"}``, ``{"kind": "open"}`` or ``{"kind": "invite", "user": <User>}``. With four
+    players seat 2 is the creator's partner. The table starts when every seat is filled."""
+    n = rules.players
+    if n not in (3, 4) or len(seats) != n - 1:
+        raise ServiceError("A table has three or four seats.")
+    if turn_timer not in (0, 30, 60, 180):
+        raise ServiceError("The turn timer is off, 30 s, 60 s or 3 minutes.")
+    plan: list[dict] = [{"kind": "creator", "user": user.pk}]
+    invitees = []
+    for spot in seats:
+        kind = spot.get("kind")
+        if kind == "computer" and spot.get("level") in ComputerLevel.values:
+            plan.append({"kind": "computer", "level": spot["level"]})
+        elif kind == "open":
+            plan.append({"kind": "open"})
+        elif kind == "invite" and spot.get("user") is not None:
+            invitee = spot["user"]
+            if invitee.pk == user.pk or invitee in invitees:
+                raise ServiceError("Invite each player once, and not yourself.")
+            invitees.append(invitee)
+            plan.append({"kind": "invite", "user": invitee.pk})
+        else:
+            raise ServiceError("Each seat is a computer, an open seat or an invited player.")
+    humans = 1 + sum(1 for spot in plan[1:] if spot["kind"] != "computer")
+    game = Game.objects.create(
+        created_by=user, players=n, seat_plan=plan, turn_timer=turn_timer, vs_computer=humans == 1,
+        computer_level=next((s["level"] for s in plan if s["kind"] == "computer"), ""), **_rule_fields(rules),
+    )
+    game.invitees.set(invitees)
+    Seat.objects.create(game=game, index=0, user=user)
+    for index, spot in enumerate(plan):
+        if spot["kind"] == "computer":
+            Seat.objects.create(game=game, index=index, computer_level=spot["level"])
+    if humans == 1:
+        _start(game)
+        game.save()
+    transaction.on_commit(broadcast.lobby_changed)
+    log.info("game=%s user=%s action=table players=%s", game.pk, user.pk, n)
+    return game
+
+
+@transaction.atomic
+def game_accept(
+    *, user: AbstractBaseUser, game_id: int, token: str | None = None, seat: int | None = None
+) -> Game:
+    """Take a seat: an open seek or table, or an invitation (being the invitee or holding the link).
+    ``seat`` picks one of several free seats (at a table of four it picks your partner)."""
+    game = _lock(game_id)
+    if game.status != Game.Status.WAITING:
+        raise NotAvailable("That game has already started or was withdrawn.")
+    if game.created_by_id == user.pk:
+        raise ServiceError("You cannot accept your own game.")
+    if game.seat_of(user) is not None:
+        raise ServiceError("You already have a seat at this table.")
+    free = game.open_seat_indexes(user, with_link=token is not None and token == game.invite_token)
+    if not free:
+        raise NotAPlayer("That invitation is for someone else.")
+    if seat is not None and seat not in free:
+        raise NotAvailable("That seat is taken or not yours to take.")
+    index = free[0] if seat is None else seat
+    Seat.objects.create(game=game, index=index, user=user)
+    game._prefetched_objects_cache.pop("seats", None)  # _lock read the seats before this one
+    if game.invited_id is None and token and not game.seat_plan:
+        game.invited = user
+    if game.seats.count() == game.players:
+        _start(game)
+        game_id = game.pk
+        others = tuple(s.user_id for s in game.seats.all() if s.user_id and s.user_id != user.pk)
+        transaction.on_commit(lambda: broadcast.lobby_changed(started=game_id, players=others))
+        _after_commit(game)
+        if game.rematch_of_id:  # the finished game's boards now lead to this one
+            redraw_boards([game.rematch_of_id])
+    else:
+        game.version += 1
+        transaction.on_commit(broadcast.lobby_changed)
+    game.save()
+    log.info("game=%s user=%s action=accept seat=%s", game.pk, user.pk, index)
+    return game
+
+
+@transaction.atomic
+def game_withdraw(*, user: AbstractBaseUser, game_id: int) -> Game:
+    game = _lock(game_id)
+    if game.created_by_id != user.pk:
+        raise NotAPlayer("Only the player who posted it can withdraw it.")
+    if game.status != Game.Status.WAITING:
+        raise NotAvailable("That game has already started.")
+    game.status = Game.Status.ABORTED
+    game.version += 1
+    game.save()
+    transaction.on_commit(broadcast.lobby_changed)
+    return game
+
+
+@transaction.atomic
+def game_leave(*, user: AbstractBaseUser, game_id: int) -> Game:
+    """Give up a seat taken at a table that has not started; whoever posted it withdraws it instead.
+    A seat kept for an invited player stays theirs to take again."""
+    game = _lock(game_id)
+    if game.status != Game.Status.WAITING:
+        raise NotAvailable("That game has already started.")
+    if game.created_by_id == user.pk:
+        raise ServiceError("You posted this table: withdraw it instead.")
+    if game.seat_of(user) is None:
+        raise NotAPlayer("You have no seat at this table.")
+    Seat.objects.filter(game=game, user=user).delete()
+    game.version += 1
+    game.save(update_fields=["version", "updated_at"])
+    transaction.on_commit(broadcast.lobby_changed)
+    log.info("game=%s user=%s action=leave", game.pk, user.pk)
+    return game
+
+
+@transaction.atomic
+def game_rematch(*, user: AbstractBaseUser, game_id: int) -> Game:
+    """The same game again: at once against the computer; between people an invitation to the
+    opponent, or, if the opponent offered one already, theirs accepted (so both pressing Rematch
+    starts one game, not two crossing invitations)."""
+    old = Game.objects.for_play(game_id, lock=True)  # two presses at once: one after the other
+    if old is None or old.seat_of(user) is None:
+        raise NotAPlayer("You did not play in that game.")
+    if old.status != Game.Status.FINISHED:
+        raise NotAvailable("That game is not over yet.")
+    made = rematch_in_play(old, user)
+    if made is not None:
+        return made
+    if old.vs_computer:
+        new = game_create_vs_computer(
+            user=user, level=old.computer_level, rules=old.house_rules, hints=old.hints
+        )
+    else:
+        opponent = next(s.user for s in old.seats.all() if s.user_id != user.pk)
+        if rematch_offer(old, by=user) is not None:
+            raise RematchWaiting(f"Your rematch offer is already waiting for {opponent.username}.")
+        theirs = rematch_offer(old, by=opponent)
+        if theirs is not None:
+            return game_accept(user=user, game_id=theirs.pk)
+        new = game_create_seek(
+            user=user, rules=old.house_rules, rated=old.rated, invited=opponent, turn_timer=old.turn_timer,
+            hints=old.hints,
+        )
+        # The opponent may still be looking at the finished board: it says "Accept rematch" at once.
+        redraw_boards([old.pk])
+    Game.objects.filter(pk=new.pk).update(rematch_of=old)
+    return new
+
+
+def rematch_in_play(old: Game, user: AbstractBaseUser | int) -> Game | None:
+    """The rematch of ``old`` that ``user`` is playing now, if one was started (by either player)."""
+    user_id = getattr(user, "pk", user)
+    return (Game.objects.filter(rematch_of=old, status=Game.Status.ACTIVE, seats__user_id=user_id)
+            .order_by("-pk").first())
+
+
+def organiser_notice(*, game_ids: list[int], text: str) -> None:
+    """An organiser's word on its games in play (a tournament cancelled: they no longer count).
+    Their boards say it from now on, and no clock runs on them any more: nothing rides on them."""
+    Game.objects.filter(pk__in=game_ids, status=Game.Status.ACTIVE).update(notice=text[:300], turn_timer=0)
+    redraw_boards(game_ids)
+
+
+def rematch_offer(old: Game, *, by: AbstractBaseUser | int) -> Game | None:
+    """The waiting rematch of the two-player game ``old`` that ``by`` offered: an invitation from
+    them to the other player, on the same terms, made since ``old`` ended."""
+    by_id = getattr(by, "pk", by)
+    other = next((s.user_id for s in old.seat_list() if s.user_id != by_id), None)
+    if other is None or old.players != 2:
+        return None
+    return Game.objects.filter(
+        status=Game.Status.WAITING, created_by_id=by_id, invited_id=other, vs_computer=False,
+        players=2, rated=old.rated, turn_timer=old.turn_timer, hints=old.hints,
+        created_at__gte=old.finished_at or old.updated_at, **_rule_fields(old.house_rules),
+    ).order_by("created_at").first()

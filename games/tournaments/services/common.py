@@ -1,0 +1,149 @@
+"""What the tournament services share: the locked tournament, notices, pushes, seeding and the standings."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.utils.module_loading import import_string
+
+from games.tournaments import pairing
+from games.tournaments.broadcast import tournament_changed_on_commit
+from games.tournaments.models import Entrant, Match, Notice, Tournament
+from games.tournaments.services.errors import TournamentError
+
+log = logging.getLogger("games.tournaments")
+
+RATING_FUNCTIONS = ("games.history.ratings.rating_for", "games.ratings.rating_for")
+# Results decided off the board: set on the match before the game is resigned on a player's behalf,
+# so the game_finished listener keeps them instead of scoring the resignation.
+PRESET = (Match.Decided.FORFEIT, Match.Decided.WITHDRAWAL, Match.Decided.ADMIN)
+
+
+def _lock(tournament_id: int) -> Tournament:
+    try:
+        return Tournament.objects.select_for_update().get(pk=tournament_id)
+    except Tournament.DoesNotExist:
+        raise TournamentError("No such tournament.") from None
+
+
+def _lock_match(match_id: int) -> tuple[Tournament, Match]:
+    tournament_id = Match.objects.filter(pk=match_id).values_list("tournament_id", flat=True).first()
+    if tournament_id is None:
+        raise TournamentError("No such match.")
+    tournament = _lock(tournament_id)
+    match = (
+        Match.objects.select_for_update(of=("self",))
+        .select_related("entrant1__user", "entrant2__user")
+        .get(pk=match_id)
+    )
+    return tournament, match
+
+
+def _notice(
+    t: Tournament, kind: str, text: str, *, reason: str = "", by: AbstractBaseUser | None = None
+) -> None:
+    Notice.objects.create(tournament=t, kind=kind, text=text[:300], reason=reason, by=by)
+
+
+def _changed(t: Tournament) -> None:
+    tournament_changed_on_commit(t.pk)
+
+
+def games_to_win(match_games: int) -> int:
+    return match_games // 2 + 1
+
+
+def rating_function() -> Callable | None:
+    """``rating_for(user)`` if the site has one, else None (seeding then falls back to
+    registration order)."""
+    configured = getattr(settings, "TOURNAMENT_RATING_FUNCTION", None)
+    for path in (configured,) if configured else RATING_FUNCTIONS:
+        try:
+            return import_string(path)
+        except ImportError:
+            continue
+    return None
+
+
+def seeding_order(t: Tournament) -> list[Entrant]:
+    """Active entrants best seed first: seeds set by hand, then by rating if the site has ratings,
+    then in registration order."""
+    entrants = list(t.entrants.active().select_related("user"))
+    rate = rating_function()
+
+    def rating(e: Entrant) -> float:
+        if rate is None:
+            return 0.0
+        value = rate(e.user)
+        return -float(value) if value is not None else float("inf")
+
+    return sorted(entrants, key=lambda e: (e.seed is None, e.seed or 0, rating(e), e.registered_at, e.pk))
+
+
+def _minutes(n: int) -> str:
+    return f"{n} minute{'' if n == 1 else 's'}"
+
+
+def _describe(t: Tournament) -> str:
+    if t.status == Tournament.Status.FINISHED:
+        return "finished"
+    return f"{t.get_stage_display().lower()} round {t.current_round}"
+
+
+def _waiting_text(t: Tournament) -> str:
+    """What the stage waits for: the matches in play; a bracket match whose players are not known
+    yet waits for them, and is no more than counted."""
+    undecided = list(_undecided(t).filter(stage=t.stage))
+    playing = [m.label for m in undecided if m.status == Match.Status.ACTIVE]
+    later = sum(1 for m in undecided if m.status != Match.Status.ACTIVE)
+    parts = [f"waiting for {', '.join(playing)} to finish"] if playing else []
+    if later:
+        parts.append(f"{later} later match{'es' if later > 1 else ''} cannot start until "
+                     f"{'their' if later > 1 else 'its'} players are known")
+    return "; ".join(parts) or "no match is waiting to start"
+
+
+def _started_count(t: Tournament) -> int:
+    return Match.objects.filter(tournament=t).exclude(status=Match.Status.WAITING).count()
+
+
+def _undecided(t: Tournament):
+    return (
+        Match.objects.filter(tournament=t)
+        .exclude(status__in=[Match.Status.FINISHED, Match.Status.BYE, Match.Status.VOID])
+        .select_related("entrant1__user", "entrant2__user")
+    )
+
+
+def standings(t: Tournament, stage: str = Tournament.Stage.ROUND_ROBIN) -> list[pairing.Standing]:
+    """The round robin table; ``Standing.player`` is the Entrant."""
+    entrants = list(t.entrants.select_related("user"))
+    by_id = {e.pk: e for e in entrants}
+    in_stage = set()
+    for pair in Match.objects.filter(tournament=t, stage=stage).values_list("entrant1_id", "entrant2_id"):
+        in_stage.update(pair)
+    # Before the draw: everyone entered; after it, whoever the schedule holds (withdrawn or not).
+    players = (
+        [e for e in entrants if e.pk in in_stage] if in_stage else [e for e in entrants if not e.withdrawn]
+    )
+    results = [
+        pairing.MatchResult(
+            by_id[m.entrant1_id],
+            by_id[m.entrant2_id],
+            by_id.get(m.winner_id),
+            m.games1,
+            m.games2,
+            m.points1,
+            m.points2,
+            m.spread,
+        )
+        for m in Match.objects.filter(
+            tournament=t, stage=stage, status=Match.Status.FINISHED, entrant2__isnull=False
+        )
+    ]
+    order = {e: (e.seed or 10_000, e.registered_at.timestamp(), e.pk) for e in players}
+    ranked = {e: i for i, e in enumerate(sorted(players, key=lambda e: order[e]))}
+    return pairing.standings(players, results, order=ranked, withdrawn=[e for e in players if e.withdrawn])

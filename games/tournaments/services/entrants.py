@@ -1,0 +1,132 @@
+"""Entrants: registering, the organiser adding and removing players, seeding and withdrawals."""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from games.tournaments.models import Entrant, Match, Notice, Tournament
+from games.tournaments.services import outcomes, rounds
+from games.tournaments.services.common import _changed, _lock, _notice, rating_function
+from games.tournaments.services.errors import NotNow, TournamentError
+
+log = logging.getLogger("games.tournaments")
+
+@transaction.atomic
+def tournament_register(
+    *, user: AbstractBaseUser, tournament_id: int, now: datetime | None = None
+) -> Entrant:
+    t = _lock(tournament_id)
+    if not t.registration_open(now):
+        raise NotNow("Registration for this tournament is not open.")
+    if t.entrants.filter(user=user).exists():
+        raise NotNow("You are already registered.")
+    if t.is_full():
+        raise NotNow("This tournament is full.")
+    entrant = Entrant.objects.create(tournament=t, user=user, registered_at=now or timezone.now())
+    _changed(t)
+    log.info("tournament=%s user=%s action=register", t.pk, user.pk)
+    return entrant
+
+
+@transaction.atomic
+def tournament_unregister(*, user: AbstractBaseUser, tournament_id: int) -> None:
+    t = _lock(tournament_id)
+    if t.status != Tournament.Status.UPCOMING:
+        raise NotNow("The tournament has started: ask the organiser to withdraw you.")
+    if not t.entrants.filter(user=user).delete()[0]:
+        raise NotNow("You are not registered.")
+    _changed(t)
+
+
+@transaction.atomic
+def entrant_add(
+    *, tournament_id: int, user: AbstractBaseUser, by: AbstractBaseUser | None = None, seed: int | None = None
+) -> Entrant:
+    """The organiser adds a player (registration window and entry limit do not apply)."""
+    t = _lock(tournament_id)
+    if t.status != Tournament.Status.UPCOMING:
+        raise NotNow("Players can only be added before the start.")
+    if t.entrants.filter(user=user).exists():
+        raise NotNow(f"{user.get_username()} is already entered.")
+    entrant = Entrant.objects.create(tournament=t, user=user, seed=seed)
+    _notice(t, Notice.Kind.ENTRANTS, f"{user.get_username()} was entered by the organiser.", by=by)
+    _changed(t)
+    return entrant
+
+
+@transaction.atomic
+def entrant_remove(*, entrant_id: int, by: AbstractBaseUser | None = None) -> None:
+    entrant = Entrant.objects.select_related("user").filter(pk=entrant_id).first()
+    if entrant is None:
+        raise TournamentError("No such entrant.")
+    t = _lock(entrant.tournament_id)
+    if t.status != Tournament.Status.UPCOMING:
+        raise NotNow("After the start a player can only be withdrawn.")
+    entrant.delete()
+    _notice(t, Notice.Kind.ENTRANTS, f"{entrant.name} was removed from the entry list.", by=by)
+    _changed(t)
+
+
+@transaction.atomic
+def seed_entrants(*, tournament_id: int, by: AbstractBaseUser | None = None, by_rating: bool = True) -> bool:
+    """Number the active entrants 1..n: by rating (if the site has ratings, and ``by_rating``), else
+    by registration order. Returns whether ratings were used."""
+    t = _lock(tournament_id)
+    if t.status != Tournament.Status.UPCOMING:
+        raise NotNow("Seeds are fixed once the tournament has started.")
+    rate = rating_function() if by_rating else None
+    entrants = list(t.entrants.active().select_related("user"))
+
+    def key(e: Entrant) -> tuple:
+        value = rate(e.user) if rate is not None else None
+        return (value is None, -(value or 0), e.registered_at, e.pk)
+
+    for i, e in enumerate(sorted(entrants, key=key), start=1):
+        Entrant.objects.filter(pk=e.pk).update(seed=i)
+    t.entrants.filter(withdrawn=True).update(seed=None)
+    _changed(t)
+    return rate is not None
+
+
+@transaction.atomic
+def entrant_withdraw(*, entrant_id: int, by: AbstractBaseUser | None = None, reason: str = "") -> Entrant:
+    """Withdraw a player. Before the start they simply drop out; after it, each match they have not
+    finished goes to their opponent (a game in play is resigned on their behalf)."""
+    entrant = Entrant.objects.select_related("user").filter(pk=entrant_id).first()
+    if entrant is None:
+        raise TournamentError("No such entrant.")
+    t = _lock(entrant.tournament_id)
+    entrant.refresh_from_db()
+    if entrant.withdrawn:
+        raise NotNow(f"{entrant.name} has already withdrawn.")
+    if t.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
+        raise NotNow("The tournament is over.")
+    entrant.withdrawn = True
+    entrant.withdrawn_at = timezone.now()
+    entrant.seed = entrant.seed if t.status == Tournament.Status.RUNNING else None
+    entrant.save(update_fields=["withdrawn", "withdrawn_at", "seed"])
+    _notice(t, Notice.Kind.WITHDRAWAL, f"{entrant.name} has withdrawn.", reason=reason, by=by)
+    if t.status == Tournament.Status.RUNNING:
+        open_matches = Match.objects.filter(tournament=t).exclude(
+            status__in=[Match.Status.FINISHED, Match.Status.BYE, Match.Status.VOID]
+        )
+        for pk in list(
+            (open_matches.filter(entrant1=entrant) | open_matches.filter(entrant2=entrant)).values_list(
+                "pk", flat=True
+            )
+        ):
+            # Deciding one match can move the tournament on and decide others: read each afresh.
+            m = Match.objects.select_related("entrant1__user", "entrant2__user").get(pk=pk)
+            if not m.decided and m.entrant1_id and m.entrant2_id:
+                other = 1 if m.entrant1_id == entrant.pk else 0
+                outcomes._decide(
+                    t, m, other, Match.Decided.WITHDRAWAL, f"{entrant.name} withdrew. {reason}".strip(), by=by
+                )
+        rounds._progress(t)
+    _changed(t)
+    return entrant
