@@ -10,7 +10,7 @@ from games.engine.actions import Discard, Play
 from games.engine.cards import DECK, parse_card, parse_cards
 from games.engine.events import Event
 from games.engine.game import apply, legal_actions
-from games.engine.players import pegging
+from games.engine.players import pegging, sampling, situation
 from games.engine.players.choose import _opp_min_value, peg_situation
 from games.engine.players.pegging import PegSituation, greedy_play, points_for, search_play
 from games.engine.rules import HouseRules
@@ -46,7 +46,7 @@ def test_all_replies_agree_with_points_for() -> None:
     for _ in range(3000):
         ranks = tuple(c.rank for c in random_series(rng))
         count = sum(min(r, 10) for r in ranks)
-        replies = pegging._all_replies(ranks)
+        replies = situation._all_replies(ranks)
         for r in range(1, 14):
             expected = points_for(ranks, count, r) if count + min(r, 10) <= 31 else -1
             assert replies[r] == expected, (ranks, r)
@@ -170,8 +170,9 @@ def test_solver_agrees_with_the_engine_on_known_hands() -> None:
         solver = pegging._Solver(s, None, {}, False)
         solver.horizon = False
         best = max(
-            solver.play(mine[:i] + mine[i + 1:], theirs, series, state.count, r, pegging._replies(series)[r],
-                        True, False, state.gone[1 - me], pegging.FAR, pegging.FAR, 0.0, -200, 200)
+            solver.play(mine[:i] + mine[i + 1:], theirs, series, state.count, r,
+                        situation._replies(series)[r], True, False, state.gone[1 - me], situation.FAR,
+                        situation.FAR, 0.0, -200, 200)
             for i, r in enumerate(mine) if state.count + min(r, 10) <= 31
         )
         assert best == _exhaustive(state, me), (state.hands, state.series)
@@ -182,7 +183,7 @@ def test_a_hand_that_passed_up_points_is_less_likely() -> None:
     # The opponent answered my 10 with a 3. Had they held a 5 they would (likely) have made 15.
     s = PegSituation(hand=parse_cards("2H 9C"), opp_cards=3, series=parse_cards("TS 3D"), count=13,
                      opp_gone=False, unseen=(), opp_played=parse_cards("3D"), opp_history=(((10,), 3),))
-    assert pegging._history_likelihood(s, (5, 8, 13)) < pegging._history_likelihood(s, (7, 8, 13)) == 1.0
+    assert sampling._history_likelihood(s, (5, 8, 13)) < sampling._history_likelihood(s, (7, 8, 13)) == 1.0
 
 
 def test_kept_samples_respect_the_goes_and_end() -> None:
@@ -190,7 +191,7 @@ def test_kept_samples_respect_the_goes_and_end() -> None:
     unseen = tuple(c for c in DECK if c not in parse_cards("AH 2H 3H 4H TS QD 5C"))
     s = PegSituation(hand=parse_cards("AH 2H"), opp_cards=2, series=(), count=0, opp_gone=False,
                      unseen=unseen, opp_min_value=4, opp_played=parse_cards("TS QD"))
-    exact, hands = pegging._opponent_hands(s, random.Random(3))
+    exact, hands = sampling._opponent_hands(s, random.Random(3))
     assert not exact
     for _, (weight, ranks) in zip(range(50), hands, strict=False):
         assert len(ranks) == 2 and all(min(r, 10) >= 4 for r in ranks) and weight > 0

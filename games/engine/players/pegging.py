@@ -38,82 +38,23 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import dataclass
-from itertools import combinations, combinations_with_replacement
-from math import comb, exp
 
 from games.engine.cards import Card
 
-from .ranks import PRIMES, rank_key, score5
-
-PAIR_POINTS = (0, 2, 6, 12)
-FAR = 10**6  # "points needed" when nobody can win this deal: out of reach
-WIN = 100.0  # worth of winning the game in this deal, in points: dwarfs any point difference
-MAX_SAMPLES = 32  # opponent hands sampled at most when there are too many rank combinations to enumerate
-MIN_SAMPLES = 6  # ... and at least, whatever the budget
-NODE_BUDGET = 1500  # search nodes after which sampling stops (about 5 ms)
-HORIZON_CARDS = 7  # with this many cards still in hands, search to the end of the series only
-REPLIES_CACHE = 40_000  # series whose reply points are remembered (about 10 MB at most)
-EXACT_LIMIT = 40  # enumerate every rank combination of the opponent's hand up to this many
-PASSED_UP = 1.0  # how sure the opponent would have taken points they could (see _history_likelihood)
-KEEP_SOFT = 0.3  # weight of a sampled deal whose best keep would not have held the cards played
-KEEP_TRIES = 20  # deals tried for one kept hand before a uniform sample stands in
-CRIB_ESTIMATE = 4.5  # a crib's average worth, used only to judge whether the dealer counts out
-
-
-def value(rank: int) -> int:
-    return rank if rank < 10 else 10
-
-
-def points_for(series: tuple[int, ...], count: int, rank: int) -> int:
-    """Points for laying ``rank`` on ``series`` (the ranks laid since the reset) at ``count``."""
-    total = count + value(rank)
-    points = 2 if total == 15 or total == 31 else 0
-    same = 0
-    for r in reversed(series):
-        if r != rank:
-            break
-        same += 1
-    if same:
-        return points + PAIR_POINTS[min(same, 3)]
-    n = len(series) + 1
-    if n >= 3:
-        seq = (*series, rank)
-        best = 0
-        for length in range(3, n + 1):
-            tail = seq[-length:]
-            if max(tail) - min(tail) == length - 1 and len(set(tail)) == length:
-                best = length
-        points += best
-    return points
-
-
-@dataclass(frozen=True)
-class PegSituation:
-    """What the seat to play knows about the play (built from its ``SeatView``)."""
-
-    hand: tuple[Card, ...]  # my cards still to play
-    opp_cards: int  # how many cards the opponent still holds
-    series: tuple[Card, ...]  # cards laid since the last reset, in order
-    count: int
-    opp_gone: bool  # the opponent said go in this series: I keep playing
-    unseen: tuple[Card, ...]  # cards I cannot see
-    opp_min_value: int = 1  # every card the opponent holds is worth at least this (from their goes)
-    my_score: int = 0
-    opp_score: int = 0
-    target: int = 121
-    i_am_dealer: bool = False
-    my_show: int | None = None  # my hand's show total with the starter (None: unknown)
-    opp_played: tuple[Card, ...] = ()  # the opponent's cards already laid this deal
-    starter: Card | None = None
-    peg_out_zone: int = 0
-    # The opponent's plays this deal, in order, each as (ranks of the series before it, rank laid):
-    # a card that passed up points says something about what else they held.
-    opp_history: tuple[tuple[tuple[int, ...], int], ...] = ()
-
-    def playable(self) -> list[Card]:
-        return [c for c in self.hand if self.count + c.value <= 31]
-
+from .sampling import _history_likelihood, _opp_show, _opponent_hands
+from .situation import (
+    CRIB_ESTIMATE,
+    FAR,
+    HORIZON_CARDS,
+    MAX_SAMPLES,
+    MIN_SAMPLES,
+    NODE_BUDGET,
+    WIN,
+    PegSituation,
+    _replies,
+    points_for,
+    value,
+)
 
 # --- greedy (standard) ------------------------------------------------------------------------
 
@@ -295,180 +236,6 @@ class _Solver:
             acc -= 1
         lead_me = not last_me if (opp if last_me else me) else last_me
         return self.new_series(me, opp, lead_me, need_me, need_opp, acc)
-
-
-_REPLIES: dict[tuple[int, ...], tuple[int, ...]] = {}
-
-
-def _replies(series: tuple[int, ...]) -> tuple[int, ...]:
-    """Points for laying each rank (index 1..13) on ``series``, -1 where it would pass 31.
-
-    Memoised on the series (the count is a function of it): one lookup per search node.
-    """
-    found = _REPLIES.get(series)
-    if found is None:
-        if len(_REPLIES) >= REPLIES_CACHE:
-            _REPLIES.clear()  # bounded memory in a long-running server; common series come back fast
-        found = _REPLIES[series] = _all_replies(series)
-    return found
-
-
-def _all_replies(series: tuple[int, ...]) -> tuple[int, ...]:
-    """``points_for(series, count, r)`` for every rank at once, in one pass over the series."""
-    count = sum(r if r < 10 else 10 for r in series)
-    out = [-1] * 14
-    for r in range(1, 14):
-        total = count + (r if r < 10 else 10)
-        if total <= 31:
-            out[r] = 2 if total == 15 or total == 31 else 0
-    if not series:
-        return tuple(out)
-    last = series[-1]
-    same = 0
-    for r in reversed(series):
-        if r != last:
-            break
-        same += 1
-    if out[last] >= 0:
-        out[last] += PAIR_POINTS[min(same, 3)]
-    # Runs: the last L cards, if distinct, make a run of L + 1 with the rank that extends them at
-    # either end (when they are consecutive) or fills their one gap. Longer L overwrite shorter.
-    run = [0] * 14
-    seen: set[int] = set()
-    low, high, total = 14, 0, 0
-    for length, r in enumerate(reversed(series), 1):
-        if r in seen:
-            break
-        seen.add(r)
-        low, high, total = min(low, r), max(high, r), total + r
-        if length < 2:
-            continue
-        span = high - low
-        if span == length - 1:
-            if low > 1:
-                run[low - 1] = length + 1
-            if high < 13:
-                run[high + 1] = length + 1
-        elif span == length:
-            run[(low + high) * (length + 1) // 2 - total] = length + 1  # the missing rank
-    for r in range(1, 14):
-        if run[r] and out[r] >= 0:
-            out[r] += run[r]
-    return tuple(out)
-
-
-def _opponent_hands(sit: PegSituation, rng: random.Random):
-    """``(exact, hands)``: ``hands`` yields (weight, ranks) for what the opponent could hold. When
-    there are few rank combinations they are all listed, exactly weighted (``exact``); otherwise
-    it is an endless stream of uniform samples."""
-    pool = [c for c in sit.unseen if c.value >= sit.opp_min_value]
-    k = min(sit.opp_cards, len(pool))
-    if k == 0:
-        return True, iter([(1.0, ())])
-    by_rank = Counter(c.rank for c in pool)
-    ranks = sorted(by_rank)
-    if comb(len(ranks) + k - 1, k) <= EXACT_LIMIT:
-        hands = []
-        for combo in combinations_with_replacement(ranks, k):
-            ways = 1
-            for r, n in Counter(combo).items():
-                ways *= comb(by_rank[r], n)
-            if ways:
-                hands.append((float(ways), combo))
-        return True, iter(hands)
-
-    if sit.opp_cards + len(sit.opp_played) == 4 and k == sit.opp_cards and len(sit.unseen) >= 6:
-        return False, _kept_samples(sit, pool, k, rng)
-
-    def samples():
-        while True:
-            yield 1.0, tuple(sorted(c.rank for c in rng.sample(pool, k)))
-
-    return False, samples()
-
-
-def _kept_samples(sit: PegSituation, pool: list[Card], k: int, rng: random.Random):
-    """Hands the opponent would have kept, rather than any ``k`` unseen cards.
-
-    Deal the opponent six cards: those they have played plus unseen ones; they keep the four with
-    the best average hand (ranks only) among the splits that hold every card they have played.
-    A deal whose overall best split would not have kept those cards is less likely to be the real
-    one, so it weighs ``KEEP_SOFT``; a keep that contradicts their goes is dealt again, and after
-    ``KEEP_TRIES`` such deals a uniform sample of the pool stands in.
-    """
-    played = tuple(c.rank for c in sit.opp_played)
-    fits = {c.rank for c in pool}
-    need = 6 - len(played)
-    unseen = list(sit.unseen)
-    while True:
-        for _ in range(KEEP_TRIES):
-            ranks6 = tuple(sorted(played + tuple(c.rank for c in rng.sample(unseen, need))))
-            found = _keep_with(ranks6, played)
-            if found is not None:
-                first, rest = found
-                if all(r in fits for r in rest):
-                    yield (1.0 if first else KEEP_SOFT), rest
-                    break
-        else:
-            yield 1.0, tuple(sorted(c.rank for c in rng.sample(pool, k)))
-
-
-def _keep_with(ranks6: tuple[int, ...], played: tuple[int, ...]) -> tuple[bool, tuple[int, ...]] | None:
-    """The best keep of ``ranks6`` that holds ``played``: (is it the best keep of all, the kept
-    ranks not yet played), or None if no keep holds them (cannot happen with four or fewer)."""
-    for i, split in enumerate(_keep_order(ranks6)):
-        drop = _SPLITS[split]
-        rest = [r for j, r in enumerate(ranks6) if j not in drop]
-        try:
-            for r in played:
-                rest.remove(r)
-        except ValueError:
-            continue  # this split lays away a card they have played
-        return i == 0, tuple(rest)
-    return None
-
-
-_SPLITS = tuple(combinations(range(6), 2))  # which two of six sorted ranks are laid away
-_KEEPS: dict[tuple[int, ...], bytes] = {}
-
-
-def _keep_order(ranks6: tuple[int, ...]) -> bytes:
-    """The 15 splits of six sorted ranks (indexes into ``_SPLITS``), best average hand first
-    (fifteens, pairs, runs over the starters the holder cannot see). Memoised compactly: there
-    are only 18,564 six-rank multisets, about 1 MB in all."""
-    found = _KEEPS.get(ranks6)
-    if found is None:
-        table = score5()
-        unseen = [4 - ranks6.count(r) for r in range(14)]
-        unseen[0] = 0
-        values = []
-        for split, drop in enumerate(_SPLITS):
-            key = rank_key(r for i, r in enumerate(ranks6) if i not in drop)
-            ways = sum(n * table[key * PRIMES[r]] for r, n in enumerate(unseen) if n)
-            values.append((-ways, split))
-        found = _KEEPS[ranks6] = bytes(split for _, split in sorted(values))
-    return found
-
-
-def _history_likelihood(sit: PegSituation, remaining: tuple[int, ...]) -> float:
-    """How well a hand explains the opponent's plays: players take points when they can, so each
-    play that scored ``d`` less than the best card the hand held then weighs ``exp(-PASSED_UP * d)``."""
-    held = list(remaining) + [c.rank for c in sit.opp_played]
-    passed = 0
-    for series, rank in sit.opp_history:
-        replies = _replies(series)
-        best = max(replies[r] for r in held)
-        passed += best - replies[rank]
-        held.remove(rank)
-    return exp(-PASSED_UP * passed) if passed > 0 else 1.0
-
-
-def _opp_show(sit: PegSituation, remaining: tuple[int, ...]) -> int | None:
-    """The opponent's hand show on ranks (fifteens, pairs, runs; flush and nobs left out)."""
-    if sit.starter is None or len(sit.opp_played) + len(remaining) != 4:
-        return None
-    key = rank_key(c.rank for c in sit.opp_played) * rank_key(remaining) * PRIMES[sit.starter.rank]
-    return score5()[key]
 
 
 def endgame_matters(sit: PegSituation) -> bool:
