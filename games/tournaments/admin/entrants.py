@@ -1,0 +1,70 @@
+"""Entrants in the admin: seeds, withdrawals."""
+
+from __future__ import annotations
+
+from django.contrib import admin, messages
+
+from games.tournaments import services
+from games.tournaments.admin.forms import ReasonForm, reason_page
+from games.tournaments.models import Entrant, Tournament
+
+
+@admin.register(Entrant)
+class EntrantAdmin(admin.ModelAdmin):
+    list_display = ("user", "tournament", "seed", "withdrawn", "qualifying_rank", "registered_at")
+    list_filter = ("withdrawn", "tournament")
+    search_fields = ("user__username", "tournament__name")
+    readonly_fields = ("tournament", "user", "registered_at", "withdrawn", "withdrawn_at", "qualifying_rank")
+    fields = ("tournament", "user", "seed", "registered_at", "withdrawn", "withdrawn_at", "qualifying_rank")
+    actions = ["withdraw_entrants", "remove_entrants"]
+
+    def get_actions(self, request):
+        found = super().get_actions(request)
+        found.pop("delete_selected", None)  # removing goes through the services
+        return found
+
+    def has_add_permission(self, request) -> bool:
+        return False  # add players on the tournament's page (they are entered through the services)
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+    def get_readonly_fields(self, request, obj=None):
+        if obj is not None and obj.tournament.status != Tournament.Status.UPCOMING:
+            return (*self.readonly_fields, "seed")
+        return self.readonly_fields
+
+    @admin.action(description="Withdraw…", permissions=["change"])
+    def withdraw_entrants(self, request, queryset):
+        form = ReasonForm(request.POST if "apply" in request.POST else None)
+        if not form.is_valid():
+            return reason_page(
+                self,
+                request,
+                queryset,
+                form,
+                "withdraw_entrants",
+                "Withdraw players",
+                "Withdraw these players? Matches they have not finished go to their opponents.",
+            )
+        reason = form.cleaned_data["reason"]
+        for entrant in queryset.select_related("tournament", "user"):
+            try:
+                services.entrant_withdraw(entrant_id=entrant.pk, by=request.user, reason=reason)
+            except services.TournamentError as exc:
+                self.message_user(request, f"{entrant}: {exc.message}", messages.ERROR)
+                continue
+            self.log_change(request, entrant, f"Withdrawn: {reason}")
+            self.message_user(request, f"{entrant} withdrawn from {entrant.tournament}.", messages.SUCCESS)
+        return None
+
+    @admin.action(description="Remove from the entry list (before the start)", permissions=["change"])
+    def remove_entrants(self, request, queryset) -> None:
+        for entrant in queryset.select_related("tournament", "user"):
+            try:
+                services.entrant_remove(entrant_id=entrant.pk, by=request.user)
+            except services.TournamentError as exc:
+                self.message_user(request, f"{entrant}: {exc.message}", messages.ERROR)
+                continue
+            self.log_change(request, entrant.tournament, f"Removed {entrant.name} from the entry list")
+            self.message_user(request, f"{entrant} removed from {entrant.tournament}.", messages.SUCCESS)

@@ -1,0 +1,224 @@
+"""A tournament in the admin: its settings, entrants and notices, and the actions that run it."""
+
+from __future__ import annotations
+
+from django.contrib import admin, messages
+from django.urls import reverse
+from django.utils.html import format_html
+
+from games.tournaments import services
+from games.tournaments.admin.forms import RULE_FIELDS, ReasonForm, reason_page
+from games.tournaments.models import Entrant, Notice, Tournament
+
+
+class EntrantInline(admin.TabularInline):
+    model = Entrant
+    extra = 0
+    fields = ("user", "seed", "registered_at", "withdrawn", "qualifying_rank")
+    readonly_fields = ("registered_at", "withdrawn", "qualifying_rank")
+    autocomplete_fields = ("user",)
+    ordering = ("seed", "registered_at")
+
+    def _upcoming(self, obj) -> bool:
+        return obj is None or obj.status == Tournament.Status.UPCOMING
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return self._upcoming(obj) and super().has_add_permission(request, obj)
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return self._upcoming(obj) and super().has_delete_permission(request, obj)
+
+    def get_readonly_fields(self, request, obj=None):
+        if self._upcoming(obj):
+            return self.readonly_fields
+        return ("user", "seed", *self.readonly_fields)
+
+
+class NoticeInline(admin.TabularInline):
+    model = Notice
+    extra = 0
+    fields = ("created_at", "kind", "text", "reason", "by")
+    readonly_fields = fields
+    can_delete = False
+    verbose_name_plural = "Notices (shown on the tournament page)"
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    list_display = (
+        "name",
+        "format",
+        "status",
+        "progress",
+        "entrant_count",
+        "registration_closes",
+        "started_at",
+    )
+    list_filter = ("status", "format")
+    search_fields = ("name",)
+    inlines = [EntrantInline, NoticeInline]
+    actions = [
+        "start_tournaments",
+        "advance_tournaments",
+        "seed_by_rating",
+        "seed_by_registration",
+        "cancel_tournaments",
+    ]
+    fieldsets = (
+        (
+            None,
+            {"fields": ("name", "description", "format", "match_games", "playoff_match_games", "qualifiers")},
+        ),
+        (
+            "House rules (every game; no discard hints)",
+            {"fields": ("target", "skunks", "triple_skunk", "peg_out_zone", "manual_counting", "muggins",
+                        "rated")},
+        ),
+        ("Qualifying points", {"fields": ("win_points", "skunk_points", "double_skunk_points")}),
+        ("Registration", {"fields": ("registration_opens", "registration_closes", "max_entrants")}),
+        ("Running", {"fields": ("forfeit_minutes", "turn_timer", "auto_advance")}),
+        (
+            "State",
+            {
+                "fields": (
+                    "status",
+                    "stage",
+                    "current_round",
+                    "champion",
+                    "started_at",
+                    "finished_at",
+                    "links",
+                )
+            },
+        ),
+    )
+
+    @admin.display(description="Entrants")
+    def entrant_count(self, obj: Tournament) -> int:
+        return obj.entrants.active().count()
+
+    @admin.display(description="Stage")
+    def progress(self, obj: Tournament) -> str:
+        if obj.status != Tournament.Status.RUNNING:
+            return "-"
+        return f"{obj.get_stage_display()}, round {obj.current_round}"
+
+    @admin.display(description="Links")
+    def links(self, obj: Tournament) -> str:
+        if obj.pk is None:
+            return "-"
+        matches = reverse("admin:tournaments_match_changelist") + f"?tournament__id__exact={obj.pk}"
+        entrants = reverse("admin:tournaments_entrant_changelist") + f"?tournament__id__exact={obj.pk}"
+        return format_html(
+            '<a href="{}">Public page</a> · <a href="{}">Matches (set results, extend '
+            'forfeit time)</a> · <a href="{}">Entrants (withdraw)</a>',
+            obj.get_absolute_url(),
+            matches,
+            entrants,
+        )
+
+    def get_readonly_fields(self, request, obj=None):
+        state = ("status", "stage", "current_round", "champion", "started_at", "finished_at", "links")
+        if obj is None or obj.status == Tournament.Status.UPCOMING:
+            return state
+        locked = RULE_FIELDS
+        if obj.stage == Tournament.Stage.KNOCKOUT or obj.status != Tournament.Status.RUNNING:
+            locked = (*locked, "qualifiers")
+        return (*state, *locked)
+
+    def save_model(self, request, obj: Tournament, form, change: bool) -> None:
+        if not change:
+            obj.created_by = request.user
+        super().save_model(request, obj, form, change)
+
+    def save_formset(self, request, form, formset, change: bool) -> None:
+        if formset.model is not Entrant:
+            return super().save_formset(request, form, formset, change)
+        # Entrants are added and removed through the services (which post a notice for players).
+        tournament = form.instance
+        formset.save(commit=False)
+        for entrant in formset.deleted_objects:
+            self._call(request, services.entrant_remove, entrant_id=entrant.pk, by=request.user)
+        for entrant in formset.new_objects:
+            self._call(
+                request,
+                services.entrant_add,
+                tournament_id=tournament.pk,
+                user=entrant.user,
+                by=request.user,
+                seed=entrant.seed,
+            )
+        for entrant, _changed in formset.changed_objects:
+            if tournament.status == Tournament.Status.UPCOMING:
+                Entrant.objects.filter(pk=entrant.pk).update(seed=entrant.seed)
+        return None
+
+    def _call(self, request, func, **kwargs):
+        try:
+            return func(**kwargs)
+        except services.TournamentError as exc:
+            self.message_user(request, exc.message, messages.ERROR)
+            return None
+
+    def _each(self, request, queryset, label: str, func, **kwargs) -> None:
+        for t in queryset:
+            try:
+                outcome = func(tournament_id=t.pk, by=request.user, **kwargs)
+            except services.TournamentError as exc:
+                self.message_user(request, f"{t}: {exc.message}", messages.ERROR)
+                continue
+            detail = outcome if isinstance(outcome, str) else ""
+            message = f"{label}{': ' + detail if detail else ''}"
+            self.log_change(request, t, message)
+            self.message_user(request, f"{t}: {message}.", messages.SUCCESS)
+
+    @admin.action(description="Start (draw the pairings and create the first games)", permissions=["change"])
+    def start_tournaments(self, request, queryset) -> None:
+        self._each(request, queryset, "Started", services.tournament_start)
+
+    @admin.action(description="Advance to the next round", permissions=["change"])
+    def advance_tournaments(self, request, queryset) -> None:
+        self._each(request, queryset, "Advanced", services.tournament_advance)
+
+    @admin.action(description="Seed by rating (registration order without ratings)", permissions=["change"])
+    def seed_by_rating(self, request, queryset) -> None:
+        for t in queryset:
+            try:
+                used = services.seed_entrants(tournament_id=t.pk, by=request.user, by_rating=True)
+            except services.TournamentError as exc:
+                self.message_user(request, f"{t}: {exc.message}", messages.ERROR)
+                continue
+            how = "by rating" if used else "in registration order (no ratings on this site yet)"
+            self.log_change(request, t, f"Seeded {how}")
+            self.message_user(request, f"{t}: seeded {how}.", messages.SUCCESS)
+
+    @admin.action(description="Seed in registration order", permissions=["change"])
+    def seed_by_registration(self, request, queryset) -> None:
+        for t in queryset:
+            try:
+                services.seed_entrants(tournament_id=t.pk, by=request.user, by_rating=False)
+            except services.TournamentError as exc:
+                self.message_user(request, f"{t}: {exc.message}", messages.ERROR)
+                continue
+            self.log_change(request, t, "Seeded in registration order")
+            self.message_user(request, f"{t}: seeded in registration order.", messages.SUCCESS)
+
+    @admin.action(description="Cancel…", permissions=["change"])
+    def cancel_tournaments(self, request, queryset):
+        form = ReasonForm(request.POST if "apply" in request.POST else None)
+        if form.is_valid():
+            reason = form.cleaned_data["reason"]
+            self._each(request, queryset, f"Cancelled ({reason})", services.tournament_cancel, reason=reason)
+            return None
+        return reason_page(
+            self,
+            request,
+            queryset,
+            form,
+            "cancel_tournaments",
+            "Cancel tournaments",
+            "Cancel these tournaments? Games in play go on but no longer count.",
+        )
