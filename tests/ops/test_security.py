@@ -2,8 +2,9 @@
 
 - A fuzz test posts (and gets) random and malformed data to every endpoint as the player, the
   opponent, a stranger and an anonymous visitor: never a 500, and a refused request changes nothing.
-- Every URL, walked with each path value an id must not be (0, -1, 2**63, 10**30, letters, other
-  scripts' digits…) and ids no object has, as every kind of user: a 404, never a 500.
+- Every URL and every socket route, walked with each path value an id must not be (0, -1, 2**63,
+  10**30, letters, other scripts' digits…) and ids no object has, as every kind of user: a 404 or a
+  refused handshake, never a 500; a socket to a path no route takes is refused with one log line.
 - CSRF is enforced on every POST; websockets from another origin (or none) are refused.
 - A stranger cannot see a game's hidden cards, act in it or join it; a non-staff user cannot reach
   the tournament admin or its actions.
@@ -11,6 +12,7 @@
 
 from __future__ import annotations
 
+import logging
 import random
 import secrets
 import urllib.parse
@@ -21,6 +23,7 @@ from channels.testing import WebsocketCommunicator
 from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.test import Client
+from django.urls.resolvers import RoutePattern
 from django.utils.http import urlsafe_base64_encode
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -143,7 +146,7 @@ form_data = st.dictionaries(
     st.one_of(values, st.lists(values, max_size=3)),
     max_size=6,
 )
-# What an id in a path must not be: each is a 404, whatever the view.
+# What an id in a path must not be: each is a 404 (a refused handshake for a socket), whatever the view.
 NOT_IDS = ["0", "-1", str(2**63), str(10**30), "abc", "ünï", "٣", "１", "007", "+1", "1e3", "-0"]
 # Ids the converter takes but no object has: the lookups find nothing rather than overflow a column.
 ABSENT_IDS = [str(2**31), str(MAX_ID)]
@@ -265,6 +268,66 @@ def test_an_id_the_database_cannot_hold_is_a_404(world, path, role):
     assert client.get(path).status_code == 404
 
 
+def socket_routes() -> list[Route]:
+    """Every socket route the apps define (not the refusal that takes the other paths)."""
+    return [Route("/" + str(p.pattern), p.name, tuple(p.pattern.converters.items()))
+            for p in websocket_urlpatterns if isinstance(p.pattern, RoutePattern)]
+
+
+async def handshake(path: str, session: str | None) -> tuple[bool, object]:
+    headers = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
+    if session is not None:
+        headers.append((b"cookie", f"sessionid={session}".encode()))
+    communicator = WebsocketCommunicator(application, path, headers=headers)
+    try:
+        return await communicator.connect(timeout=10)
+    finally:
+        await communicator.disconnect(timeout=10)
+
+
+def test_no_path_value_opens_or_breaks_a_socket(world, caplog):
+    routes_with_ids = [r for r in socket_routes() if r.params]
+    assert {r.template for r in routes_with_ids} >= {"/ws/game/<id:game_id>/", "/ws/watch/<id:game_id>/",
+                                                      "/ws/tournament/<id:tournament_id>/"}
+    assert all(type(c).__name__ == "IdConverter" for r in routes_with_ids for _, c in r.params)
+    sessions = {role: session_key(world.users[role]) if world.users[role] else None for role in WALK_ROLES}
+    failures = []
+    with caplog.at_level(logging.INFO):
+        for route in routes_with_ids:
+            for bad in PATH_VALUES:
+                path = route.template.replace(f"<id:{route.params[0][0]}>", urllib.parse.quote(bad))
+                for role, session in sessions.items():
+                    try:
+                        connected, code = async_to_sync(handshake)(path, session)
+                    except Exception as exc:  # channels' router raised: daphne would answer 500
+                        failures.append((role, path, repr(exc)))
+                        continue
+                    if connected:
+                        failures.append((role, path, "connected"))
+    assert not failures, failures
+    assert not [r for r in caplog.records if r.exc_info], caplog.text
+
+
+NO_ROUTE_PATHS = ["/ws/game/abc/", "/ws/no-such-route/", "/ws/", "/", "/ws/game/1/more/", "/ws/gäme/1/",
+                  "/ws/game/%0A%0DFAKE%20line/", "/ws/" + "x" * 5000 + "/"]
+
+
+@pytest.mark.parametrize("role", ["anonymous", "player"])
+def test_a_socket_to_a_path_no_route_takes_is_refused_with_one_log_line(world, caplog, role):
+    session = session_key(world.alice) if role == "player" else None
+    for path in NO_ROUTE_PATHS:
+        caplog.clear()
+        with caplog.at_level(logging.INFO):
+            connected, code = async_to_sync(handshake)(path, session)
+        assert (connected, code) == (False, 4404), path
+        lines = [r for r in caplog.records if r.name == "games.infra.sockets"]
+        assert len(lines) == 1, (path, caplog.text)
+        message = lines[0].getMessage()
+        assert lines[0].levelno == logging.WARNING and lines[0].exc_info is None
+        assert message.startswith("websocket refused: no route for path=") and "\n" not in message
+        assert len(message) < 300 and not any(r.exc_info for r in caplog.records), caplog.text
+
+
 # --- CSRF ------------------------------------------------------------------------------------------
 
 
@@ -319,10 +382,7 @@ def test_a_post_with_the_token_gets_through(world):
 
 def ws_paths(world: World) -> list[str]:
     ids = {"game_id": world.game.pk, "tournament_id": world.tournament.pk}
-    return [
-        Route("/" + str(pattern.pattern), None, ()).fill(lambda name, conv, t: ids.get(name, 1))
-        for pattern in websocket_urlpatterns
-    ]
+    return [route.fill(lambda name, conv, t: ids.get(name, 1)) for route in socket_routes()]
 
 
 @pytest.mark.parametrize("origin", [b"http://evil.example", b"https://localhost.evil.example", b"null", None])
