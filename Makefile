@@ -20,6 +20,10 @@ $(VENV)/.installed: requirements.txt
 
 venv: $(VENV)/.installed
 
+# Development: the settings default to DEBUG off (and then refuse the development SECRET_KEY);
+# runserver serves the static files from the source folders only with DEBUG on.
+run migrate: export DEBUG := true
+
 migrate: venv
 	$(PY) manage.py migrate --noinput
 

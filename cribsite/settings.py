@@ -1,7 +1,7 @@
 """One settings module, driven by the environment.
 
 DATABASE_URL (default: SQLite file), REDIS_URL (unset: in-memory channel layer, one process only),
-SECRET_KEY, DEBUG, ALLOWED_HOSTS, EMAIL_URL-style SMTP settings.
+SECRET_KEY, DEBUG (default off), ALLOWED_HOSTS, EMAIL_URL-style SMTP settings.
 """
 
 from __future__ import annotations
@@ -22,12 +22,20 @@ def env_bool(name: str, default: bool) -> bool:
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
-DEBUG = env_bool("DEBUG", True)
+# Off unless asked for: a site started without configuration must not show tracebacks and settings
+# to the world. `make run` and the test suite turn it on (Makefile, tests/settings.py).
+DEBUG = env_bool("DEBUG", False)
+# Public (it is in this file), so good for development only: sessions and password-reset links
+# signed with it could be forged by anyone.
+DEVELOPMENT_SECRET_KEY = "dev-only-insecure-key-do-not-use-in-production"
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
-if not SECRET_KEY:
-    if not DEBUG:
-        raise RuntimeError("SECRET_KEY must be set when DEBUG is off")
-    SECRET_KEY = "dev-only-insecure-key-do-not-use-in-production"
+if not SECRET_KEY.strip():
+    SECRET_KEY = DEVELOPMENT_SECRET_KEY
+if not DEBUG and SECRET_KEY == DEVELOPMENT_SECRET_KEY:
+    raise ImproperlyConfigured(
+        "SECRET_KEY must be set when DEBUG is off, to a secret value other than the development key: "
+        "set SECRET_KEY in the environment (README, Production), or DEBUG=true for development."
+    )
 
 ALLOWED_HOSTS = [
     h.strip() for h in os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost").split(",") if h.strip()

@@ -1,8 +1,9 @@
 from django.urls import path
 
+import cribsite.converters  # noqa: F401  registers <id:...>, the one converter for ids
 from games.play import consumers
 
 websocket_urlpatterns = [
     path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
-    path("ws/game/<int:game_id>/", consumers.GameConsumer.as_asgi()),
+    path("ws/game/<id:game_id>/", consumers.GameConsumer.as_asgi()),
 ]

@@ -1,8 +1,9 @@
 from django.urls import path
 
+import cribsite.converters  # noqa: F401  registers <id:...>, the one converter for ids
 from games.tournaments.consumers import TournamentConsumer, WatchConsumer
 
 websocket_urlpatterns = [
-    path("ws/tournament/<int:tournament_id>/", TournamentConsumer.as_asgi()),
-    path("ws/watch/<int:game_id>/", WatchConsumer.as_asgi()),
+    path("ws/tournament/<id:tournament_id>/", TournamentConsumer.as_asgi()),
+    path("ws/watch/<id:game_id>/", WatchConsumer.as_asgi()),
 ]

@@ -1,16 +1,17 @@
 from django.urls import path
 
+import cribsite.converters  # noqa: F401  registers <id:...>, the one converter for ids
 from games.tournaments import views
 
 app_name = "tournaments"
 
 urlpatterns = [
     path("", views.tournament_list, name="list"),
-    path("<int:tournament_id>/", views.tournament_detail, name="detail"),
-    path("<int:tournament_id>/register/", views.register, name="register"),
-    path("<int:tournament_id>/unregister/", views.unregister, name="unregister"),
+    path("<id:tournament_id>/", views.tournament_detail, name="detail"),
+    path("<id:tournament_id>/register/", views.register, name="register"),
+    path("<id:tournament_id>/unregister/", views.unregister, name="unregister"),
     path(
-        "<int:tournament_id>/matches/<int:match_id>/claim-forfeit/", views.claim_forfeit, name="claim_forfeit"
+        "<id:tournament_id>/matches/<id:match_id>/claim-forfeit/", views.claim_forfeit, name="claim_forfeit"
     ),
-    path("<int:tournament_id>/matches/<int:match_id>/watch/", views.watch, name="watch"),
+    path("<id:tournament_id>/matches/<id:match_id>/watch/", views.watch, name="watch"),
 ]

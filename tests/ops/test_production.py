@@ -120,10 +120,30 @@ def test_without_a_shared_cache_sessions_stay_in_the_database_alone():
     assert s["SESSION_ENGINE"] == "django.contrib.sessions.backends.db"
 
 
-def test_production_refuses_to_start_without_a_secret_key():
-    result = manage("check", SECRET_KEY="")
+@pytest.mark.parametrize("key", ["", "  ", "dev-only-insecure-key-do-not-use-in-production"],
+                         ids=["unset", "blank", "the-development-key"])
+def test_production_refuses_to_start_without_a_secret_key_of_its_own(key):
+    result = manage("check", SECRET_KEY=key)
     assert result.returncode != 0
-    assert "SECRET_KEY must be set when DEBUG is off" in result.stderr
+    assert "ImproperlyConfigured: SECRET_KEY must be set when DEBUG is off" in result.stderr
+
+
+def test_debug_is_off_unless_the_environment_turns_it_on():
+    env = environment()
+    del env["DEBUG"]
+    script = "from django.conf import settings; print(settings.DEBUG, settings.SECURE_SSL_REDIRECT)"
+    result = subprocess.run([sys.executable, str(ROOT / "manage.py"), "shell", "-c", script], env=env,
+                            cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1].split() == ["False", "True"]
+    del env["SECRET_KEY"]  # and then, on the development key, it does not start at all
+    result = subprocess.run([sys.executable, str(ROOT / "manage.py"), "check"], env=env, cwd=ROOT,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode != 0 and "DEBUG=true for development" in result.stderr
+
+
+def test_development_runs_on_the_development_key():
+    assert production_settings(DEBUG="true", SECRET_KEY="")["DEBUG"] is True
 
 
 def test_plain_http_on_loopback_turns_the_tls_settings_off_and_check_deploy_says_so():
@@ -157,6 +177,15 @@ def test_make_serve_needs_a_secret_key():
                             timeout=600)
     assert result.returncode != 0
     assert "make serve needs SECRET_KEY" in result.stderr
+
+
+def test_make_run_turns_debug_on_for_its_commands():
+    # PY stands in for the venv's python: each command prints the DEBUG it was given. -o: no install.
+    command = ["make", "-s", "-o", ".venv/.installed", "run", "PY=sh -c 'echo DEBUG=$$DEBUG $$0 $$1'"]
+    result = subprocess.run(command, env=environment(DEBUG="false"), cwd=ROOT, capture_output=True,
+                            text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split("\n")[:2] == ["DEBUG=true manage.py migrate", "DEBUG=true manage.py runserver"]
 
 
 def test_serve_refuses_more_than_one_worker_without_redis():

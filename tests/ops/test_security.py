@@ -2,6 +2,9 @@
 
 - A fuzz test posts (and gets) random and malformed data to every endpoint as the player, the
   opponent, a stranger and an anonymous visitor: never a 500, and a refused request changes nothing.
+- Every URL and every socket route, walked with each path value an id must not be (0, -1, 2**63,
+  10**30, letters, other scripts' digits…) and ids no object has, as every kind of user: a 404 or a
+  refused handshake, never a 500; a socket to a path no route takes is refused with one log line.
 - CSRF is enforced on every POST; websockets from another origin (or none) are refused.
 - A stranger cannot see a game's hidden cards, act in it or join it; a non-staff user cannot reach
   the tournament admin or its actions.
@@ -9,6 +12,7 @@
 
 from __future__ import annotations
 
+import logging
 import random
 import secrets
 import urllib.parse
@@ -19,10 +23,13 @@ from channels.testing import WebsocketCommunicator
 from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.test import Client
+from django.urls.resolvers import RoutePattern
+from django.utils.http import urlsafe_base64_encode
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cribsite.asgi import application
+from cribsite.converters import MAX_ID
 from cribsite.routing import websocket_urlpatterns
 from games.play import services
 from games.play.models import Game, Move, Seat
@@ -67,7 +74,10 @@ class World:
             tournament_services.tournament_register(user=user, tournament_id=self.tournament.pk)
         tournament_services.tournament_start(tournament_id=self.tournament.pk)
         self.match = Match.objects.filter(tournament=self.tournament).exclude(game=None).first()
-        self.users = {"player": self.alice, "opponent": self.bob, "stranger": self.carol, "anonymous": None}
+        # Staff with every permission: a missing object must be a 404 in the admin's views too.
+        self.staff = get_user_model().objects.create_superuser("dora", password=None)
+        self.users = {"player": self.alice, "opponent": self.bob, "stranger": self.carol, "anonymous": None,
+                      "staff": self.staff}
 
     def keep_playing(self) -> None:
         """A fuzzed request may end the game (a resign, an abort): start another for the next ones."""
@@ -86,7 +96,7 @@ class World:
         return {
             "game_id": self.game.pk, "tournament_id": self.tournament.pk, "match_id": self.match.pk,
             "username": self.alice.username, "token": self.seek.invite_token, "uidb64": "MQ",
-        }.get(name, 1 if converter == "int" else "x")
+        }.get(name, 1 if converter == "id" else "x")
 
     def client(self, role: str, **kwargs) -> Client:
         client = Client(**kwargs)
@@ -136,6 +146,12 @@ form_data = st.dictionaries(
     st.one_of(values, st.lists(values, max_size=3)),
     max_size=6,
 )
+# What an id in a path must not be: each is a 404 (a refused handshake for a socket), whatever the view.
+NOT_IDS = ["0", "-1", str(2**63), str(10**30), "abc", "ünï", "٣", "１", "007", "+1", "1e3", "-0"]
+# Ids the converter takes but no object has: the lookups find nothing rather than overflow a column.
+ABSENT_IDS = [str(2**31), str(MAX_ID)]
+# Every path value of the walk below; the last is a password-reset link's user id, base64 of 2**63.
+PATH_VALUES = [*NOT_IDS, *ABSENT_IDS, urlsafe_base64_encode(str(2**63).encode())]
 path_text = st.text(
     alphabet=st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=20
 ).filter(lambda s: s not in (".", ".."))
@@ -154,8 +170,9 @@ def test_fuzz_every_endpoint_as_every_role(world, data):
 
     def param(name: str, converter: str, template: str) -> object:
         real = world.value(name, converter, template)
-        if converter == "int":
-            return data.draw(st.one_of(st.just(real), st.integers(0, 2**63 - 1)), label=name)
+        if converter == "id":
+            ids = st.one_of(st.just(real), st.integers(-(2**70), 2**70), st.sampled_from(PATH_VALUES))
+            return data.draw(ids, label=name)
         return data.draw(st.one_of(st.just(real), path_text, st.sampled_from(["\x00", "a\x00b"])), label=name)
 
     path = route.fill(param)
@@ -192,6 +209,123 @@ def test_a_null_character_in_the_path_is_a_400_not_a_500(world, path):
     assert client.post("/games/new/seek/", {"seek-opponent": "bob\x00"}).status_code == 400
     client.cookies["sessionid"] = "abcdefgh\x00"
     assert client.get("/").status_code == 400
+
+
+# --- every path value that is no id, everywhere --------------------------------------------------
+
+WALK_ROLES = ("anonymous", "stranger", "player", "staff")
+
+
+def walked_paths(world: World) -> list[tuple[Route, str, str, str]]:
+    """(route, path, converter, value): each URL with a parameter, once per value of PATH_VALUES in
+    each of its parameters in turn, the others real."""
+    out = []
+    for route in ROUTES:
+        for position, (_, converter) in enumerate(route.params):
+            for bad in PATH_VALUES:
+                names = iter(range(len(route.params)))
+
+                def value(name: str, conv: str, template: str, bad: str = bad, position: int = position,
+                          names=names) -> object:
+                    return bad if next(names) == position else world.value(name, conv, template)
+
+                out.append((route, route.fill(value), converter, bad))
+    return out
+
+
+@pytest.mark.parametrize("role", WALK_ROLES)
+def test_no_path_value_gets_a_500_from_any_url(world, role):
+    walked = walked_paths(world)
+    assert {route for route, *_ in walked} == {route for route in ROUTES if route.params}
+    assert "/games/9223372036854775808/act/" in {path for _, path, *_ in walked}
+    client = world.client(role)
+    before = world.snapshot()
+    failures = []
+    for route, path, converter, bad in walked:
+        for method in (client.get, client.post):
+            try:
+                status = method(path).status_code
+            except Exception as exc:  # the test client raises what a view raised: a 500
+                failures.append((method.__name__, path, repr(exc)))
+                continue
+            # An id the converter refuses is no URL of the site's (the admin sends anything under a
+            # model's address on to its own pages).
+            if status >= 500 or (converter == "id" and bad in NOT_IDS and not route.admin and status != 404):
+                failures.append((method.__name__, path, status))
+    assert not failures, failures
+    assert world.snapshot() == before
+
+
+@pytest.mark.parametrize("path", [
+    *(f"/games/{2**63}/{action}/" for action in ("act", "accept", "withdraw", "leave", "rematch")),
+    f"/games/{10**30}/act/", f"/tournaments/{2**63}/matches/1/watch/",
+    "/games/0/", "/games/-1/", "/games/007/", "/games/%D9%A3/",
+])
+@pytest.mark.parametrize("role", ["anonymous", "player"])
+def test_an_id_the_database_cannot_hold_is_a_404(world, path, role):
+    client = world.client(role)
+    assert client.post(path).status_code == 404
+    assert client.get(path).status_code == 404
+
+
+def socket_routes() -> list[Route]:
+    """Every socket route the apps define (not the refusal that takes the other paths)."""
+    return [Route("/" + str(p.pattern), p.name, tuple(p.pattern.converters.items()))
+            for p in websocket_urlpatterns if isinstance(p.pattern, RoutePattern)]
+
+
+async def handshake(path: str, session: str | None) -> tuple[bool, object]:
+    headers = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
+    if session is not None:
+        headers.append((b"cookie", f"sessionid={session}".encode()))
+    communicator = WebsocketCommunicator(application, path, headers=headers)
+    try:
+        return await communicator.connect(timeout=10)
+    finally:
+        await communicator.disconnect(timeout=10)
+
+
+def test_no_path_value_opens_or_breaks_a_socket(world, caplog):
+    routes_with_ids = [r for r in socket_routes() if r.params]
+    assert {r.template for r in routes_with_ids} >= {"/ws/game/<id:game_id>/", "/ws/watch/<id:game_id>/",
+                                                      "/ws/tournament/<id:tournament_id>/"}
+    assert all(type(c).__name__ == "IdConverter" for r in routes_with_ids for _, c in r.params)
+    sessions = {role: session_key(world.users[role]) if world.users[role] else None for role in WALK_ROLES}
+    failures = []
+    with caplog.at_level(logging.INFO):
+        for route in routes_with_ids:
+            for bad in PATH_VALUES:
+                path = route.template.replace(f"<id:{route.params[0][0]}>", urllib.parse.quote(bad))
+                for role, session in sessions.items():
+                    try:
+                        connected, code = async_to_sync(handshake)(path, session)
+                    except Exception as exc:  # channels' router raised: daphne would answer 500
+                        failures.append((role, path, repr(exc)))
+                        continue
+                    if connected:
+                        failures.append((role, path, "connected"))
+    assert not failures, failures
+    assert not [r for r in caplog.records if r.exc_info], caplog.text
+
+
+NO_ROUTE_PATHS = ["/ws/game/abc/", "/ws/no-such-route/", "/ws/", "/", "/ws/game/1/more/", "/ws/gäme/1/",
+                  "/ws/game/%0A%0DFAKE%20line/", "/ws/" + "x" * 5000 + "/"]
+
+
+@pytest.mark.parametrize("role", ["anonymous", "player"])
+def test_a_socket_to_a_path_no_route_takes_is_refused_with_one_log_line(world, caplog, role):
+    session = session_key(world.alice) if role == "player" else None
+    for path in NO_ROUTE_PATHS:
+        caplog.clear()
+        with caplog.at_level(logging.INFO):
+            connected, code = async_to_sync(handshake)(path, session)
+        assert (connected, code) == (False, 4404), path
+        lines = [r for r in caplog.records if r.name == "games.infra.sockets"]
+        assert len(lines) == 1, (path, caplog.text)
+        message = lines[0].getMessage()
+        assert lines[0].levelno == logging.WARNING and lines[0].exc_info is None
+        assert message.startswith("websocket refused: no route for path=") and "\n" not in message
+        assert len(message) < 300 and not any(r.exc_info for r in caplog.records), caplog.text
 
 
 # --- CSRF ------------------------------------------------------------------------------------------
@@ -248,10 +382,7 @@ def test_a_post_with_the_token_gets_through(world):
 
 def ws_paths(world: World) -> list[str]:
     ids = {"game_id": world.game.pk, "tournament_id": world.tournament.pk}
-    return [
-        Route("/" + str(pattern.pattern), None, ()).fill(lambda name, conv, t: ids.get(name, 1))
-        for pattern in websocket_urlpatterns
-    ]
+    return [route.fill(lambda name, conv, t: ids.get(name, 1)) for route in socket_routes()]
 
 
 @pytest.mark.parametrize("origin", [b"http://evil.example", b"https://localhost.evil.example", b"null", None])

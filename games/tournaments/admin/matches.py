@@ -90,7 +90,7 @@ class MatchAdmin(admin.ModelAdmin):
     def get_urls(self):
         return [
             path(
-                "<int:match_id>/result/",
+                "<id:match_id>/result/",
                 self.admin_site.admin_view(self.result_view),
                 name="tournaments_match_result",
             ),

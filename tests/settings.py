@@ -1,0 +1,24 @@
+"""The site's settings as the test suite loads them: ``cribsite.settings`` with DEBUG on unless the
+environment says otherwise (pyproject.toml points pytest-django here).
+
+pytest-django imports the settings before any ``conftest.py`` runs, so DEBUG cannot be turned on
+from one. The suite assumes a development site at import time: static files found in the source
+folders without ``collectstatic`` (no manifest of hashed names), no redirect to https, the
+development key. pytest-django still runs each test with ``settings.DEBUG`` False, and a test of
+a DEBUG-only page turns it on itself. Set in ``os.environ``, DEBUG also reaches the processes the
+tests start (the browser tests' live daphne); the production tests give theirs an environment of
+their own.
+
+The suite's own SECRET_KEY, not the development one: the servers some tests start as production
+runs them (DEBUG off, which refuses the development key) must accept the sessions the tests make,
+and a session is bound to the key that hashed it.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("DEBUG", "true")
+os.environ.setdefault("SECRET_KEY", "tests-only-insecure-key-never-used-by-a-site")
+
+from cribsite.settings import *  # noqa: E402, F403
