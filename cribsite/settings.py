@@ -268,6 +268,7 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "loggers": {
         "games": {"handlers": ["console"], "level": os.environ.get("GAMES_LOG_LEVEL", "INFO")},
+        "cribsite": {"handlers": ["console"], "level": "INFO"},
         # A timestamp at each stage of every move (games/infra/timeline.py): for bench.load --stages.
         "games.timeline": {"level": "DEBUG" if env_bool("TIMELINE_LOG", False) else "WARNING"},
     },
@@ -275,5 +276,6 @@ LOGGING = {
 if not DEBUG:
     # daphne's command line adds a root handler of its own: print each line once.
     LOGGING["loggers"]["games"]["propagate"] = False
+    LOGGING["loggers"]["cribsite"]["propagate"] = False
     # With DEBUG off Django sends a 500's traceback only to mail_admins: print it for the operator.
     LOGGING["loggers"]["django.request"] = {"handlers": ["console"], "level": "ERROR", "propagate": False}

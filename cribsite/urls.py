@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 # Before any URL is built: the apps' patterns and the admin's own (a match's result page) use <id:...>.
-import cribsite.converters  # noqa: F401
+import games.play.converters  # noqa: F401
 
 # Django tries the patterns in order: the play URLs, asked for on every move, come first.
 urlpatterns = [

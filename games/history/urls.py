@@ -1,6 +1,6 @@
 from django.urls import path
 
-import cribsite.converters  # noqa: F401  registers <id:...>, the one converter for ids
+import games.play.converters  # noqa: F401  registers <id:...>, the one converter for ids
 from games.history.views import games as views_games
 from games.history.views import players as views_players
 

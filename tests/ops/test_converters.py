@@ -10,8 +10,8 @@ from django.urls import NoReverseMatch, Resolver404, URLPattern, URLResolver, ge
 from django.urls.converters import IntConverter
 from django.urls.resolvers import RoutePattern
 
-from cribsite.converters import MAX_ID, IdConverter, parse_id
 from cribsite.routing import websocket_urlpatterns
+from games.play.converters import MAX_ID, IdConverter, parse_id
 
 IDS = ["1", "9", "10", "120", "2147483648", str(MAX_ID)]
 NOT_IDS = ["0", "00", "01", "007", "-1", "-0", "+1", " 1", "1 ", "1.0", "1e3", "1_000", "0x1", "٣", "１", "",

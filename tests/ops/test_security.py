@@ -29,9 +29,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cribsite.asgi import application
-from cribsite.converters import MAX_ID
 from cribsite.routing import websocket_urlpatterns
 from games.play import services
+from games.play.converters import MAX_ID
 from games.play.models import Game, Move, Seat
 from games.tournaments import services as tournament_services
 from games.tournaments.models import Entrant, Match, Tournament
@@ -320,7 +320,7 @@ def test_a_socket_to_a_path_no_route_takes_is_refused_with_one_log_line(world, c
         with caplog.at_level(logging.INFO):
             connected, code = async_to_sync(handshake)(path, session)
         assert (connected, code) == (False, 4404), path
-        lines = [r for r in caplog.records if r.name == "games.infra.sockets"]
+        lines = [r for r in caplog.records if r.name == "cribsite.routing"]
         assert len(lines) == 1, (path, caplog.text)
         message = lines[0].getMessage()
         assert lines[0].levelno == logging.WARNING and lines[0].exc_info is None
