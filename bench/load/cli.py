@@ -1,0 +1,132 @@
+"""``python -m bench.load``: the command line, and one run of every level it asks for."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import signal
+import sys
+import tempfile
+import time
+import urllib.parse
+from pathlib import Path
+
+import bench.load
+from bench.load.bots import Bot
+from bench.load.figures import interpreter, machine_speed, percentiles, print_table, saturation, targets
+from bench.load.levels import LEVELS, WARMUP_SECONDS, echo_client, log_in_all, quiet_collector, run_level
+from bench.load.servers import (
+    DEFAULT_DATABASE_URL,
+    DEFAULT_REDIS_URL,
+    HOST,
+    Servers,
+    call_off_open_games,
+    ensure_database,
+    prepare,
+    server_env,
+    vacuum,
+)
+
+
+async def main_async(args: argparse.Namespace) -> int:
+    levels = [args.games] if args.games else [int(x) for x in args.levels.split(",") if x.strip()]
+    if any(n < 1 for n in levels):
+        raise SystemExit("levels must be positive")
+    most = max(levels)
+    ensure_database(args.database_url)
+    env = server_env(args)
+    log_path = Path(args.server_log or tempfile.mkstemp(prefix="bench-load-", suffix=".log")[1])
+    out = sys.stderr if args.json else sys.stdout
+    speed = machine_speed()
+    with log_path.open("ab") as log:
+        print(f"machine speed: {speed} ms of CPU for a fixed piece of engine work (smaller is quicker)"
+              f" on {interpreter()}", file=out, flush=True)
+        print(f"preparing {2 * most} bots; server log: {log_path}; load average {os.getloadavg()[0]:.2f}"
+              f" on {os.cpu_count()} CPUs", file=out, flush=True)
+        prepare(env, 2 * most, log)
+        servers = Servers(env, args.workers, args.port, log)
+        bots: list[Bot] = []
+        try:
+            await servers.wait_healthy()
+            # Alternate servers: the two players of a pair sit on different processes.
+            bots = [Bot(i, servers.urls[i % len(servers.urls)]) for i in range(2 * most)]
+            began = time.perf_counter()
+            await log_in_all(bots)
+            print(f"{len(bots)} bots logged in in {time.perf_counter() - began:.1f} s", file=out, flush=True)
+            idle = []
+            for url in servers.urls:
+                idle += await echo_client(url, None, count=100)
+            idle_echo = percentiles(idle)
+            results = []
+            for games in levels:
+                if await asyncio.to_thread(vacuum, args.database_url) and not results:
+                    print("PostgreSQL's autovacuum is off here: the benchmark vacuums before each level",
+                          file=out, flush=True)
+                print(f"level: {games} games, {args.warmup:.0f} s of play, then {args.duration:.0f} s "
+                      "measured ...", file=out, flush=True)
+                quiet_collector()
+                result = await run_level(bots, servers, games, args, log_path)
+                await asyncio.to_thread(call_off_open_games, env, log)
+                result["echo_idle_ms"] = idle_echo
+                result["machine_speed_ms"] = speed
+                result["python"] = interpreter()
+                results.append(result)
+                print_table([result], idle_echo, out)
+        finally:
+            for bot in bots:
+                with contextlib.suppress(Exception):
+                    await bot.close()
+            servers.stop()
+    if args.json:
+        print(json.dumps(results[0] if len(results) == 1 else results))
+    else:
+        print("\nsummary", file=out)
+        print_table(results, idle_echo, out, by_second=False)  # printed with each level above
+        print(f"saturation (first level with errors or p99 over {args.p99_limit:.0f} ms): "
+              f"{saturation(results, args.p99_limit)}", file=out)
+        for line in targets(results, args.p99_limit):
+            print(f"target: {line}", file=out)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.load",
+                                     description=bench.load.__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, help="run one level of this many games (default: all levels)")
+    parser.add_argument("--levels", default=",".join(map(str, LEVELS)))
+    parser.add_argument("--duration", type=float, default=60.0, help="measured seconds per level")
+    parser.add_argument("--warmup", type=float, default=WARMUP_SECONDS,
+                        help="seconds played after the set-up before measuring")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--port", type=int, default=8400)
+    parser.add_argument("--target", type=int, choices=(61, 121), default=121)
+    parser.add_argument("--database-url", default=os.environ.get("BENCH_DATABASE_URL", DEFAULT_DATABASE_URL))
+    parser.add_argument("--redis-url", default=os.environ.get("BENCH_REDIS_URL", DEFAULT_REDIS_URL))
+    parser.add_argument("--pool", type=int, default=20, help="DB_POOL_MAX for each worker (0: no pool)")
+    parser.add_argument("--real-hasher", action="store_true", help="serve with cribsite.settings unchanged")
+    parser.add_argument("--quiet-log", action="store_true", help="servers log warnings only")
+    parser.add_argument("--server-log", help="append the servers' output here (default: a temp file)")
+    parser.add_argument("--series", action="store_true",
+                        help="each level's latency second by second too (latency_by_second in --json)")
+    parser.add_argument("--stages", action="store_true",
+                        help="each level's time per stage of a move too, its slowest moves and the"
+                             " workers' collector passes (stages_ms, collector_passes in --json)")
+    parser.add_argument("--p99-limit", type=float, default=250.0)
+    args = parser.parse_args(argv)
+    if args.duration <= 0 or args.duration > 600:
+        parser.error("--duration must be in (0, 600]")
+    for url in (args.database_url, args.redis_url):
+        host = urllib.parse.urlsplit(url).hostname
+        if host not in (HOST, "localhost"):
+            parser.error(f"only 127.0.0.1 is allowed, not {host}")
+    signal.signal(signal.SIGTERM, _interrupt)
+    return asyncio.run(main_async(args))
+
+
+def _interrupt(signum, frame) -> None:
+    """SIGTERM (a timeout, say) unwinds like Ctrl-C, so the servers are always stopped."""
+    raise KeyboardInterrupt
