@@ -4,31 +4,22 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import os
 import signal
-import sys
-import tempfile
-import time
 import urllib.parse
-from pathlib import Path
 
 import bench.load
-from bench.load.bots import Bot
-from bench.load.figures import interpreter, machine_speed, percentiles, print_table, saturation, targets
-from bench.load.levels import LEVELS, WARMUP_SECONDS, echo_client, log_in_all, quiet_collector, run_level
+from bench.load.figures import interpreter, percentiles, print_table, saturation, targets
+from bench.load.levels import LEVELS, WARMUP_SECONDS, echo_client, quiet_collector, run_level
 from bench.load.servers import (
     DEFAULT_DATABASE_URL,
     DEFAULT_REDIS_URL,
     HOST,
-    Servers,
     call_off_open_games,
-    ensure_database,
-    prepare,
-    server_env,
     vacuum,
 )
+from bench.load.stack import serving
 
 
 async def main_async(args: argparse.Namespace) -> int:
@@ -36,50 +27,27 @@ async def main_async(args: argparse.Namespace) -> int:
     if any(n < 1 for n in levels):
         raise SystemExit("levels must be positive")
     most = max(levels)
-    ensure_database(args.database_url)
-    env = server_env(args)
-    log_path = Path(args.server_log or tempfile.mkstemp(prefix="bench-load-", suffix=".log")[1])
-    out = sys.stderr if args.json else sys.stdout
-    speed = machine_speed()
-    with log_path.open("ab") as log:
-        print(f"machine speed: {speed} ms of CPU for a fixed piece of engine work (smaller is quicker)"
-              f" on {interpreter()}", file=out, flush=True)
-        print(f"preparing {2 * most} bots; server log: {log_path}; load average {os.getloadavg()[0]:.2f}"
-              f" on {os.cpu_count()} CPUs", file=out, flush=True)
-        prepare(env, 2 * most, log)
-        servers = Servers(env, args.workers, args.port, log)
-        bots: list[Bot] = []
-        try:
-            await servers.wait_healthy()
-            # Alternate servers: the two players of a pair sit on different processes.
-            bots = [Bot(i, servers.urls[i % len(servers.urls)]) for i in range(2 * most)]
-            began = time.perf_counter()
-            await log_in_all(bots)
-            print(f"{len(bots)} bots logged in in {time.perf_counter() - began:.1f} s", file=out, flush=True)
-            idle = []
-            for url in servers.urls:
-                idle += await echo_client(url, None, count=100)
-            idle_echo = percentiles(idle)
-            results = []
-            for games in levels:
-                if await asyncio.to_thread(vacuum, args.database_url) and not results:
-                    print("PostgreSQL's autovacuum is off here: the benchmark vacuums before each level",
-                          file=out, flush=True)
-                print(f"level: {games} games, {args.warmup:.0f} s of play, then {args.duration:.0f} s "
-                      "measured ...", file=out, flush=True)
-                quiet_collector()
-                result = await run_level(bots, servers, games, args, log_path)
-                await asyncio.to_thread(call_off_open_games, env, log)
-                result["echo_idle_ms"] = idle_echo
-                result["machine_speed_ms"] = speed
-                result["python"] = interpreter()
-                results.append(result)
-                print_table([result], idle_echo, out)
-        finally:
-            for bot in bots:
-                with contextlib.suppress(Exception):
-                    await bot.close()
-            servers.stop()
+    async with serving(args, 2 * most) as stack:
+        out = stack.out
+        idle = []
+        for url in stack.servers.urls:
+            idle += await echo_client(url, None, count=100)
+        idle_echo = percentiles(idle)
+        results = []
+        for games in levels:
+            if await asyncio.to_thread(vacuum, args.database_url) and not results:
+                print("PostgreSQL's autovacuum is off here: the benchmark vacuums before each level",
+                      file=out, flush=True)
+            print(f"level: {games} games, {args.warmup:.0f} s of play, then {args.duration:.0f} s "
+                  "measured ...", file=out, flush=True)
+            quiet_collector()
+            result = await run_level(stack.bots, stack.servers, games, args, stack.log_path)
+            await asyncio.to_thread(call_off_open_games, stack.env, stack.log)
+            result["echo_idle_ms"] = idle_echo
+            result["machine_speed_ms"] = stack.speed
+            result["python"] = interpreter()
+            results.append(result)
+            print_table([result], idle_echo, out)
     if args.json:
         print(json.dumps(results[0] if len(results) == 1 else results))
     else:
@@ -95,7 +63,8 @@ async def main_async(args: argparse.Namespace) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.load",
                                      description=bench.load.__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, help="run one level of this many games (default: all levels)")
+    parser.add_argument("--games", type=int,
+                        help="run one level of this many games (default: all levels)")
     parser.add_argument("--levels", default=",".join(map(str, LEVELS)))
     parser.add_argument("--duration", type=float, default=60.0, help="measured seconds per level")
     parser.add_argument("--warmup", type=float, default=WARMUP_SECONDS,
