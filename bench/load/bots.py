@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import aiohttp
 from websockets.asyncio.client import connect as ws_connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from yarl import URL
 
 from bench.load.board import CSRF_INPUT, board_version, decide, phase
@@ -24,6 +24,9 @@ THINK_SECONDS = (0.5, 2.0)
 HTTP_TIMEOUT = 30.0
 SOCKET_OPEN_TIMEOUT = 30.0
 STALL_SECONDS = 20.0  # a bot that waits this long for a board it can act on is stuck: an error
+# A soak's bots reconnect a dropped socket as a page does: after a pause that doubles (with jitter)
+# from the first to the most, giving up after RECONNECT_SECONDS (an error).
+RECONNECT_FIRST, RECONNECT_MOST, RECONNECT_SECONDS = 0.5, 8.0, 60.0
 
 
 class BotError(Exception):
@@ -57,6 +60,15 @@ class Level:
     traced: list[tuple] | None = None  # with --stages: each move's own times (see ``traced``)
     # perf_counter() + wall_offset is the wall clock the servers' stage marks are in
     wall_offset: float = field(default_factory=lambda: time.time() - time.perf_counter())
+    # A soak's (None or off in a level): bots reconnect dropped sockets; every game started; each move
+    # the server accepted, (sent, game, version made, player, type), wherever it was sent; each move
+    # whose answer never came, (sent, game, version it was sent from, player, type), which may or may
+    # not have been made; and each error with its time, (when, kind).
+    reconnect: bool = False
+    game_ids: set[int] | None = None
+    accepted: list[tuple[float, int, int, str, str]] | None = None
+    in_doubt: list[tuple[float, int, int, str, str]] | None = None
+    error_times: list[tuple[float, str]] | None = None
 
     def measuring(self, t: float) -> bool:
         return self.start <= t < self.end
@@ -67,6 +79,8 @@ class Level:
         else:
             kind = type(exc).__name__ if isinstance(exc, BaseException) else exc
         self.errors[kind] += 1
+        if self.error_times is not None:
+            self.error_times.append((time.perf_counter(), kind))
         if len(self.error_samples) < 10:
             self.error_samples.append(str(exc)[:300])
 
@@ -94,6 +108,7 @@ class Bot:
         self.sent: list[tuple[float, int, float]] = []
         self.ws = None
         self.reader: asyncio.Task | None = None
+        self.connected = asyncio.Event()  # a soak's: the socket is open (cleared while it reconnects)
         self.tab = secrets.token_urlsafe(12) if game_id else ""  # a board page's id, one per game
 
     # HTTP ---------------------------------------------------------------------------------------------
@@ -149,8 +164,17 @@ class Bot:
 
     async def open_socket(self, game_id: int, level: Level) -> None:
         self._reset_game(game_id)
-        ws_url = self.base_url.replace("http://", "ws://", 1) + f"/ws/game/{game_id}/?tab={self.tab}"
-        self.ws = await ws_connect(
+        if level.reconnect:
+            # In a soak the worker may be restarting: keep trying, as a page that loads its socket would.
+            if not await self._reconnect(level, pause=False):
+                raise BotError("socket_open", f"{self.username} game {game_id}")
+        else:
+            self.ws = await self._connect()
+        self.reader = asyncio.create_task(self._read(level))
+
+    async def _connect(self):
+        ws_url = self.base_url.replace("http://", "ws://", 1) + f"/ws/game/{self.game_id}/?tab={self.tab}"
+        return await ws_connect(
             ws_url,
             origin=self.base_url,  # AllowedHostsOriginValidator refuses a socket without one
             additional_headers={"Cookie": f"sessionid={self.cookie('sessionid')}"},
@@ -159,33 +183,59 @@ class Bot:
             max_size=2**22,
             proxy=None,
         )
-        self.reader = asyncio.create_task(self._read(level))
 
     async def _read(self, level: Level) -> None:
-        try:
-            async for message in self.ws:
-                when = time.perf_counter()
-                if not isinstance(message, str):
-                    continue
-                version = board_version(message)
-                if version is None:
-                    continue  # presence, chat, announcements
-                if not self.arrivals or version > self.arrivals[-1][0]:
-                    self.arrivals.append((version, when))
-                self.offer(message, version)
-        except ConnectionClosed as exc:
-            if not level.stop.is_set() and self.game_id:
-                level.error(BotError("socket_closed", f"{self.username}: {exc}"))
-            self.changed.set()
+        while True:
+            try:
+                async for message in self.ws:
+                    when = time.perf_counter()
+                    if not isinstance(message, str):
+                        continue
+                    version = board_version(message)
+                    if version is None:
+                        continue  # presence, chat, announcements
+                    if not self.arrivals or version > self.arrivals[-1][0]:
+                        self.arrivals.append((version, when))
+                    self.offer(message, version)
+                if level.reconnect and not level.stop.is_set():
+                    # A worker stopping gracefully closes its sockets cleanly: still a drop for the page.
+                    level.error(BotError("socket_closed", f"{self.username}: closed by the server"))
+            except ConnectionClosed as exc:
+                if not level.stop.is_set() and self.game_id:
+                    level.error(BotError("socket_closed", f"{self.username}: {exc}"))
+                self.changed.set()
+            if not level.reconnect or level.stop.is_set() or not await self._reconnect(level, pause=True):
+                return
+
+    async def _reconnect(self, level: Level, *, pause: bool) -> bool:
+        """Open the game's socket (again): the server sends the current board on every connect, which
+        is how a page that lost its socket catches up. False if it gave up (counted as an error)."""
+        self.connected.clear()
+        delay, deadline = RECONNECT_FIRST, time.monotonic() + RECONNECT_SECONDS
+        while not level.stop.is_set() and time.monotonic() < deadline:
+            if pause:
+                await asyncio.sleep(self.rng.uniform(delay / 2, delay))
+                delay = min(2 * delay, RECONNECT_MOST)
+            pause = True
+            try:
+                self.ws = await self._connect()
+            except (OSError, TimeoutError, InvalidHandshake):
+                continue
+            self.connected.set()
+            return True
+        if not level.stop.is_set():
+            level.error(BotError("reconnect_failed", f"{self.username} game {self.game_id}"))
+        return False
 
     async def close_socket(self) -> None:
-        if self.ws is not None:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(self.ws.close(), 5)
+        # The reader first: a soak's reader would take our own close for a drop and reconnect.
         if self.reader is not None:
             self.reader.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self.reader
+        if self.ws is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.ws.close(), 5)
         self.ws = self.reader = None
 
     def offer(self, html: str, version: int | None) -> None:
@@ -226,19 +276,25 @@ class Bot:
             await self._resync()
 
     async def _move(self, fields: list[tuple[str, str]], level: Level) -> None:
-        sent = time.perf_counter()
+        sent, seen = time.perf_counter(), self.version
         try:
             status, html = await self.post(
                 f"/games/{self.game_id}/act/", [("version", str(self.version)), *fields]
             )
+        except asyncio.CancelledError:
+            self._record(level.in_doubt, sent, seen, fields)  # a wind-down that gave up: maybe made
+            raise
         except (aiohttp.ClientError, TimeoutError) as exc:
             level.error(BotError("http_" + type(exc).__name__, f"{self.username} {fields[0][1]}"))
+            self._record(level.in_doubt, sent, seen, fields)
             await self._resync()  # the move may have committed: our socket was spared its push
             await asyncio.sleep(1)
+            await self._socket_back(level)
             return
         version = board_version(html)
         if status == 200 and version is not None:
             self.offer(html, version)
+            self._record(level.accepted, sent, version, fields)
             if level.measuring(sent):
                 level.moves += 1
                 level.answers.append((time.perf_counter() - sent) * 1000)
@@ -248,9 +304,26 @@ class Bot:
             self.offer(html, version)
         else:
             level.error(BotError(f"act_{status}", f"{self.username} {fields}: {html[:200]}"))
+            self._record(level.in_doubt, sent, seen, fields)
             if status >= 500:
                 await self._resync()
             await asyncio.sleep(1)
+
+    def _record(self, log: list | None, sent: float, version: int, fields: list[tuple[str, str]]) -> None:
+        if log is not None:
+            log.append((sent, self.game_id, version, self.username, fields[0][1]))
+
+    async def _socket_back(self, level: Level) -> None:
+        """In a soak, after a request that failed: wait until the socket is back (its worker was
+        probably restarting), as a player waits for the page to say it is connected again."""
+        if not level.reconnect or self.connected.is_set() or self.ws is None:
+            return
+        waiter = asyncio.create_task(self.connected.wait())
+        stopper = asyncio.create_task(level.stop.wait())
+        _, pending = await asyncio.wait({waiter, stopper}, timeout=RECONNECT_SECONDS,
+                                        return_when=asyncio.FIRST_COMPLETED)
+        for task in pending:
+            task.cancel()
 
     async def _resync(self) -> None:
         """Ask the socket for the current board, as a page refetches it when an answer is lost."""
@@ -280,3 +353,18 @@ def latencies(sender: Bot, receiver: Bot) -> tuple[list[tuple[float, float]], in
         else:
             out.append((sent, (receiver.arrivals[i][1] - sent) * 1000))
     return out, missing
+
+
+def resolved(sender: Bot, receiver: Bot) -> list[tuple[float, float]]:
+    """``latencies`` of the moves whose push has come already, taken out of ``sender.sent``: a soak
+    reports every minute while its games go on (the rest are counted when the game ends)."""
+    versions = [v for v, _ in receiver.arrivals]
+    out, waiting = [], []
+    for entry in sender.sent:
+        i = bisect.bisect_left(versions, entry[1])
+        if i == len(versions):
+            waiting.append(entry)
+        else:
+            out.append((entry[0], (receiver.arrivals[i][1] - entry[0]) * 1000))
+    sender.sent[:] = waiting
+    return out

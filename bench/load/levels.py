@@ -56,6 +56,8 @@ async def start_game(a: Bot, b: Bot, target: int, level: Level) -> None:
     status, _ = await b.post(f"/games/{game_id}/accept/", {}, htmx=False)
     if status != 302:
         raise BotError(f"accept_{status}")
+    if level.game_ids is not None:
+        level.game_ids.add(game_id)
     await asyncio.gather(a.open_socket(game_id, level), b.open_socket(game_id, level))
 
 
