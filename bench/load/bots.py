@@ -25,7 +25,8 @@ HTTP_TIMEOUT = 30.0
 SOCKET_OPEN_TIMEOUT = 30.0
 STALL_SECONDS = 20.0  # a bot that waits this long for a board it can act on is stuck: an error
 # A soak's bots reconnect a dropped socket as a page does: after a pause that doubles (with jitter)
-# from the first to the most, giving up after RECONNECT_SECONDS (an error).
+# from the first to the most, and on until the soak ends; still trying after RECONNECT_SECONDS is an
+# error (a worker that did not come back), counted once.
 RECONNECT_FIRST, RECONNECT_MOST, RECONNECT_SECONDS = 0.5, 8.0, 60.0
 
 
@@ -167,7 +168,7 @@ class Bot:
         if level.reconnect:
             # In a soak the worker may be restarting: keep trying, as a page that loads its socket would.
             if not await self._reconnect(level, pause=False):
-                raise BotError("socket_open", f"{self.username} game {game_id}")
+                return  # the soak ended first: play() stops at once
         else:
             self.ws = await self._connect()
         self.reader = asyncio.create_task(self._read(level))
@@ -209,10 +210,13 @@ class Bot:
 
     async def _reconnect(self, level: Level, *, pause: bool) -> bool:
         """Open the game's socket (again): the server sends the current board on every connect, which
-        is how a page that lost its socket catches up. False if it gave up (counted as an error)."""
+        is how a page that lost its socket catches up. False if the soak ended first."""
         self.connected.clear()
-        delay, deadline = RECONNECT_FIRST, time.monotonic() + RECONNECT_SECONDS
-        while not level.stop.is_set() and time.monotonic() < deadline:
+        delay, slow = RECONNECT_FIRST, time.monotonic() + RECONNECT_SECONDS
+        while not level.stop.is_set():  # bounded: the soak stops
+            if slow is not None and time.monotonic() > slow:
+                level.error(BotError("reconnect_slow", f"{self.username} game {self.game_id}"))
+                slow = None
             if pause:
                 await asyncio.sleep(self.rng.uniform(delay / 2, delay))
                 delay = min(2 * delay, RECONNECT_MOST)
@@ -223,8 +227,6 @@ class Bot:
                 continue
             self.connected.set()
             return True
-        if not level.stop.is_set():
-            level.error(BotError("reconnect_failed", f"{self.username} game {self.game_id}"))
         return False
 
     async def close_socket(self) -> None:

@@ -58,12 +58,14 @@ async def test_a_dropped_socket_reconnects_and_gets_the_current_board(monkeypatc
 
 
 @pytest.mark.asyncio
-async def test_a_bot_gives_up_reconnecting_after_a_while_and_says_so(monkeypatch):
+async def test_a_bot_keeps_trying_says_so_after_a_while_and_is_back_when_the_worker_is(monkeypatch):
     monkeypatch.setattr(bots, "RECONNECT_FIRST", 0.1)
+    monkeypatch.setattr(bots, "RECONNECT_MOST", 0.2)
     monkeypatch.setattr(bots, "RECONNECT_SECONDS", 1.0)
+    version = {"now": 1}
 
     async def consumer(ws) -> None:
-        await ws.send(board(1))
+        await ws.send(board(version["now"]))
         await ws.wait_closed()
 
     server = await serve(consumer, "127.0.0.1", 0)
@@ -74,11 +76,15 @@ async def test_a_bot_gives_up_reconnecting_after_a_while_and_says_so(monkeypatch
     try:
         await bot.open_socket(7, level)
         await wait_for(lambda: bot.version == 1)
-        server.close()  # the worker is gone for good: nothing listens on its port any more
+        server.close()  # the worker is gone: nothing listens on its port for a while
         await server.wait_closed()
-        await wait_for(lambda: level.errors.get("reconnect_failed"))
+        await wait_for(lambda: level.errors.get("reconnect_slow"))
         assert not bot.connected.is_set()
-        assert [kind for _, kind in level.error_times] == ["socket_closed", "reconnect_failed"]
+        version["now"] = 4
+        async with serve(consumer, "127.0.0.1", port):  # its successor, on the same port
+            await wait_for(lambda: bot.version == 4)
+            assert bot.connected.is_set()
+            assert [kind for _, kind in level.error_times] == ["socket_closed", "reconnect_slow"]
     finally:
         level.stop.set()
         await bot.close()
