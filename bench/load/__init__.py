@@ -3,6 +3,7 @@
     python -m bench.load                          # 50, 100, 200 and 400 games, a table
     python -m bench.load --games 200 --json       # one level, one JSON object
     python -m bench.load --levels 50,100 --duration 90
+    python -m bench.load --soak 30                # 100 games for 30 min, a worker killed every 3 min
 
 It starts the site as ``make serve`` does (``cribsite.serve``: two daphne processes, DEBUG off,
 PostgreSQL and Redis) on 127.0.0.1, then runs bot players in pairs, as browsers would: each bot
@@ -35,6 +36,10 @@ opened within seconds, is not the steady play the level measures; errors count f
 - with ``--stages``, each stage of a move's way (the request read, the middleware, the move and its
   commit, the push through Redis, the opponent's board drawn and sent) p50, p90 and p99: where the
   time goes (``bench/stages.py``; the servers then log a line per stage, a little extra work).
+
+``--soak MINUTES`` runs a soak instead: one long run at a human pace while a worker is killed every
+few minutes, a line of figures a minute, and checks at the end (the move log against what the bots
+were told, errors, memory, connections): see ``bench/load/soak.py``.
 
 Everything is bounded: a level lasts ``--duration`` s after a set-up of at most ``SETUP_SECONDS``,
 every request and wait has a timeout, and only 127.0.0.1 is contacted. The servers use their own

@@ -19,6 +19,7 @@ from bench.load.servers import (
     call_off_open_games,
     vacuum,
 )
+from bench.load.soak import KILL_EVERY_SECONDS, MAX_SOAK_MINUTES, SOAK_WARMUP_MINUTES, soak_main
 from bench.load.stack import serving
 
 
@@ -64,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.load",
                                      description=bench.load.__doc__.splitlines()[0])
     parser.add_argument("--games", type=int,
-                        help="run one level of this many games (default: all levels)")
+                        help="run one level of this many games (default: all levels; with --soak, 100)")
     parser.add_argument("--levels", default=",".join(map(str, LEVELS)))
     parser.add_argument("--duration", type=float, default=60.0, help="measured seconds per level")
     parser.add_argument("--warmup", type=float, default=WARMUP_SECONDS,
@@ -85,7 +86,27 @@ def main(argv: list[str] | None = None) -> int:
                         help="each level's time per stage of a move too, its slowest moves and the"
                              " workers' collector passes (stages_ms, collector_passes in --json)")
     parser.add_argument("--p99-limit", type=float, default=250.0)
+    parser.add_argument("--soak", type=int, metavar="MINUTES",
+                        help="a soak instead of levels: --games games played at a human pace for MINUTES"
+                             " while a worker is killed every --kill-every seconds (bench/load/soak.py)")
+    parser.add_argument("--kill-every", type=float, default=KILL_EVERY_SECONDS, metavar="SECONDS",
+                        help="soak: seconds between kills of the last worker, SIGKILL and SIGTERM in turn"
+                             " (0: none)")
+    parser.add_argument("--soak-warmup", type=float, default=SOAK_WARMUP_MINUTES, metavar="MINUTES",
+                        help="soak: minutes a worker plays before its memory and connections are its"
+                             " baseline")
     args = parser.parse_args(argv)
+    if args.soak is not None:
+        if not 1 <= args.soak <= MAX_SOAK_MINUTES:
+            parser.error(f"--soak must be in [1, {MAX_SOAK_MINUTES}] minutes")
+        if args.kill_every < 0 or 0 < args.kill_every < 30:
+            parser.error("--kill-every must be 0 (no kills) or at least 30 s")
+        if args.soak_warmup < 0:
+            parser.error("--soak-warmup must not be negative")
+        if args.series or args.stages:
+            parser.error("--series and --stages are for levels, not --soak")
+        if args.games is not None and args.games < 1:
+            parser.error("--games must be positive")
     if args.duration <= 0 or args.duration > 600:
         parser.error("--duration must be in (0, 600]")
     for url in (args.database_url, args.redis_url):
@@ -93,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
         if host not in (HOST, "localhost"):
             parser.error(f"only 127.0.0.1 is allowed, not {host}")
     signal.signal(signal.SIGTERM, _interrupt)
-    return asyncio.run(main_async(args))
+    return asyncio.run(soak_main(args) if args.soak is not None else main_async(args))
 
 
 def _interrupt(signum, frame) -> None:
