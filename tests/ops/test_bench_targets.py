@@ -1,4 +1,4 @@
-"""bench.load's verdict on issue 8's targets, from a run's figures."""
+"""bench.load's verdict on the site's load targets, from a run's figures."""
 
 from __future__ import annotations
 
