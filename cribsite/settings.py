@@ -196,6 +196,10 @@ RATE_LIMIT_LOGIN_FAILURES_PER_IP = os.environ.get("RATE_LIMIT_LOGIN_FAILURES_PER
 
 # Seconds a player may be away on their own turn before the other may claim the win.
 ABSENCE_CLAIM_SECONDS = int(os.environ.get("ABSENCE_CLAIM_SECONDS", "180"))
+# A game socket says it is alive this often; one not heard from for PRESENCE_EXPIRES_SECONDS counts
+# as gone (its process died), so presence needs no goodbye from a worker that was killed.
+PRESENCE_HEARTBEAT_SECONDS = float(os.environ.get("PRESENCE_HEARTBEAT_SECONDS", "10"))
+PRESENCE_EXPIRES_SECONDS = float(os.environ.get("PRESENCE_EXPIRES_SECONDS", "30"))
 # Turn-timer expiries that forfeit a game.
 TIMEOUTS_TO_FORFEIT = 3
 

@@ -55,6 +55,11 @@ class GameQuerySet(models.QuerySet):
         """Seats and their users in one query: a board asks for them a dozen times per render."""
         return self.prefetch_related(models.Prefetch("seats", queryset=Seat.objects.select_related("user")))
 
+    def for_player(self, game_id: int, user) -> Game | None:
+        """The game with its seats, if ``user`` holds one of them (sockets render only for players)."""
+        game = self.for_play(game_id)
+        return game if game is not None and game.seat_of(user) is not None else None
+
     def for_play(self, game_id: int, *, lock: bool = False) -> Game | None:
         """The game with its seats and their players' names, as ``with_seats`` gives them, for the
         two hot paths (a move, and each push a socket renders). One plain statement: Django's

@@ -1,7 +1,10 @@
-"""Who is at the table: one ``Connection`` row per open game socket, kept fresh by a heartbeat.
+"""Who is at the table, from the sockets' heartbeats: one ``Connection`` row per open game socket.
 
-Presence is not game state (no version, no Move), but it is still written only here, and pushed
-through ``broadcast`` after commit like everything else.
+A socket says it is alive every ``HEARTBEAT_SECONDS`` (its ``last_seen``); a row not heard from for
+``PRESENCE_EXPIRES_SECONDS`` counts as gone. So presence comes from liveness, not from a goodbye: a
+worker killed outright says nothing, and its players' rows simply expire. A socket that closes
+cleanly marks its row closed at once (the player left just now). Presence is not game state (no
+version, no Move): the sockets record it through the functions here, and the pages ask ``table``.
 """
 
 from __future__ import annotations
@@ -18,9 +21,9 @@ from django.utils.timesince import timesince
 from games.play import broadcast
 from games.play.models import Connection, Game
 
-HEARTBEAT_SECONDS = 25
-# A socket silent for this long belongs to a process that died: its player is gone.
-STALE_SECONDS = HEARTBEAT_SECONDS * 3
+# Three missed beats: the socket's process died (or its network did). Stated on the rules page.
+HEARTBEAT_SECONDS = settings.PRESENCE_HEARTBEAT_SECONDS
+PRESENCE_EXPIRES_SECONDS = settings.PRESENCE_EXPIRES_SECONDS
 # The first beat of a socket comes after this share of the interval, at random (see heartbeat_delay).
 FIRST_BEAT = (0.2, 1.0)
 
@@ -28,16 +31,10 @@ FIRST_BEAT = (0.2, 1.0)
 def heartbeat_delay(*, first: bool) -> float:
     """Seconds until a socket's next heartbeat.
 
-    Sockets opened together (every page of a restarted worker reconnects at once; bench.load opens
-    its games within seconds) would beat together for as long as they stay open: each beat is a
-    database write and read and a round trip through the channel layer, and bench.load at 200
-    games showed the moves' latency rising every 25 s with the waves. A random first interval
-    spreads them for good; later beats keep the full interval, so a live socket is never stale."""
+    Sockets opened together (every page of a restarted worker reconnects at once) would beat
+    together for as long as they stay open, each beat a database write: a random first interval
+    spreads them for good; later beats keep the full interval, so a live socket never expires."""
     return HEARTBEAT_SECONDS * (random.uniform(*FIRST_BEAT) if first else 1.0)
-
-
-def _fresh_since() -> datetime:
-    return timezone.now() - timedelta(seconds=STALE_SECONDS)
 
 
 @transaction.atomic
@@ -74,17 +71,24 @@ class SeatPresence:
     here: bool
     away_since: datetime | None  # None while here (or a computer)
     arrived: bool  # has opened this game's board at some time (else: not here yet)
-    can_claim: bool  # the viewer may claim the win: this seat is away too long on its own turn
-    claim_in: int  # seconds until it may be claimed (0 when it can, or never)
+    seen_until: datetime | None  # while here: when, without another heartbeat, it counts as gone
+    claim_at: datetime | None  # away on its own turn: when the viewer may claim the win
+    can_claim: bool  # the viewer may claim the win now
 
     @property
     def left_ago(self) -> str:
-        """"just now", then "3 minutes ago": timesince alone says "0 minutes" for a whole minute."""
+        """"just now", then "3 minutes ago" (the page keeps it up to date as time passes)."""
         if self.away_since is None:
             return ""
-        if (timezone.now() - self.away_since).total_seconds() < 60:
-            return "just now"
-        return f"{timesince(self.away_since)} ago"
+        seconds = (timezone.now() - self.away_since).total_seconds()
+        return "just now" if seconds < 60 else f"{timesince(self.away_since)} ago"
+
+    @property
+    def claim_in(self) -> int:
+        """Seconds until the win may be claimed (0 when it can be, or never)."""
+        if self.claim_at is None or self.can_claim:
+            return 0
+        return max(1, int((self.claim_at - timezone.now()).total_seconds()) + 1)
 
 
 def absence_limit() -> int:
@@ -92,28 +96,33 @@ def absence_limit() -> int:
 
 
 def table(game: Game, viewer_seat: int | None, seats_to_act: tuple[int, ...]) -> list[SeatPresence]:
-    """Presence of every other human seat, as ``viewer_seat`` should see it."""
+    """Presence of every other human seat, as ``viewer_seat`` should see it (one query)."""
     now = timezone.now()
-    fresh = _fresh_since()
+    fresh = now - timedelta(seconds=PRESENCE_EXPIRES_SECONDS)
+    by_user: dict[int, list[Connection]] = {}
+    for conn in Connection.objects.filter(game=game).order_by("-last_seen"):
+        by_user.setdefault(conn.user_id, []).append(conn)
     out = []
-    for seat in game.seats.all():
+    for seat in game.seat_list():
         if seat.index == viewer_seat or seat.is_computer:
             continue
-        conns = list(Connection.objects.filter(game=game, user_id=seat.user_id).order_by("-last_seen"))
-        here = any(c.closed_at is None and c.last_seen >= fresh for c in conns)
+        conns = by_user.get(seat.user_id, [])
+        live = [c for c in conns if c.closed_at is None and c.last_seen >= fresh]
+        here = bool(live)
         away_since = None
         if not here:
-            # Gone since its last socket closed or went silent, or since the game began if it never came.
+            # Gone since its last socket closed or expired, or since the game began if it never came.
             last = conns[0].last_seen if conns else game.created_at
             away_since = max(last, game.turn_started_at or game.created_at)
-        claim_in = 0
-        can_claim = False
+        claim_at = None
         if away_since is not None and seat.index in seats_to_act and game.status == Game.Status.ACTIVE:
-            waited = (now - away_since).total_seconds()
-            can_claim = waited >= absence_limit()
-            claim_in = 0 if can_claim else int(absence_limit() - waited) + 1
-        out.append(SeatPresence(seat.index, seat.display_name, here, away_since, bool(conns), can_claim,
-                                claim_in))
+            claim_at = away_since + timedelta(seconds=absence_limit())
+        out.append(SeatPresence(
+            seat=seat.index, name=seat.display_name, here=here, away_since=away_since, arrived=bool(conns),
+            seen_until=max(c.last_seen for c in live) + timedelta(seconds=PRESENCE_EXPIRES_SECONDS)
+            if live else None,
+            claim_at=claim_at, can_claim=claim_at is not None and now >= claim_at,
+        ))
     return out
 
 

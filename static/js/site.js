@@ -170,9 +170,71 @@
     if (!board || !e.detail.elt || !board.contains(e.detail.elt)) return;
     htmx.ajax("GET", window.location.pathname, { target: "#board", swap: "outerHTML" });
   }
-  document.addEventListener("htmx:sendError", refetchBoard);
   document.addEventListener("htmx:responseError", refetchBoard);
   document.addEventListener("htmx:timeout", refetchBoard);
+
+  // A move that could not reach the server at all (the network or the server is down) is not
+  // dropped: the page says so, and sends it again once the socket is back (or the next try gets
+  // through). A board changed meanwhile answers the late move with the new board and a word.
+  let unsent = null;
+  function unsentNote(text) {
+    const note = document.getElementById("unsent");
+    if (!note) return;
+    note.textContent = text;
+    note.hidden = !text;
+  }
+  function resend() {
+    if (!unsent) return;
+    const move = unsent;
+    unsent = null;
+    unsentNote("Sending again…");
+    htmx.ajax(move.verb, move.path, { values: move.values, target: "#board", swap: "outerHTML",
+      headers: move.headers });
+  }
+  document.addEventListener("htmx:sendError", function (e) {
+    const board = document.getElementById("board");
+    const elt = e.detail.elt;
+    const config = e.detail.requestConfig;
+    if (!board || !elt || !config || !(board.contains(elt) || elt === board)) return;
+    const values = {};
+    if (config.formData) {
+      config.formData.forEach(function (value, key) {
+        if (key in values) values[key] = [].concat(values[key], value);
+        else values[key] = value;
+      });
+    }
+    unsent = { verb: config.verb, path: config.path, values: values, headers: config.headers };
+    unsentNote("Not sent: reconnecting…");
+    setTimeout(resend, 3000);
+  });
+  document.addEventListener("htmx:wsOpen", function () { if (unsent) setTimeout(resend, 300); });
+  document.addEventListener("htmx:afterRequest", function (e) {
+    if (e.detail.successful && !unsent) unsentNote("");
+  });
+})();
+
+// Presence says how long ago a player left and counts down to the claim of a win, between the
+// server's redraws (it redraws the line itself when a claim becomes possible).
+(function () {
+  "use strict";
+  function ago(seconds) {
+    if (seconds < 60) return "just now";
+    const minutes = Math.floor(seconds / 60);
+    if (minutes < 60) return minutes === 1 ? "1 minute ago" : minutes + " minutes ago";
+    const hours = Math.floor(minutes / 60);
+    return hours === 1 ? "1 hour ago" : hours + " hours ago";
+  }
+  function tick() {
+    const now = Date.now();
+    document.querySelectorAll("time[data-countdown]").forEach(function (el) {
+      const left = Math.max(0, Math.round((Date.parse(el.getAttribute("datetime")) - now) / 1000));
+      el.textContent = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
+    });
+    document.querySelectorAll("time[data-ago]").forEach(function (el) {
+      el.textContent = ago(Math.max(0, (now - Date.parse(el.getAttribute("datetime"))) / 1000));
+    });
+  }
+  setInterval(tick, 1000);
 })();
 
 // The turn clock counts down between server renders; the server alone decides when time is up.

@@ -129,6 +129,15 @@ class HttpPlayer:
         except urllib.error.HTTPError as exc:
             return exc.code, exc.read().decode()
 
+    def get(self, path: str) -> tuple[int, str]:
+        request = urllib.request.Request(self.base_url + path, headers={
+            "Cookie": f"sessionid={self.session}; csrftoken={self.csrf}", "HX-Request": "true"})
+        try:
+            with _OPENER.open(request, timeout=WAIT_SECONDS) as response:
+                return response.status, response.read().decode()
+        except urllib.error.HTTPError as exc:
+            return exc.code, exc.read().decode()
+
     def act(self, game_id: int, version: int, action: Action | dict) -> tuple[int, str]:
         form = as_form(action) if not isinstance(action, dict) else action
         return self.post(f"/games/{game_id}/act/", {"version": version, **form})

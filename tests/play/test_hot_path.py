@@ -165,8 +165,9 @@ def test_the_migration_fills_the_counters_from_the_log(alice, bob):
 
 def test_a_move_and_a_push_stay_cheap_in_queries(alice, bob):
     """The session, the user, the locked game with its seats, the new move and the snapshot (with
-    the transaction's own statements; on PostgreSQL the move and the snapshot are one statement);
-    a push reads the game with its seats only."""
+    the transaction's own statements; on PostgreSQL the move and the snapshot are one statement)
+    and who is at the table, redrawn with the board; a push reads the game with its seats and the
+    table's presence."""
     game = human_game(alice, bob)
     client = logged_in(alice, headers={"HX-Request": "true"})
     with CaptureQueriesContext(connection) as queries:
@@ -175,12 +176,13 @@ def test_a_move_and_a_push_stay_cheap_in_queries(alice, bob):
     assert response.status_code == 200
     statements = [q["sql"] for q in queries.captured_queries
                   if not q["sql"].startswith(("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE"))]
-    assert len(statements) <= (4 if connection.vendor == "postgresql" else 5), statements
+    assert len(statements) <= (5 if connection.vendor == "postgresql" else 6), statements
     if connection.vendor == "postgresql":
         assert any(s.startswith('WITH inserted AS (INSERT INTO "play_move"') for s in statements)
     with CaptureQueriesContext(connection) as queries:
         assert render_board_oob(game.pk, bob, "x" * 64)
-    assert len(queries) == 1, [q["sql"] for q in queries.captured_queries]
+    assert len(queries) == 2, [q["sql"] for q in queries.captured_queries]
+    assert "play_connection" in queries.captured_queries[-1]["sql"]
 
 
 def test_a_boards_urls_are_remembered_per_script_prefix():

@@ -18,6 +18,7 @@ from tests.play.factories import (
     act,
     as_form,
     away_for,
+    computer_game,
     forfeit_on_time,
     human_game,
     load,
@@ -140,7 +141,7 @@ def test_presence_follows_sockets_and_heartbeats(alice, bob):
     assert bob_seen.here and bob_seen.name == "bob"
     # A socket whose heartbeat stopped (its process died) no longer counts.
     Connection.objects.filter(channel_name="bob-1").update(
-        last_seen=timezone.now() - timedelta(seconds=presence.STALE_SECONDS + 5)
+        last_seen=timezone.now() - timedelta(seconds=presence.PRESENCE_EXPIRES_SECONDS + 5)
     )
     assert not presence.table(game, 0, ())[0].here
     presence.heartbeat(channel_name="bob-1")
@@ -159,7 +160,7 @@ def test_a_player_who_closed_the_game_has_left_it_rather_than_never_came(alice, 
     presence.disconnected(game_id=game.pk, channel_name="bob-2")
     (bob_seen,) = presence.table(game, 0, ())
     assert not bob_seen.here and bob_seen.arrived and bob_seen.left_ago == "just now"
-    assert "bob has left the table (just now)" in _presence_html(game, alice)
+    assert "bob has left the table (<time" in _presence_html(game, alice)
     assert Connection.objects.filter(game=game).count() == 1  # only the latest closed socket is kept
     presence.connected(game_id=game.pk, user=bob, channel_name="bob-3")  # back again
     assert presence.table(game, 0, ())[0].here and Connection.objects.filter(game=game).count() == 1
@@ -226,7 +227,7 @@ def test_the_presence_fragment_offers_the_claim(alice, bob, settings):
     away_for(game, 120)
     _was_here(game, absent, 120)
     html = _presence_html(game, claimer)
-    assert "has left the table (2\xa0minutes ago)" in html and "Claim the win" in html  # timesince's nbsp
+    assert "data-ago>2\xa0minutes ago</time>)" in html and "Claim the win" in html  # timesince's nbsp
     stranger = Client()
     stranger.force_login(make_user("carol"))
     assert stranger.get(reverse("presence", args=[game.pk])).status_code == 403
@@ -239,7 +240,7 @@ def test_a_player_gone_under_a_minute_left_just_now(alice, bob, settings):
     away_for(game, 20)
     _was_here(game, bob, 300)  # gone long ago; away on this turn for 20 seconds
     html = _presence_html(game, alice)
-    assert "has left the table (just now)" in html and "0 minutes" not in html
+    assert "data-ago>just now</time>)" in html and "0 minutes" not in html
 
 
 def test_a_player_who_never_opened_the_game_has_not_left_it(alice, bob, settings):
@@ -367,10 +368,44 @@ def test_the_say_view_answers_429_with_a_readable_line(alice, bob):
 def test_heartbeats_of_sockets_opened_together_are_spread_over_the_interval():
     """Pages that reconnect together (a restarted worker) must not beat together for ever: each
     socket's first beat comes at a random point of its first interval, later ones a full interval
-    apart, which keeps every live socket fresh (STALE_SECONDS is three intervals)."""
+    apart, which keeps every live socket fresh (PRESENCE_EXPIRES_SECONDS is three intervals)."""
     firsts = [presence.heartbeat_delay(first=True) for _ in range(400)]
     low, high = (presence.HEARTBEAT_SECONDS * share for share in presence.FIRST_BEAT)
     assert all(low <= t <= high for t in firsts)
     assert max(firsts) - min(firsts) > (high - low) * 0.8  # spread, not bunched
     assert presence.heartbeat_delay(first=False) == presence.HEARTBEAT_SECONDS
-    assert high <= presence.HEARTBEAT_SECONDS < presence.STALE_SECONDS
+    assert high <= presence.HEARTBEAT_SECONDS < presence.PRESENCE_EXPIRES_SECONDS
+
+
+def test_presence_and_the_claim_follow_every_board(alice, bob, settings):
+    """The presence line comes with every board (an answer and a push alike): it is whose turn it is
+    that decides who may be claimed against, so a line drawn before a move goes stale after it."""
+    settings.ABSENCE_CLAIM_SECONDS = 60
+    game = human_game(alice, bob)
+    state = _to_play(game, {0: alice, 1: bob})
+    mover, away = (alice, bob) if state.turn == 0 else (bob, alice)
+    _was_here(game, away, 30)
+    game.refresh_from_db()
+    mine = next(c for c in load(game).hands[state.turn] if c.value + state.count <= 31)
+    client = logged_in(mover, headers={"HX-Request": "true"})
+    answer = client.post(reverse("act", args=[game.pk]),
+                         {"type": "play", "card": str(mine), "version": game.version}).content.decode()
+    presence_part = answer.split('<div id="presence"', 1)[1]
+    assert presence_part.startswith(' class="presence" hx-swap-oob="true"')
+    # Now it is the absent player's turn: the claim counts down, from when their turn began.
+    assert "you may claim the win in <time" in presence_part and "data-countdown>1:00<" in presence_part
+    assert 'hx-trigger="load delay:' in presence_part  # and the line is asked for again when it is due
+    pushed = render_board_oob(game.pk, mover, "x" * 64)
+    assert '<div id="presence" class="presence" hx-swap-oob="true"' in pushed
+    computer = computer_game(alice)  # a game against the computer has nobody to wait for
+    assert '<div id="presence"' not in render_board_oob(computer.pk, alice, "x" * 64)
+
+
+def test_a_present_player_is_looked_at_again_when_their_heartbeat_would_expire(alice, bob):
+    game = human_game(alice, bob)
+    presence.connected(game_id=game.pk, user=bob, channel_name="bob-live")
+    html = _presence_html(game, alice)
+    assert "bob is at the table" in html
+    delay = int(html.split('hx-trigger="load delay:', 1)[1].split("ms", 1)[0])
+    expires_ms = presence.PRESENCE_EXPIRES_SECONDS * 1000
+    assert expires_ms - 2000 <= delay <= expires_ms + 1000

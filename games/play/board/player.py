@@ -20,6 +20,7 @@ from games.engine.actions import CutForDeal, NextDeal
 from games.engine.view import SeatView, view
 from games.infra import csrf
 from games.play import endings
+from games.play.board.status import presence_context
 from games.play.board.table import (
     PHASE_TITLES,
     off_board,
@@ -101,6 +102,9 @@ def board_context(game: Game, user, *, error: str = "") -> dict:
         "clock": turn_clock(game, v, names),
         "say_url": game_url("say", game.pk),
         "abort_url": game_url("abort", game.pk),
+        # Who else is at the table, redrawn with every board: whose turn it is decides who may be
+        # claimed against. A game against the computer has nobody to wait for.
+        "presence": SimpleLazyObject(lambda: presence_context(game, user)) if not game.vs_computer else None,
         "error": error,
     }
 
@@ -226,15 +230,9 @@ def announce_html(calls: list[LogLine]) -> SafeString:
     return mark_safe(render_to_string("play/parts/announce.html", {"calls": calls, "swap_oob": False}))
 
 
-def players_game(game_id: int, user) -> Game | None:
-    """The game with its seats, if ``user`` holds one of them (sockets render only for players)."""
-    game = Game.objects.for_play(game_id)
-    return game if game is not None and game.seat_of(user) is not None else None
-
-
 def render_board_oob(game_id: int, user, csrf_token: str = "") -> str | None:
     """The board for a websocket push (``hx-swap-oob``), or None if the user no longer has a seat."""
-    game = players_game(game_id, user)
+    game = Game.objects.for_player(game_id, user)
     if game is None or game.state is None:
         return None
     return render_board(game, user, oob=True, csrf_token=csrf_token)

@@ -5,34 +5,39 @@ from __future__ import annotations
 
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
 
 from games.play import presence
-from games.play.board.player import players_game
 from games.play.board.table import seat_names
 from games.play.chat import MESSAGES
 from games.play.models import Game
 
 
 def presence_context(game: Game, user) -> dict:
+    """Each other player at the table or away, and when the page should ask again: when a present
+    player would count as gone without another heartbeat, or when a claim becomes possible."""
     from games.play.services import load_state
 
     seat = game.seat_of(user)
     state = load_state(game) if game.state else None
     due = state.to_act if state is not None and state.phase not in ("game_over", "match_over") else ()
     others = presence.table(game, seat, due) if game.status == Game.Status.ACTIVE else []
-    wait = min((p.claim_in for p in others if p.claim_in), default=0)
+    now = timezone.now()
+    moments = [p.seen_until for p in others if p.seen_until] + [
+        p.claim_at for p in others if p.claim_at and not p.can_claim]
+    wait = min(((m - now).total_seconds() for m in moments), default=0)
     return {
         "game": game,
         "others": others,
         "claim_url": reverse("claim_win", args=[game.pk]),
         "presence_url": reverse("presence", args=[game.pk]),
-        "recheck_ms": wait * 1000,
+        "recheck_ms": int(max(wait, 0) * 1000) + 500 if moments else 0,
         "absence_minutes": max(1, presence.absence_limit() // 60),
     }
 
 
 def render_presence(game_id: int, user, *, oob: bool = False, csrf_token: str = "") -> str | None:
-    game = players_game(game_id, user)
+    game = Game.objects.for_player(game_id, user)
     if game is None or game.vs_computer:  # a game against the computer has no #presence to update
         return None
     context = {**presence_context(game, user), "oob": oob, "csrf_token": csrf_token}
@@ -40,7 +45,7 @@ def render_presence(game_id: int, user, *, oob: bool = False, csrf_token: str = 
 
 
 def render_chat(game_id: int, user, seat: int, message: str) -> str | None:
-    game = players_game(game_id, user)
+    game = Game.objects.for_player(game_id, user)
     if game is None or message not in MESSAGES:
         return None
     names = seat_names(game, game.seat_of(user))

@@ -138,3 +138,10 @@ def how_ended(game, organised=None) -> str:
     if organised is not None and organised.list_word:
         return organised.list_word
     return list_word(ending_of(game)) or "resignation"
+
+
+@register.filter
+def countdown(seconds: int) -> str:
+    """``2:05`` for 125 seconds: a claim's countdown as the page shows it, and goes on ticking."""
+    seconds = max(0, int(seconds or 0))
+    return f"{seconds // 60}:{seconds % 60:02d}"

@@ -43,8 +43,7 @@ def _board_response(request: HttpRequest, game: Game, *, status: int = 200, erro
     # a move posted without JavaScript the page is the move's answer, and it calls the move out.
     calls = context["calls"] if request.session.pop(CALLS_KEY, None) == game.pk else []
     context.update(board=board, announce=announce_html(calls),
-                   tab=broadcast.new_tab_id(),  # the whole page: its socket and its htmx requests carry it
-                   presence=presence_context(game, request.user) if context.get("online") else None)
+                   tab=broadcast.new_tab_id())  # the whole page: its socket and its htmx requests carry it
     return render(request, "play/board.html", context, status=status)
 
 
