@@ -66,11 +66,21 @@ def board_from_state(state: GameState, names: list[str], ending: dict | None = N
     return context
 
 
+def shown_moves(moves: list[Move]) -> list[int]:
+    """The moves the replay steps through (0 = before the first): every move but a player saying
+    they are ready for the next deal while another has yet to, which changes nothing on the table."""
+    return [0, *(n for n, m in enumerate(moves, start=1)
+                 if not (m.action.get("type") == "next_deal" and not m.events))]
+
+
 def replay_context(game: Game, number: int, moves: list[Move], viewer: int | None = None) -> dict:
-    """Everything the replay page shows at step ``number`` (0 = before the first move), with the
-    ``viewer``'s own seat nearest them, where the live board had it."""
-    total = len(moves)
-    number = max(0, min(number, total))
+    """Everything the replay page shows at move ``number`` (0 = before the first move), with the
+    ``viewer``'s own seat nearest them, where the live board had it. A move that shows nothing new
+    is folded into the next one."""
+    shown = shown_moves(moves)
+    number = max(0, min(number, len(moves)))
+    number = next((n for n in shown if n >= number), shown[-1])
+    at = shown.index(number)
     state, step = state_at(game, number, moves)
     names = game.seat_names()
     ending = endings.ending_of(game)
@@ -82,11 +92,12 @@ def replay_context(game: Game, number: int, moves: list[Move], viewer: int | Non
         game=game,
         names=names,
         step=number,
-        total=total,
+        position=at,
+        total=len(shown) - 1,
         first=0,
-        prev=max(0, number - 1),
-        next=min(total, number + 1),
-        last=total,
+        prev=shown[max(0, at - 1)],
+        next=shown[min(len(shown) - 1, at + 1)],
+        last=shown[-1],
         what=describe(step, names, ending) if step else "Before the cut for deal",
         events=[ln.text for ln in log_lines(table, [*said, *step.events], ending)] if step else [],
         at=step.move.created_at if step else None,

@@ -1,4 +1,20 @@
 // Small page helpers; htmx and its websocket extension do the rest.
+
+// The site's menu folds behind a button on a phone (site.css says when).
+(function () {
+  "use strict";
+  function wire() {
+    const toggle = document.querySelector(".nav-toggle");
+    if (!toggle) return;
+    toggle.hidden = false;
+    toggle.addEventListener("click", function () {
+      toggle.setAttribute("aria-expanded", String(toggle.getAttribute("aria-expanded") !== "true"));
+    });
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", wire);
+  else wire();
+})();
+
 (function () {
   "use strict";
 
@@ -47,14 +63,43 @@
     const form = document.querySelector("#board .discard-form");
     return form ? form.dataset.deal + ":" + discardBoxes(false).map(function (i) { return i.value; }).join(",") : null;
   }
+  // The form takes exactly as many cards as the crib wants from each player (data-pick): its button
+  // waits for them, and one pick too many gives up the oldest, so the player never sees a refusal.
+  function wanted() {
+    const form = document.querySelector("#board .discard-form");
+    return form ? Number(form.dataset.pick || 2) : 0;
+  }
+  function showPicks() {
+    const form = document.querySelector("#board .discard-form");
+    if (!form) return;
+    const left = wanted() - discardBoxes(true).length;
+    const button = form.querySelector(".discard-submit");
+    if (button) button.disabled = left !== 0;
+    const count = form.querySelector(".discard-count");
+    if (count) count.textContent = left > 0 ? "Pick " + (left === 1 ? "one more card" : left + " cards") + "." : "";
+  }
   document.addEventListener("change", function (e) {
     if (!e.target.matches("#board .discard-form input[name=cards]")) return;
-    picks = { hand: handKey(), cards: discardBoxes(true).map(function (i) { return i.value; }) };
+    const order = picks && picks.hand === handKey() ? picks.cards.slice() : [];
+    const value = e.target.value;
+    const at = order.indexOf(value);
+    if (at >= 0) order.splice(at, 1);
+    if (e.target.checked) order.push(value);
+    while (order.length > wanted()) {  // a third card replaces the first one picked
+      const oldest = order.shift();
+      discardBoxes(false).forEach(function (box) { if (box.value === oldest) box.checked = false; });
+    }
+    picks = { hand: handKey(), cards: order };
+    showPicks();
   });
   function restorePicks() {
-    if (!picks || picks.hand !== handKey()) return;
-    discardBoxes(false).forEach(function (box) { box.checked = picks.cards.indexOf(box.value) >= 0; });
+    if (picks && picks.hand === handKey()) {
+      discardBoxes(false).forEach(function (box) { box.checked = picks.cards.indexOf(box.value) >= 0; });
+    }
+    showPicks();
   }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", restorePicks);
+  else restorePicks();
   document.addEventListener("htmx:afterSwap", restorePicks);
   document.addEventListener("htmx:oobAfterSwap", restorePicks);
 

@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import ConsoleMessage, Page, Route, expect
 from playwright.sync_api import Error as PlaywrightError
 
+from tests.e2e.helpers import screenshot
 from tests.live.support import load, session_key
 from tests.play.factories import computer_game, make_user
 
@@ -123,3 +124,21 @@ def test_a_lay_away_answered_after_the_computer_s_is_not_lost(live_daphne: str, 
     game.refresh_from_db()
     assert int(page.locator("#board").get_attribute("data-version")) <= game.version
     assert htmx_errors == []
+
+
+def test_laying_away_takes_exactly_two_cards(live_daphne: str, page: Page, htmx_errors: list[str]):
+    """The button waits for the second card, and a third card picked gives up the first one: the
+    player never meets "That is not a move"."""
+    open_a_game_at_the_lay_away(live_daphne, page)
+    button = page.get_by_role("button", name="Lay away to the crib")
+    expect(button).to_be_disabled()
+    expect(page.locator(".discard-count")).to_have_text("Pick 2 cards.")
+    first, second = tick(page, 1, 2)
+    expect(button).to_be_enabled()
+    (third,) = tick(page, 4)
+    assert ticked(page) == [second, third]  # the first pick was given up for the third
+    expect(button).to_be_enabled()
+    page.locator("#board .discard-form input[name=cards]").nth(2).uncheck()
+    expect(button).to_be_disabled()
+    expect(page.locator(".discard-count")).to_have_text("Pick one more card.")
+    screenshot(page, "lay-away-one-more")

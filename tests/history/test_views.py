@@ -388,3 +388,22 @@ def test_show_breakdowns_and_the_analysis_write_cards_as_players_do(alice, bob, 
     assert 'class="card-text card-text--red" title="' in html
     analysis = html.split('class="panel analysis"')[1].split("</section>")[0]
     assert "T\u2665" not in analysis and "card-text" in analysis
+
+
+def test_a_move_that_shows_nothing_new_is_folded_into_the_next(alice, bob, client):
+    """"Ready for the next deal" by one player while the other has yet to say so changes nothing on
+    the table: the replay steps over it, and counts moves, not steps of the log."""
+    from games.history.replay_board import shown_moves
+
+    game = finish_between(alice, bob, seed=49, rules=HouseRules(target=61))
+    moves = list(Move.objects.filter(game=game).order_by("seq"))
+    quiet = [n for n, m in enumerate(moves, start=1) if m.action["type"] == "next_deal" and not m.events]
+    assert quiet  # a first "ready" of each deal
+    shown = shown_moves(moves)
+    assert not set(quiet) & set(shown) and len(shown) == len(moves) + 1 - len(quiet)
+    client.force_login(alice)
+    html = client.get(f"/games/{game.pk}/replay/?step={quiet[0]}").content.decode()
+    assert f'data-step="{quiet[0] + 1}"' in html  # a quiet move asked for shows the move that follows
+    assert f"Move <strong data-testid=\"step\">{shown.index(quiet[0] + 1)}</strong> of {len(shown) - 1}" in html
+    before = client.get(f"/games/{game.pk}/replay/?step={quiet[0] - 1}").content.decode()
+    assert f'value="{quiet[0] + 1}" data-replay="next"' in before  # Forward steps over it

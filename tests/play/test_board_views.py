@@ -450,7 +450,8 @@ def test_next_game_and_resign_with_htmx(alice, bob, a, b):
     ("who", "data", "version_delta", "status", "message"),
     [
         ("alice", {"type": "discard", "cards": ["3S", "4S"]}, 0, 422, "You don't hold the Three of spades"),
-        ("alice", {"type": "discard", "cards": ["8S"]}, 0, 422, "Lay away exactly two cards"),
+        ("alice", {"type": "discard", "cards": ["8S"]}, 0, 422, "Pick two cards for the crib."),
+        ("alice", {"type": "discard"}, 0, 422, "Pick two cards for the crib."),
         ("alice", {"type": "play", "card": "TD"}, 0, 422, "lay away two cards first"),
         ("alice", {"type": "play", "card": "QQ"}, 0, 422, "That card is not one you can play."),
         ("alice", {"type": "play", "card": "ZZ"}, 0, 422, "That card is not one you can play."),

@@ -60,6 +60,11 @@ def game_act(
     stale = version != game.version
     if stale and not _others_acted_alongside(game, seat, version, action):
         raise StaleVersion(STALE_MESSAGE)
+    wanted = 2 if game.players == 2 else 1
+    if action.get("type") == "discard" and len(action.get("cards") or ()) != wanted:
+        # The form's button waits for the right number of cards; a form sent without them anyway
+        # is told what to do, not that it is no move at all.
+        raise IllegalMove(f"Pick {'two cards' if wanted == 2 else 'one card'} for the crib.")
     parsed = parse_action(seat, action)  # malformed data is the sender's mistake on any board: a 422
     try:
         outcome = _apply(game, parsed, origin=origin, actor=user.pk)

@@ -145,3 +145,14 @@ def countdown(seconds: int) -> str:
     """``2:05`` for 125 seconds: a claim's countdown as the page shows it, and goes on ticking."""
     seconds = max(0, int(seconds or 0))
     return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+@register.filter
+def ago(moment) -> str:
+    """"just now" within the minute, then "3 minutes ago": ``timesince`` alone says "0 minutes"."""
+    from django.utils import timezone
+    from django.utils.timesince import timesince
+
+    if not moment:
+        return ""
+    return "just now" if (timezone.now() - moment).total_seconds() < 60 else f"{timesince(moment)} ago"
