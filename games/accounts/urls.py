@@ -22,4 +22,5 @@ urlpatterns = [
         name="password_reset_complete",
     ),
     path("u/<str:username>/", views_accounts.profile, name="profile"),
+    path("u/<str:username>/data.json", views_accounts.download_data, name="account_data"),
 ]

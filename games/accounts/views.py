@@ -1,4 +1,5 @@
-"""Sign-up and profiles; log in, log out and passwords are Django's own views.
+"""Sign-up, profiles and the download of a player's own data; log in, log out and passwords are
+Django's own views.
 
 Every account form answers an invalid submission with status 400 (the page re-rendered with its
 errors), so tests and tools can tell "try again" from success without parsing HTML.
@@ -8,13 +9,18 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import content_disposition_header
+from django.views.decorators.http import require_GET
 
+from games.accounts.export import player_data
 from games.accounts.forms import SignupForm
 
 INVALID_FORM_STATUS = 400
@@ -38,6 +44,20 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     return render(
         request, "accounts/profile.html", {"player": player, "is_self": request.user == player}
     )
+
+
+@login_required
+@require_GET
+def download_data(request: HttpRequest, username: str) -> HttpResponse:
+    """Everything the site holds about the player (``games.accounts.export``), as a download. Only
+    for the player themselves: anyone else gets the same 404 as for a name that does not exist."""
+    if request.user.get_username() != username:
+        raise Http404("No such page.")
+    body = orjson.dumps(player_data(request.user), option=orjson.OPT_INDENT_2)
+    response = HttpResponse(body, content_type="application/json")
+    response["Content-Disposition"] = content_disposition_header(True, f"cribbage-hall-{username}.json")
+    response["Cache-Control"] = "private, no-store"  # personal data: no copy kept on the way
+    return response
 
 
 class InvalidFormStatus:
