@@ -1,10 +1,12 @@
-"""A player's own data: the download of everything the site holds about them. Only the player
-themselves: strangers get 404, anonymous visitors the log-in."""
+"""A player's own data: the download of everything the site holds about them, and the pages that
+delete their account. Only the player themselves: strangers get 404, anonymous visitors the log-in."""
 
 from __future__ import annotations
 
 import json
+import random
 import secrets
+from types import SimpleNamespace
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -12,7 +14,9 @@ from django.test import Client
 from django.urls import reverse
 
 from games.history.export import game_json
+from games.play import ratelimit
 from games.play.models import Game
+from games.play.names import DELETED_NAME, is_deleted
 from tests.accounts.helpers import PASSWORD, make_world
 from tests.play.factories import fixed_secrets, logged_in
 
@@ -112,10 +116,79 @@ def test_the_file_holds_the_account_ratings_games_statistics_and_tournaments(wor
     assert tournaments["Spring Open"]["standing"] is None and tournaments["Spring Open"]["matches"] == []
 
 
-def test_the_profile_offers_the_download_to_its_owner_only(ann):
+def test_the_profile_offers_the_download_and_the_deletion_to_its_owner_only(ann):
     own = logged_in(ann).get(reverse("profile", args=[ann.username])).content.decode()
-    assert data_url(ann.username) in own
+    assert data_url(ann.username) in own and reverse("account_delete") in own
     other = get_user_model().objects.create_user("bea")
     for client in (logged_in(other), Client()):
         page = client.get(reverse("profile", args=[ann.username])).content.decode()
-        assert data_url(ann.username) not in page
+        assert data_url(ann.username) not in page and reverse("account_delete") not in page
+
+
+# ---------- deleting the account ----------
+
+
+def test_the_deletion_page_needs_a_log_in(client):
+    response = client.get(reverse("account_delete"))
+    assert response.status_code == 302 and response["Location"].startswith(reverse("login"))
+    assert client.post(reverse("account_delete"), {"password": PASSWORD, "confirm": "on"}).status_code == 302
+
+
+def test_the_deletion_form_asks_for_the_password_and_a_tick(ann):
+    client = logged_in(ann)
+    page = client.get(reverse("account_delete")).content.decode()
+    assert 'type="password"' in page and 'type="checkbox"' in page and "csrfmiddlewaretoken" in page
+    wrong = client.post(reverse("account_delete"), {"password": "not-it", "confirm": "on"})
+    assert wrong.status_code == 400 and "That is not your password." in wrong.content.decode()
+    unticked = client.post(reverse("account_delete"), {"password": PASSWORD})
+    assert unticked.status_code == 400 and "Tick the box" in unticked.content.decode()
+    ann.refresh_from_db()
+    assert ann.is_active and ann.email == "ann@example.com"
+
+
+def test_the_deletion_is_csrf_protected(ann):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(ann)
+    assert client.post(reverse("account_delete"), {"password": PASSWORD, "confirm": "on"}).status_code == 403
+    ann.refresh_from_db()
+    assert ann.is_active
+
+
+def test_deleting_logs_out_and_says_so(ann):
+    client = logged_in(ann)
+    response = client.post(reverse("account_delete"), {"password": PASSWORD, "confirm": "on"})
+    assert response.status_code == 302 and response["Location"] == reverse("account_deleted")
+    assert "_auth_user_id" not in client.session
+    page = client.get(response["Location"]).content.decode()
+    assert "Your account is deleted" in page and DELETED_NAME in page
+    ann.refresh_from_db()
+    assert is_deleted(ann.username) and not ann.is_active and ann.email == ""
+    assert not Client().login(username=ann.username, password=PASSWORD)
+
+
+def test_wrong_passwords_count_as_failed_log_ins(ann, settings, monkeypatch):
+    settings.RATE_LIMIT_LOGIN_FAILURES = "2/m"
+    frozen = 1_700_000_000 + 60 * random.randint(0, 10**6) + 1  # no window edge inside the test
+    monkeypatch.setattr(ratelimit, "time", SimpleNamespace(time=lambda: frozen))
+    client = logged_in(ann, REMOTE_ADDR=f"10.9.{random.randint(0, 255)}.{random.randint(1, 254)}")
+    url = reverse("account_delete")
+    for _ in range(2):
+        assert client.post(url, {"password": "guess", "confirm": "on"}).status_code == 400
+    blocked = client.post(url, {"password": PASSWORD, "confirm": "on"})
+    assert blocked.status_code == 429 and int(blocked["Retry-After"]) >= 1
+    ann.refresh_from_db()
+    assert ann.is_active
+
+
+def test_a_deletion_refused_midway_changes_nothing_and_says_so(ann, monkeypatch):
+    from games.accounts import views
+    from games.play.services import NotAvailable
+
+    def refused(**kwargs):
+        raise NotAvailable("That game has already started.")
+
+    monkeypatch.setattr(views, "account_delete", refused)
+    client = logged_in(ann)
+    response = client.post(reverse("account_delete"), {"password": PASSWORD, "confirm": "on"})
+    assert response.status_code == 409 and "nothing was changed" in response.content.decode()
+    assert client.session["_auth_user_id"] == str(ann.pk)
