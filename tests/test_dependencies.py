@@ -23,7 +23,7 @@ ALLOWED = {
     "pages": {"engine", "infra", "play", "history", "tournaments", "accounts"},
 }
 # Template tag libraries, by the app that defines them.
-LIBRARIES = {"cribbage": "play", "lobby": "play", "game_history": "history"}
+LIBRARIES = {"cribbage": "play", "lobby": "play", "player_names": "play", "game_history": "history"}
 
 
 def _part(module: str) -> str | None:

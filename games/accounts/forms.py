@@ -21,3 +21,27 @@ class SignupForm(UserCreationForm):
                 "An account with this email address already exists. Log in, or reset its password."
             )
         return email
+
+
+class DeleteAccountForm(forms.Form):
+    """Deleting an account asks for its password (a session left open on a shared computer is not
+    enough) and for a tick that says the player knows it cannot be undone."""
+
+    password = forms.CharField(
+        label="Your password", strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+    confirm = forms.BooleanField(
+        label="I understand that my account is deleted for good: this cannot be undone.",
+        error_messages={"required": "Tick the box to confirm that you want your account deleted."},
+    )
+
+    def __init__(self, user: User, *args, **kwargs) -> None:
+        self.user = user
+        super().__init__(*args, **kwargs)
+
+    def clean_password(self) -> str:
+        password = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError("That is not your password.")
+        return password

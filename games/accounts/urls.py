@@ -22,4 +22,7 @@ urlpatterns = [
         name="password_reset_complete",
     ),
     path("u/<str:username>/", views_accounts.profile, name="profile"),
+    path("u/<str:username>/data.json", views_accounts.download_data, name="account_data"),
+    path("delete/", views_accounts.delete_account, name="account_delete"),
+    path("deleted/", views_accounts.account_deleted, name="account_deleted"),
 ]

@@ -1,4 +1,5 @@
-"""Sign-up and profiles; log in, log out and passwords are Django's own views.
+"""Sign-up, profiles and a player's own data (its download, deleting the account); log in, log out
+and passwords are Django's own views.
 
 Every account form answers an invalid submission with status 400 (the page re-rendered with its
 errors), so tests and tools can tell "try again" from success without parsing HTML.
@@ -6,16 +7,28 @@ errors), so tests and tools can tell "try again" from success without parsing HT
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
+import orjson
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import login, logout, user_login_failed
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import content_disposition_header
+from django.views.decorators.http import require_GET
 
-from games.accounts.forms import SignupForm
+from games.accounts.export import player_data
+from games.accounts.forms import DeleteAccountForm, SignupForm
+from games.accounts.services import account_delete
+from games.play.ratelimit import LOGIN_MESSAGE, login_blocked, retry_after
+from games.play.services import ServiceError
+from games.tournaments.services import TournamentError
+
+log = logging.getLogger("games.accounts")
 
 INVALID_FORM_STATUS = 400
 
@@ -38,6 +51,57 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     return render(
         request, "accounts/profile.html", {"player": player, "is_self": request.user == player}
     )
+
+
+@login_required
+@require_GET
+def download_data(request: HttpRequest, username: str) -> HttpResponse:
+    """Everything the site holds about the player (``games.accounts.export``), as a download. Only
+    for the player themselves: anyone else gets the same 404 as for a name that does not exist."""
+    if request.user.get_username() != username:
+        raise Http404("No such page.")
+    body = orjson.dumps(player_data(request.user), option=orjson.OPT_INDENT_2)
+    response = HttpResponse(body, content_type="application/json")
+    response["Content-Disposition"] = content_disposition_header(True, f"cribbage-hall-{username}.json")
+    response["Cache-Control"] = "private, no-store"  # personal data: no copy kept on the way
+    return response
+
+
+@login_required
+def delete_account(request: HttpRequest) -> HttpResponse:
+    """The form (GET) and the deletion itself (POST only, with the password and a tick). A wrong
+    password counts as a failed log-in, so the form cannot be used to guess one faster."""
+    user = request.user
+    posted = request.method == "POST"
+    form = DeleteAccountForm(user, request.POST if posted else None)
+    if posted:
+        rate = login_blocked(request, user.get_username())
+        if rate is not None:
+            messages.error(request, LOGIN_MESSAGE)
+            response = render(request, "accounts/delete.html", {"form": DeleteAccountForm(user)}, status=429)
+            response["Retry-After"] = str(retry_after(rate))
+            return response
+        if form.is_valid():
+            try:
+                account_delete(user_id=user.pk)
+            except (ServiceError, TournamentError) as exc:
+                # A game or an event refused a step (it changed at that very moment): the whole
+                # deletion was rolled back, so the account is as it was and can be deleted again.
+                log.warning("user=%s action=account_delete refused=%r", user.pk, str(exc))
+                form.add_error(None, "Your account could not be deleted just now, and nothing was "
+                                     "changed. Please try again.")
+                return render(request, "accounts/delete.html", {"form": form}, status=409)
+            logout(request)
+            return redirect("account_deleted")
+        if "password" in form.errors:
+            user_login_failed.send(sender=DeleteAccountForm, credentials={"username": user.get_username()},
+                                   request=request)
+    status = INVALID_FORM_STATUS if form.errors else 200
+    return render(request, "accounts/delete.html", {"form": form}, status=status)
+
+
+def account_deleted(request: HttpRequest) -> HttpResponse:
+    return render(request, "accounts/deleted.html")
 
 
 class InvalidFormStatus:

@@ -16,6 +16,7 @@ from games.engine.state import SKUNK_NAMES, side_count, teams
 from games.history.summaries import deal_players, summaries_for
 from games.play import endings
 from games.play.models import Game, Move, Round
+from games.play.names import is_deleted
 from games.play.narration import Table, line, score_words, side_names, skunked, win_phrase
 
 FORMAT = "cribbage-hall-game/1"
@@ -37,7 +38,9 @@ def game_json(game: Game) -> dict:
         "game": game.pk,
         "players": [
             {"seat": s.index, "side": s.index % sides, "name": names[s.index],
-             "username": s.user.username if s.user_id else None, "computer": s.computer_level or None}
+             # A deleted player's handle would tie their games together: they are only a name now.
+             "username": s.user.username if s.user_id and not is_deleted(s.user.username) else None,
+             "computer": s.computer_level or None}
             for s in seats
         ],
         "teams": [list(team) for team in teams(len(seats))],

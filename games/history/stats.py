@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.db.models import Count, Max, Q, Sum
 
 from games.history.models import PlayerGame
+from games.play.names import DELETED_NAME, is_deleted
 
 SUMMED = (
     "skunks_given", "skunks_taken", "double_skunks_given", "double_skunks_taken", "deals",
@@ -33,14 +34,23 @@ def _records(rows, field: str) -> list[dict]:
         )
         .order_by("-games", f"{field}_name")
     )
-    return [
-        {
-            "name": o[f"{field}_name"], "username": o[f"{field}__username"], "games": o["games"],
-            "wins": o["wins"], "losses": o["games"] - o["wins"], "margin": o["margin"] or 0,
-            "win_pct": round(100 * o["wins"] / o["games"], 1),
-        }
-        for o in grouped
-    ]
+    records: dict[tuple, dict] = {}
+    for o in grouped:
+        username = o[f"{field}__username"]
+        # Deleted players are one "a deleted player", without a handle to follow or tell them apart by.
+        deleted = is_deleted(username)
+        key = ("deleted",) if deleted else (o[f"{field}_name"], username)
+        record = records.setdefault(key, {
+            "name": DELETED_NAME if deleted else o[f"{field}_name"],
+            "username": None if deleted else username, "games": 0, "wins": 0, "margin": 0,
+        })
+        record["games"] += o["games"]
+        record["wins"] += o["wins"]
+        record["margin"] += o["margin"] or 0
+    for record in records.values():
+        record["losses"] = record["games"] - record["wins"]
+        record["win_pct"] = round(100 * record["wins"] / record["games"], 1)
+    return sorted(records.values(), key=lambda r: -r["games"])  # stable: the database's name order stays
 
 
 def player_stats(user, *, vs_computer: bool | None = None, players: int = 2) -> dict:

@@ -206,10 +206,43 @@ def opponents_name(names: list[str], players: int) -> str:
     return (" & " if players == 4 else " and ").join(names)
 
 
+def row_names(game: Game) -> dict[int, tuple[str, str]]:
+    """Each seat's ``(opponent_name, partner_name)``, as its PlayerGame row keeps them (``game`` with
+    its seats' users loaded)."""
+    seats = game.seat_list()
+    names = dict(zip((s.index for s in seats), game.seat_names(), strict=True))
+    players = len(seats)
+    sides = side_count(players)
+    out = {}
+    for seat in seats:
+        side = seat.index % sides
+        opponents = [names[s.index] for s in seats if s.index % sides != side]
+        partner = next((s for s in seats if s.index != seat.index and s.index % sides == side), None)
+        out[seat.index] = (opponents_name(opponents, players), names[partner.index] if partner else "")
+    return out
+
+
+def rename_players(game_ids: Iterable[int]) -> int:
+    """Write the names in these games' PlayerGame rows again from their seats, as ``record_game``
+    would: the rows keep copies of the other players' names, and a name changes when its account is
+    deleted. Returns the rows changed."""
+    # Names come from the seats alone: not loading each game's snapshot keeps a long history cheap.
+    games = Game.objects.filter(pk__in=list(game_ids)).only("pk").prefetch_related("seats__user")
+    names = {game.pk: row_names(game) for game in games}
+    changed = []
+    for row in PlayerGame.objects.filter(game_id__in=names):
+        opponent_name, partner_name = names[row.game_id].get(row.seat, (row.opponent_name, row.partner_name))
+        if (row.opponent_name, row.partner_name) != (opponent_name, partner_name):
+            row.opponent_name, row.partner_name = opponent_name, partner_name
+            changed.append(row)
+    PlayerGame.objects.bulk_update(changed, ["opponent_name", "partner_name"])
+    return len(changed)
+
+
 def player_rows(game: Game, summaries: list[dict] | None, moves: list[Move]) -> list[PlayerGame]:
     """Unsaved PlayerGame rows, one per seat (``summaries`` None: the log did not replay)."""
     seats = sorted(game.seats.select_related("user"), key=lambda s: s.index)
-    names = dict(zip((s.index for s in seats), game.seat_names(), strict=True))
+    names = row_names(game)
     players = len(seats)
     sides = side_count(players)
     result = game.result or {}
@@ -230,8 +263,7 @@ def player_rows(game: Game, summaries: list[dict] | None, moves: list[Move]) -> 
         rows.append(PlayerGame(
             game=game, seat=me, user=seat.user, players=players,
             opponent=opponents[0].user if players == 2 else None,
-            opponent_name=opponents_name([names[s.index] for s in opponents], players),
-            partner=partner.user if partner else None, partner_name=names[partner.index] if partner else "",
+            opponent_name=names[me][0], partner=partner.user if partner else None, partner_name=names[me][1],
             vs_computer=game.vs_computer, rated=game.rated, target=game.target,
             finished_at=game.finished_at or game.updated_at,
             duration=duration if duration is None or duration >= timedelta(0) else None,

@@ -19,6 +19,7 @@ from games.engine.rules import HouseRules
 from games.infra import rows
 from games.infra.fields import JSONField
 from games.play.house_rules import MATCH_GAMES_CHOICES, TURN_TIMER_CHOICES, HouseRuleFields
+from games.play.names import public_name
 
 
 def new_secret() -> str:
@@ -152,8 +153,6 @@ def _attach_seats(game: Game, connection, seats_json: str | None) -> None:
     cached = cached.filter(game_id=game.pk)
     cached._result_cache, cached._prefetch_done = seats, True
     game._prefetched_objects_cache = {"seats": cached}
-
-
 
 
 class Game(HouseRuleFields):
@@ -357,7 +356,7 @@ class Seat(models.Model):
     def display_name(self) -> str:
         if self.user_id is None:
             return f"Computer ({self.get_computer_level_display().lower()})"
-        return self.user.username
+        return public_name(self.user.username)
 
 
 class Move(models.Model):

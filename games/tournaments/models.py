@@ -14,6 +14,7 @@ from django.utils import timezone
 from games.engine.rules import HouseRules
 from games.play.house_rules import MATCH_GAMES_CHOICES, TURN_TIMER_CHOICES, HouseRuleFields
 from games.play.models import Game
+from games.play.names import public_name
 from games.tournaments.pairing import Scoring
 
 MATCH_LENGTH_CHOICES = MATCH_GAMES_CHOICES
@@ -227,11 +228,11 @@ class Entrant(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.user.username
+        return self.name
 
     @property
     def name(self) -> str:
-        return self.user.username
+        return public_name(self.user.username)
 
 
 class Match(models.Model):

@@ -192,6 +192,24 @@ def game_withdraw(*, user: AbstractBaseUser, game_id: int) -> Game:
 
 
 @transaction.atomic
+def game_decline(*, user: AbstractBaseUser, game_id: int) -> Game:
+    """An invited player turns the invitation down. The game was set up for them (a seat kept for
+    them, at a table, could never be filled by anyone else), so it is called off, as its poster's
+    withdrawal would."""
+    game = _lock(game_id)
+    if game.status != Game.Status.WAITING:
+        raise NotAvailable("That game has already started or was withdrawn.")
+    if not any(spot["kind"] == "invite" and spot.get("user") == user.pk for spot in game.plan):
+        raise NotAPlayer("That invitation is for someone else.")
+    game.status = Game.Status.ABORTED
+    game.version += 1
+    game.save(update_fields=["status", "version", "updated_at"])
+    transaction.on_commit(broadcast.lobby_changed)
+    log.info("game=%s user=%s action=decline", game.pk, user.pk)
+    return game
+
+
+@transaction.atomic
 def game_leave(*, user: AbstractBaseUser, game_id: int) -> Game:
     """Give up a seat taken at a table that has not started; whoever posted it withdraws it instead.
     A seat kept for an invited player stays theirs to take again."""
