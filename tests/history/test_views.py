@@ -404,6 +404,7 @@ def test_a_move_that_shows_nothing_new_is_folded_into_the_next(alice, bob, clien
     client.force_login(alice)
     html = client.get(f"/games/{game.pk}/replay/?step={quiet[0]}").content.decode()
     assert f'data-step="{quiet[0] + 1}"' in html  # a quiet move asked for shows the move that follows
-    assert f"Move <strong data-testid=\"step\">{shown.index(quiet[0] + 1)}</strong> of {len(shown) - 1}" in html
+    where = shown.index(quiet[0] + 1)
+    assert f'Move <strong data-testid="step">{where}</strong> of {len(shown) - 1}' in html
     before = client.get(f"/games/{game.pk}/replay/?step={quiet[0] - 1}").content.decode()
     assert f'value="{quiet[0] + 1}" data-replay="next"' in before  # Forward steps over it
