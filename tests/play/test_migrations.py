@@ -26,7 +26,7 @@ from django.db.migrations.recorder import MigrationRecorder
 from games.history.export import game_text
 from games.history.models import PlayerGame
 from games.history.replay import moves_of, replay_steps
-from games.history.replay_board import replay_context
+from games.history.replay_board import replay_context, shown_moves
 from games.play.board.player import board_context
 from games.play.models import Connection, Game, Move, Round, Seat
 from games.tournaments.models import Entrant, Match, Notice, Tournament
@@ -140,7 +140,10 @@ def test_an_old_database_keeps_its_games_history_and_tournaments_and_reads_the_s
         if "replay" not in expected:
             continue
         moves = moves_of(game)
+        shown = shown_moves(moves)
         for number, step in expected["replay"].items():
+            if int(number) not in shown:  # a move that shows nothing new is stepped over now
+                continue
             now = replay_context(game, int(number), moves)
             assert now["what"] == step["what"], (pk, number)
             assert [str(e) for e in now["events"]] == step["events"], (pk, number)

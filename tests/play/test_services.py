@@ -546,7 +546,7 @@ def test_a_stale_version_is_refused(in_play, bob):
         ("bob", {"type": "play"}, "not a move"),  # missing fields
         ("bob", {"type": "count"}, "not a move"),
         ("bob", {"type": "cut_for_deal"}, "not a move"),
-        ("bob", {"type": "discard"}, "not a move"),
+        ("bob", {"type": "discard"}, "pick two cards for the crib"),  # says what to do
         ("bob", {"type": "cut_for_deal", "position": "x"}, "not a move"),
         ("bob", {"type": "count", "points": "many"}, "not a move"),
         ("bob", {"type": "go"}, "can't say go"),  # Go while a card fits
