@@ -61,7 +61,9 @@ def test_download_my_data_then_delete_my_account(live_daphne: str, page: Page, t
     page.get_by_label("I understand").check()
     page.get_by_role("button", name="Delete my account").click()
     expect(page.get_by_role("heading", name="Your account is deleted")).to_be_visible()
-    expect(page.get_by_role("navigation", name="Main").get_by_role("link", name="Log in")).to_be_visible()
+    nav = page.get_by_role("navigation", name="Main")
+    nav.get_by_role("button", name="Menu").click()  # a phone folds the links behind it
+    expect(nav.get_by_role("link", name="Log in")).to_be_visible()
     screenshot(page, "own-data-deleted-phone")
     assert serious_axe_violations(page) == []
     leaver.refresh_from_db()

@@ -60,11 +60,12 @@ def game_act(
     stale = version != game.version
     if stale and not _others_acted_alongside(game, seat, version, action):
         raise StaleVersion(STALE_MESSAGE)
-    wanted = 2 if game.players == 2 else 1
-    if action.get("type") == "discard" and len(action.get("cards") or ()) != wanted:
-        # The form's button waits for the right number of cards; a form sent without them anyway
-        # is told what to do, not that it is no move at all.
-        raise IllegalMove(f"Pick {'two cards' if wanted == 2 else 'one card'} for the crib.")
+    try:
+        _lay_away_size(game, action)
+    except IllegalMove:
+        if stale:  # a lay-away on a board since changed: a race, as below
+            raise StaleVersion(STALE_MESSAGE) from None
+        raise
     parsed = parse_action(seat, action)  # malformed data is the sender's mistake on any board: a 422
     try:
         outcome = _apply(game, parsed, origin=origin, actor=user.pk)
@@ -80,6 +81,14 @@ def game_act(
 
 
 STALE_MESSAGE = "The board changed since you last saw it; here it is now."
+
+
+def _lay_away_size(game: Game, action: dict) -> None:
+    """The form's button waits for the right number of cards; a form sent without them anyway is
+    told what to do, not that it is no move at all."""
+    wanted = 2 if game.players == 2 else 1
+    if action.get("type") == "discard" and len(action.get("cards") or ()) != wanted:
+        raise IllegalMove(f"Pick {'two cards' if wanted == 2 else 'one card'} for the crib.")
 
 # Everyone lays away (and cuts for deal) at once, each from their own cards, and everyone says
 # when they are ready for the next hand or game: another player's choice made meanwhile changes
