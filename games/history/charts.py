@@ -30,9 +30,10 @@ def score_chart(deals: list[dict], names: list[str], target: int, *, title: str)
     deal_starts: list[tuple[int, int]] = []
     for deal in deals:
         deal_starts.append((len(series) - 1, deal["deal_no"] + 1))
-        series.extend(deal["timeline"])
+        # The winner stands in the game hole at the target, as on the board, whatever they counted.
+        series.extend([min(s, target) for s in point] for point in deal["timeline"])
     steps = max(len(series) - 1, 1)
-    top_score = max([target, *(max(s) for s in series)])
+    top_score = target
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
 
     def x(i: int) -> float:

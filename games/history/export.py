@@ -17,7 +17,7 @@ from games.history.summaries import deal_players, summaries_for
 from games.play import endings
 from games.play.models import Game, Move, Round
 from games.play.names import is_deleted
-from games.play.narration import Table, line, score_words, side_names, skunked, win_phrase
+from games.play.narration import Table, line, on_board, score_words, side_names, skunked, win_phrase
 
 FORMAT = "cribbage-hall-game/1"
 
@@ -74,8 +74,8 @@ def game_text(game: Game) -> str:
         "game": game, "names": names, "sides": sides, "deals": deal_views(game, names),
         "results": [
             {**r, "game_no": r["game_no"] + 1, "winner": sides[r["winner"]],
-             "words": win_phrase(sides, r["winner"], r["scores"], r["reason"], verb_word="won",
-                                 ending=ending),
+             "words": win_phrase(sides, r["winner"], on_board(r["scores"], game.target), r["reason"],
+                                 verb_word="won", ending=ending),
              "skunked": skunked_words(sides, r)}
             for r in (game.result or {}).get("games", [])
         ],

@@ -128,13 +128,14 @@ class PlayerGame(models.Model):
     def score_line(self) -> str:
         """``121–95``: own score first, then the other sides' clockwise (needs ``game`` loaded for three
         or four players)."""
+        target = self.target
         if self.players == 2:
-            return f"{self.score}\u2013{self.opponent_score}"
+            return f"{min(self.score, target)}\u2013{min(self.opponent_score, target)}"
         final = final_scores(self.game.result)
         if not final:
-            return f"{self.score}\u2013{self.opponent_score}"
+            return f"{min(self.score, target)}\u2013{min(self.opponent_score, target)}"
         sides, me = len(final), self.side
-        return "\u2013".join(str(final[(me + k) % sides]) for k in range(sides))
+        return "\u2013".join(str(min(final[(me + k) % sides], target)) for k in range(sides))
 
     @property
     def skunk_label(self) -> str:

@@ -15,7 +15,7 @@ from games.play import endings
 from games.play.board.table import side_names, table_context, tracks
 from games.play.hooks import organiser_of
 from games.play.models import Game, Move
-from games.play.narration import Table, action_words, line, log_lines, win_phrase
+from games.play.narration import Table, action_words, line, log_lines, on_board, win_phrase
 
 
 def describe(step: Step, names: list[str], ending: dict | None = None) -> str:
@@ -53,8 +53,8 @@ def board_from_state(state: GameState, names: list[str], ending: dict | None = N
         crib_open=state.crib,
         crib_card=state.deck[state.starter_index - 1] if state.players == 3 and state.deck else None,
         results=[
-            {"game_no": r.game_no + 1, "winner": sides[r.winner], "scores": list(r.scores),
-             "words": win_phrase(sides, r.winner, r.scores, r.reason, ending=ending,
+            {"game_no": r.game_no + 1, "winner": sides[r.winner],
+             "words": win_phrase(sides, r.winner, on_board(r.scores, v.target), r.reason, ending=ending,
                                  verb_word="win" if len(state.teams[r.winner]) > 1 else "wins"),
              "skunk": r.skunk_name, "reason": r.reason}
             for r in state.results

@@ -194,10 +194,13 @@ def _best_other(scores: list[int], side: int) -> int:
     return max((s for i, s in enumerate(scores) if i != side), default=0)
 
 
-def game_margin(g: dict, side: int) -> int:
-    """``side``'s score less the best other side's in one game of ``result["games"]``. A game won by
-    a resignation made while behind (or lost while ahead) counts 0, not a margin of the wrong sign."""
-    diff = g["scores"][side] - _best_other(g["scores"], side)
+def game_margin(g: dict, side: int, target: int) -> int:
+    """``side``'s score less the best other side's in one game of ``result["games"]``, as the ACC
+    counts a spread: the winner at the target, however many points the last count came to. A game
+    won by a resignation made while behind (or lost while ahead) counts 0, not a margin of the
+    wrong sign."""
+    scores = [min(s, target) for s in g["scores"]]
+    diff = scores[side] - _best_other(scores, side)
     return max(diff, 0) if g["winner"] == side else min(diff, 0)
 
 
@@ -269,7 +272,7 @@ def player_rows(game: Game, summaries: list[dict] | None, moves: list[Move]) -> 
             duration=duration if duration is None or duration >= timedelta(0) else None,
             result=PlayerGame.Result.WIN if game.winner_seat == side else PlayerGame.Result.LOSS,
             resigned=resigned, score=final[side], opponent_score=_best_other(final, side),
-            margin=sum(game_margin(g, side) for g in games),
+            margin=sum(game_margin(g, side, game.target) for g in games),
             games_won=len(won), games_lost=len(lost),
             skunks_given=sum(g["skunk"] >= 1 for g in won),
             skunks_taken=sum(_skunks(g)[side] >= 1 for g in lost),

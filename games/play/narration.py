@@ -116,6 +116,16 @@ def said(subject: str, third: str, plain: str | None = None) -> str:
     return f"{subject} {verb(subject, third, plain)}"
 
 
+def on_board(scores, target: int) -> tuple[int, ...]:
+    """Scores as the board shows them: the winner stands in the game hole, at ``target``, however
+    many points took them there (a 29 hand from 119 is still a game won at 121).
+
+    >>> on_board((124, 108), 121)
+    (121, 108)
+    """
+    return tuple(min(s, target) for s in scores)
+
+
 def scores_line(scores, first: int) -> str:
     """Scores by side, ``first`` side's first, then clockwise: "121–95–60"."""
     sides = len(scores)
@@ -196,6 +206,7 @@ def skunked(sides: list[str], skunks, *, with_verb: bool = True) -> str:
 
 
 def _game_won(table: Table, e: Event, ending: dict | None) -> str:
+    e = replace(e, scores=on_board(e.scores, table.target))
     winner = side_name(table, e.seat, start=True)
     word = verb(winner, "wins")
     if e.detail == "resign":

@@ -149,15 +149,16 @@ def test_a_three_player_game_is_summarised_seat_by_seat(three, alice):
         assert row.result == ("win" if seat == game.winner_seat else "loss")
         assert row.score == final[seat]
         assert row.opponent_score == max(s for i, s in enumerate(final) if i != seat)
-        assert row.margin == row.score - row.opponent_score
+        assert row.margin == min(row.score, 61) - min(row.opponent_score, 61)  # the spread from the hole
         assert row.skunks_taken == (result["skunks"][seat] >= 1)
         assert row.skunks_given == (seat == game.winner_seat and result["skunk"] >= 1)
         assert row.replayed and row.deals == Round.objects.filter(game=game).count()
     # Computers of one level are numbered so the record can tell them apart.
     assert rows[0].opponent_name == "Computer 1 (easy) and Computer 2 (easy)"
     assert rows[1].opponent_name == "alice and Computer 2 (easy)"
-    assert rows[0].score_line == "–".join(str(final[(0 + k) % 3]) for k in range(3))
-    assert rows[2].score_line == "–".join(str(final[(2 + k) % 3]) for k in range(3))
+    shown = [min(s, game.target) for s in final]  # the winner stands in the game hole
+    assert rows[0].score_line == "–".join(str(shown[(0 + k) % 3]) for k in range(3))
+    assert rows[2].score_line == "–".join(str(shown[(2 + k) % 3]) for k in range(3))
     assert sum(r.won for r in rows.values()) == 1
 
 
@@ -167,6 +168,7 @@ def test_a_four_player_game_has_partners_sharing_a_result(four, alice, bob, caro
     _check_summaries(game)
     rows = {r.seat: r for r in PlayerGame.objects.filter(game=game)}
     final = game.result["scores"]
+    shown = [min(s, game.target) for s in final]  # the winner stands in the game hole
     assert [rows[i].user for i in range(4)] == [alice, bob, carol, None]
     assert (rows[0].partner, rows[0].partner_name) == (carol, "carol")
     assert (rows[2].partner, rows[2].partner_name) == (alice, "alice")
@@ -178,8 +180,8 @@ def test_a_four_player_game_has_partners_sharing_a_result(four, alice, bob, caro
         assert row.players == 4 and row.opponent is None
         assert row.result == ("win" if side == game.winner_seat else "loss")
         assert (row.score, row.opponent_score) == (final[side], final[1 - side])
-        assert row.margin == final[side] - final[1 - side]
-        assert row.score_line == f"{final[side]}–{final[1 - side]}"
+        assert row.margin == shown[side] - shown[1 - side]
+        assert row.score_line == f"{shown[side]}–{shown[1 - side]}"
     # Each partner's per-deal figures are their own points, which add up to the side's.
     deals = [r.summary for r in Round.objects.filter(game=game) if r.summary["complete"]]
     for seat, row in rows.items():
@@ -226,7 +228,7 @@ def test_every_seat_sees_the_record_replay_and_downloads_of_a_table_of_four(four
     game, _ = four
     moves = list(Move.objects.filter(game=game).order_by("seq"))
     rounds = list(Round.objects.filter(game=game))
-    sides = game.result["scores"]
+    sides = [min(s, game.target) for s in game.result["scores"]]  # the winner stands in the game hole
     for user in (alice, bob, carol):
         client.force_login(user)
         record = client.get(f"/games/{game.pk}/record/").content.decode()

@@ -142,8 +142,16 @@ def test_a_resignation_by_the_side_ahead_counts_no_margin():
     from games.history.summaries import game_margin
 
     ahead_resigns = {"winner": 1, "scores": [40, 25]}
-    assert (game_margin(ahead_resigns, 0), game_margin(ahead_resigns, 1)) == (0, 0)
+    assert (game_margin(ahead_resigns, 0, 121), game_margin(ahead_resigns, 1, 121)) == (0, 0)
     behind_resigns = {"winner": 0, "scores": [40, 25]}
-    assert (game_margin(behind_resigns, 0), game_margin(behind_resigns, 1)) == (15, -15)
+    assert (game_margin(behind_resigns, 0, 121), game_margin(behind_resigns, 1, 121)) == (15, -15)
     three = {"winner": 2, "scores": [50, 30, 61]}
-    assert [game_margin(three, s) for s in range(3)] == [-11, -31, 11]
+    assert [game_margin(three, s, 61) for s in range(3)] == [-11, -31, 11]
+
+
+def test_a_win_past_the_target_counts_the_spread_from_the_game_hole():
+    """The ACC's spread: the winner at the target, so a 29 hand from 119 earns no more than a peg."""
+    from games.history.summaries import game_margin
+
+    out_with_a_big_hand = {"winner": 0, "scores": [140, 100]}
+    assert (game_margin(out_with_a_big_hand, 0, 121), game_margin(out_with_a_big_hand, 1, 121)) == (21, -21)

@@ -87,10 +87,11 @@ def test_a_claimed_win_reads_as_a_claim_for_each_viewer(alice, bob, settings):
 def test_a_table_of_three_says_who_was_skunked():
     r = GameResult(0, 0, (125, 101, 80), 80, 1, 2, "target", (0, 0, 1))
     rules = SimpleNamespace(match_games=1, skunks=True, skunk_line=91)
-    v = SimpleNamespace(result=r, match_winner=0, phase="match_over", rules=rules, match_scores=(1, 0, 0))
+    v = SimpleNamespace(result=r, match_winner=0, phase="match_over", rules=rules, match_scores=(1, 0, 0),
+                        target=121)
     sides = ["Computer 1 (standard)", "You", "Computer 2 (standard)"]
     result = result_summary(v, sides, 1)
-    assert result["headline"] == "Computer 1 (standard) wins 125–101–80 with a skunk"
+    assert result["headline"] == "Computer 1 (standard) wins 121–101–80 with a skunk"  # in the game hole
     text = render_to_string("play/parts/result.html", {
         "result": result, "v": v, "game": SimpleNamespace(pk=1, notice=""), "actions": True})
     assert "Computer 2 (standard) is skunked." in text and "That is a skunk" not in text

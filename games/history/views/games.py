@@ -27,7 +27,7 @@ from games.history.replay_board import replay_context
 from games.play.endings import ending_of
 from games.play.hooks import organiser_of
 from games.play.models import Game
-from games.play.narration import Table, side_names, skunked, win_phrase
+from games.play.narration import Table, on_board, side_names, skunked, win_phrase
 
 PER_PAGE = 20
 
@@ -91,7 +91,10 @@ def record(request: HttpRequest, game_id: int) -> HttpResponse:
             "number": number,
             "winner_name": sides[result["winner"]],
             "words": _record_words(result, sides, ending if result is results[-1] else None, site_ending),
-            "score_line": " – ".join(f"{sides[i]} {s}" for i, s in enumerate(result["scores"])),
+            "score_line": " – ".join(
+                f"{sides[i]} {s}" for i, s in enumerate(on_board(result["scores"], game.target))),
+            # The board stops at the game hole; the record keeps what the last count came to.
+            "pegged": max(result["scores"]) if max(result["scores"]) > game.target else None,
             "chart": score_chart(deals_of_game, sides, game.target, title=title) if deals_of_game else "",
             "skunk_name": SKUNK_NAMES[result["skunk"]],
             # Three players: each loser is judged on its own score, so say who was skunked.

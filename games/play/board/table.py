@@ -13,7 +13,7 @@ from __future__ import annotations
 from games.engine.cards import Card
 from games.engine.view import TableView
 from games.play import narration
-from games.play.narration import LogLine, Table, reworded, win_phrase
+from games.play.narration import LogLine, Table, on_board, reworded, win_phrase
 
 TRACK_COLORS = ("red", "blue", "green")
 PHASE_TITLES = {
@@ -49,11 +49,11 @@ def turn_word(v: TableView) -> str:
 
 
 def tracks(v: TableView, sides: list[str], first: int | None = None) -> list[dict]:
-    """One peg track per side, the reader's (``first``) nearest."""
+    """One peg track per side, the reader's (``first``) nearest; a winner stands in the game hole."""
     order = list(range(v.sides)) if first is None else [first, *(s for s in range(v.sides) if s != first)]
     return [
-        {"label": sides[side], "front": v.scores[side], "back": v.back_pegs[side],
-         "color": TRACK_COLORS[k % len(TRACK_COLORS)]}
+        {"label": sides[side], "front": min(v.scores[side], v.target),
+         "back": min(v.back_pegs[side], v.target), "color": TRACK_COLORS[k % len(TRACK_COLORS)]}
         for k, side in enumerate(order)
     ]
 
@@ -70,10 +70,11 @@ def result_summary(
     if v.result is None:
         return None
     r = v.result
+    scores = on_board(r.scores, v.target)
     winner = sides[r.winner]
     mine = r.winner == viewer_side
     verb = "win" if mine or "&" in winner else "wins"
-    words = win_phrase(sides, r.winner, r.scores, r.reason, verb_word=verb, ending=ending)
+    words = win_phrase(sides, r.winner, scores, r.reason, verb_word=verb, ending=ending)
     decided = organised.ending(v.match_winner, r.reason == "resign") if organised else None
     off = decided is not None and bool(decided.how)
     if off:
@@ -85,7 +86,7 @@ def result_summary(
         "headline": f"{winner} {words}" + (f" with a {r.skunk_name}" if r.skunk else ""),
         "note": decided.note if decided is not None else "",
         "tournament": organised,
-        "scores": " – ".join(f"{sides[i]} {s}" for i, s in enumerate(r.scores)),
+        "scores": " – ".join(f"{sides[i]} {s}" for i, s in enumerate(scores)),
         "skunk": r.skunk_name,
         # A house rule that changed the result is worth a word where the skunk would have been.
         "skunks_off": not v.rules.skunks and r.reason == "target" and r.loser_score < v.rules.skunk_line,

@@ -231,7 +231,8 @@ def game_row(game: Game, user, organised=None) -> dict:
         return {"game": game, "opponent": opponent, "score": "", "status": game.get_status_display()}
     row = {"game": game, "opponent": opponent, "organised": organised}
     v = view(services.load_state(game), seat)
-    score = f"{v.my_score}–" + "–".join(str(s) for i, s in enumerate(v.scores) if i != v.side)
+    shown = [min(s, v.target) for s in v.scores]  # the winner stands in the game hole
+    score = f"{shown[v.side]}–" + "–".join(str(s) for i, s in enumerate(shown) if i != v.side)
     if game.status == Game.Status.FINISHED:
         status = "Won" if v.match_winner == v.side else "Lost"
         row["resigned"] = bool(v.results) and v.results[-1].reason == "resign"  # the list says how
