@@ -38,7 +38,9 @@ def board_from_state(state: GameState, names: list[str], ending: dict | None = N
     v = public_view(state)
     sides = side_names(v, names)
     table = Table(tuple(names), None, state.rules.target, state.rules.peg_out_zone)
-    in_show = state.phase in ("show", "game_over", "match_over")
+    # Once the show began a seat's four are on the table again; a game won in the play shows what
+    # each still held, the winning card on the pile.
+    in_show = bool(state.show)
     open_hands = tuple(state.kept[i] if in_show and state.kept[i] else state.hands[i]
                        for i in range(state.players))
     log = log_lines(table, endings.with_notes(state.log, list(notes), state.game_no, state.deal_no), ending)

@@ -29,8 +29,8 @@ from games.engine.scoring import score_text
 from games.engine.state import SKUNK_NAMES, teams
 
 DASH = "–"
-# Worth a call across the table: points, or something the site did for a player.
-LOUD_KINDS = frozenset({"timeout", "abandon", "resign", "game_won", "match_won"})
+# Worth a call across the table: points, a go said, or something the site did for a player.
+LOUD_KINDS = frozenset({"timeout", "abandon", "resign", "game_won", "match_won", "say_go"})
 # What the site did for a seat whose clock ran out, by the action's type.
 DID = {
     "cut_for_deal": "cut for deal for", "discard": "laid away for", "play": "played for",

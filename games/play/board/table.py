@@ -11,9 +11,10 @@ game that is over, the hands laid open. ``table_context`` turns that into what t
 from __future__ import annotations
 
 from games.engine.cards import Card
+from games.engine.events import Event
 from games.engine.view import TableView
 from games.play import narration
-from games.play.narration import LogLine, Table, on_board, reworded, win_phrase
+from games.play.narration import LogLine, Table, line, on_board, reworded, win_phrase
 
 TRACK_COLORS = ("red", "blue", "green")
 PHASE_TITLES = {
@@ -107,6 +108,21 @@ def off_board(lines: list[LogLine], result: dict | None) -> list[LogLine]:
     return reworded(lines, {"resign": result["note"], "game_won": result["headline"]})
 
 
+def count_calls(v: TableView, table: Table) -> list[LogLine]:
+    """What stands by the count for as long as it matters: each seat that has said go in this
+    series, and the go, 31 or last card just scored, until the next card is laid."""
+    if v.phase not in ("play", "game_over", "match_over"):
+        return []
+    scored = []
+    for e in reversed(v.log):
+        if e.kind == "play":
+            break
+        if e.kind in ("go", "thirty_one", "last_card"):
+            scored.append(line(table, e))
+    gone = [line(table, Event(s, "say_go")) for s, said in enumerate(v.gone) if said]
+    return [*reversed(scored), *gone]
+
+
 def _shown(h, names: list[str], viewer: int | None) -> dict:
     """A hand or crib of the show, with what its heading and its total say to this reader."""
     mine = h.seat == viewer
@@ -155,6 +171,7 @@ def table_context(
             "open": open_hands[s] if open_hands is not None and not shown else (),
         })
     played = len(v.plays) - len(v.series)
+    table = Table(tuple(names), viewer)
     return {
         "v": v,
         "me": viewer,
@@ -170,7 +187,12 @@ def table_context(
         "crib_card": None,
         "series": [{"name": names[s], "card": c, "mine": s == viewer} for s, c in v.series],
         "previous_plays": [{"name": names[s], "card": c, "mine": s == viewer} for s, c in v.plays[:played]],
-        "cut_cards": [{"name": names[s], "card": c} for s, c in enumerate(v.cut_cards) if c is not None],
+        "cut_cards": [{"name": names[s], "card": c, "deals": v.dealer == s and v.phase != "cut"}
+                      for s, c in enumerate(v.cut_cards) if c is not None],
+        # The play stays on the table when the game was won in it: the winning card, the count.
+        "pile_shown": v.phase == "play" or (v.phase in ("game_over", "match_over") and not v.show
+                                            and bool(v.plays)),
+        "count_calls": count_calls(v, table),
         "show": [_shown(h, names, viewer) for h in v.show],
         "crib_counted": any(h.kind == "crib" for h in v.show),
         "log": log,
