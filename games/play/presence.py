@@ -17,6 +17,7 @@ from django.utils.timesince import timesince
 
 from games.play import broadcast
 from games.play.models import Connection, Game
+from games.play.signals import player_arrived
 
 HEARTBEAT_SECONDS = 25
 # A socket silent for this long belongs to a process that died: its player is gone.
@@ -48,6 +49,7 @@ def connected(*, game_id: int, user, channel_name: str) -> None:
     Connection.objects.update_or_create(
         channel_name=channel_name, defaults={"game_id": game_id, "user": user, "last_seen": now}
     )
+    player_arrived.send(sender=Game, game_id=game_id, user=user)
     transaction.on_commit(lambda: broadcast.presence_changed(game_id))
 
 
