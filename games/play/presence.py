@@ -110,7 +110,11 @@ def table(game: Game, viewer_seat: int | None, seats_to_act: tuple[int, ...]) ->
             away_since = max(last, game.turn_started_at or game.created_at)
         claim_in = 0
         can_claim = False
-        if away_since is not None and seat.index in seats_to_act and game.status == Game.Status.ACTIVE:
+        # A player who never came to an organised game is the organiser's to rule on (a no-show's
+        # forfeit after the event's grace), not the opponent's to claim.
+        claimable = bool(conns) or not game.organised
+        if away_since is not None and seat.index in seats_to_act and game.status == Game.Status.ACTIVE \
+                and claimable:
             waited = (now - away_since).total_seconds()
             can_claim = waited >= absence_limit()
             claim_in = 0 if can_claim else int(absence_limit() - waited) + 1
