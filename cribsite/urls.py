@@ -1,6 +1,11 @@
 from django.contrib import admin
 from django.urls import include, path
 
+# The admin is the site's: its directors run tournaments from it (games/tournaments/admin).
+admin.site.site_header = "Cribbage Hall administration"
+admin.site.site_title = "Cribbage Hall admin"
+admin.site.index_title = "Site administration"
+
 # Django tries the patterns in order: the play URLs, asked for on every move, come first.
 urlpatterns = [
     path("", include("games.play.urls")),

@@ -7,6 +7,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from games.tournaments import services
+from games.tournaments.admin import desk
 from games.tournaments.admin.forms import (
     RULE_FIELDS,
     TIE_BREAK_FIELDS,
@@ -55,8 +56,10 @@ class NoticeInline(admin.TabularInline):
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
     form = TournamentForm
+    change_form_template = "tournaments/admin/tournament_change_form.html"
     list_display = (
         "name",
+        "desk_link",
         "format",
         "status",
         "progress",
@@ -123,6 +126,26 @@ class TournamentAdmin(admin.ModelAdmin):
     def tie_break_order(self, obj: Tournament) -> str:
         return obj.tie_break_text().capitalize()
 
+    @admin.display(description="Desk")
+    def desk_link(self, obj: Tournament) -> str:
+        return format_html('<a href="{}">Open the desk</a>',
+                           reverse("admin:tournaments_tournament_desk", args=[obj.pk]))
+
+    def get_urls(self):
+        return [*desk.urls(self), *super().get_urls()]
+
+    def get_actions(self, request):
+        found = super().get_actions(request)
+        found.pop("delete_selected", None)  # an event with players is cancelled, not deleted
+        return found
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        """Only an event nobody has entered can be deleted (its entrants, matches and log would go
+        with it); any other is cancelled, which keeps its record."""
+        if obj is not None and (obj.entrants.exists() or obj.matches.exists()):
+            return False
+        return super().has_delete_permission(request, obj)
+
     @admin.display(description="Entrants")
     def entrant_count(self, obj: Tournament) -> int:
         return obj.entrants.active().count()
@@ -140,8 +163,9 @@ class TournamentAdmin(admin.ModelAdmin):
         matches = reverse("admin:tournaments_match_changelist") + f"?tournament__id__exact={obj.pk}"
         entrants = reverse("admin:tournaments_entrant_changelist") + f"?tournament__id__exact={obj.pk}"
         return format_html(
-            '<a href="{}">Public page</a> · <a href="{}">Matches (set results, '
+            '<a href="{}">The desk</a> · <a href="{}">Public page</a> · <a href="{}">Matches (set results, '
             'extend forfeit time)</a> · <a href="{}">Entrants (withdraw)</a>',
+            reverse("admin:tournaments_tournament_desk", args=[obj.pk]),
             obj.get_absolute_url(),
             matches,
             entrants,
