@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Protocol
+from datetime import datetime
+from typing import Any, Protocol
 
 
 @dataclass(frozen=True)
@@ -68,3 +69,32 @@ def organiser_of(game) -> Organised | None:
     if game.pk is None or not game.organised:
         return None
     return organised([game.pk]).get(game.pk)
+
+
+@dataclass(frozen=True)
+class PlayerNotice:
+    """An organiser's word for one player, shown in their lobby: ``text``, from ``source`` (an
+    event's name), whose page is ``url``, said at ``at``."""
+
+    text: str
+    source: str
+    url: str
+    at: datetime
+
+
+NoticesFor = Callable[[Any], list[PlayerNotice]]
+_notices: list[NoticesFor] = []
+
+
+def register_player_notices(lookup: NoticesFor) -> None:
+    """Called from an app's ``AppConfig.ready``: ``lookup(user)`` answers what that app has to say
+    to a signed-in player now (a tournament director's announcement to its entrants). An app that
+    posts one pushes the lobbies (``broadcast.lobby_changed``) so it shows at once."""
+    if lookup not in _notices:
+        _notices.append(lookup)
+
+
+def player_notices(user) -> list[PlayerNotice]:
+    """Every organiser's word for ``user``, newest first."""
+    found = [notice for lookup in _notices for notice in lookup(user)]
+    return sorted(found, key=lambda n: n.at, reverse=True)

@@ -20,6 +20,7 @@ from django.utils.timesince import timesince
 
 from games.play import broadcast
 from games.play.models import Connection, Game
+from games.play.signals import player_arrived
 
 # Three missed beats: the socket's process died (or its network did). Stated on the rules page.
 HEARTBEAT_SECONDS = settings.PRESENCE_HEARTBEAT_SECONDS
@@ -45,6 +46,7 @@ def connected(*, game_id: int, user, channel_name: str) -> None:
     Connection.objects.update_or_create(
         channel_name=channel_name, defaults={"game_id": game_id, "user": user, "last_seen": now}
     )
+    player_arrived.send(sender=Game, game_id=game_id, user=user)
     transaction.on_commit(lambda: broadcast.presence_changed(game_id))
 
 
@@ -115,7 +117,11 @@ def table(game: Game, viewer_seat: int | None, seats_to_act: tuple[int, ...]) ->
             last = conns[0].last_seen if conns else game.created_at
             away_since = max(last, game.turn_started_at or game.created_at)
         claim_at = None
-        if away_since is not None and seat.index in seats_to_act and game.status == Game.Status.ACTIVE:
+        # A player who never came to an organised game is the organiser's to rule on (a no-show's
+        # forfeit after the event's grace), not the opponent's to claim.
+        claimable = bool(conns) or not game.organised
+        if away_since is not None and seat.index in seats_to_act and game.status == Game.Status.ACTIVE \
+                and claimable:
             claim_at = away_since + timedelta(seconds=absence_limit())
         out.append(SeatPresence(
             seat=seat.index, name=seat.display_name, here=here, away_since=away_since, arrived=bool(conns),

@@ -10,3 +10,6 @@ from django.dispatch import Signal
 game_finished = Signal()  # kwargs: game (a finished games.play.models.Game)
 # A new deal was dealt, so the scores of the one before are counted (tournament pages show them).
 deal_started = Signal()  # kwargs: game (games.play.models.Game), game_no, deal_no
+# A player opened a game's board (its socket connected): organisers start a clock that waits for
+# both players to be at the table (games.tournaments).
+player_arrived = Signal()  # kwargs: game_id, user

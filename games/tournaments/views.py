@@ -19,7 +19,9 @@ from django.views.decorators.http import require_POST
 from games.play.models import Game
 from games.tournaments import bracket, pairing, services
 from games.tournaments import watch as watching
-from games.tournaments.models import Entrant, Match, Tournament
+from games.tournaments.models import Entrant, Match, Notice, ResultChange, Tournament
+from games.tournaments.services import qualifying
+from games.tournaments.services.scoresheet import SHEET_REASON
 
 DECIDED = (Match.Status.FINISHED, Match.Status.BYE, Match.Status.VOID)
 
@@ -129,7 +131,8 @@ def _drawing(ko: list[Match], me: Entrant | None, user) -> bracket.Drawing | Non
     rounds: dict[int, list] = {}
     for m in ko:
         href = ""
-        if m.game_id and user.is_authenticated and m.game is not None and m.game.seat_of(user) is not None:
+        players = {m.entrant1.user_id if m.entrant1 else None, m.entrant2.user_id if m.entrant2 else None}
+        if m.game_id and user.is_authenticated and m.game is not None and user.pk in players:
             href = m.game.get_absolute_url()
         elif m.status == Match.Status.ACTIVE and m.game_id:  # anyone else may watch it
             href = reverse("tournaments:watch", args=[m.tournament_id, m.pk])
@@ -143,28 +146,33 @@ def _drawing(ko: list[Match], me: Entrant | None, user) -> bracket.Drawing | Non
 def detail_context(t: Tournament, user) -> dict:
     entrants = list(t.entrants.select_related("user").order_by("withdrawn", "seed", "registered_at", "pk"))
     me = next((e for e in entrants if user.is_authenticated and e.user_id == user.pk), None)
+    # A game's snapshot (its cards, a few KB) is read only for the games in play, in one query: an
+    # event of 256 read a thousand of them to draw its page.
     matches = list(
         Match.objects.filter(tournament=t)
         .select_related("entrant1__user", "entrant2__user", "winner__user", "game")
-        .prefetch_related("game__seats")
+        .defer("game__state", "game__result", "game__last_events", "game__seat_plan")
         .order_by("-stage", "round_no", "slot")
     )
+    in_play_ids = [m.game_id for m in matches if m.status == Match.Status.ACTIVE and m.game_id]
+    states = dict(Game.objects.filter(pk__in=in_play_ids).values_list("pk", "state")) if in_play_ids else {}
+    for m in matches:
+        if m.game is not None:
+            m.game.state = states.get(m.game_id)
+    corrected = _corrections(matches)
     for m in matches:
         m.in_play = in_play(m)
-    rr = [m for m in matches if m.stage == Tournament.Stage.ROUND_ROBIN]
+        m.corrections = corrected.get(m.pk, [])
+    rr = [m for m in matches if m.stage == t.rounds_stage]
     ko = [m for m in matches if m.stage == Tournament.Stage.KNOCKOUT]
     ko_rounds = max((m.round_no for m in ko), default=0)
-    schedule = [(f"Round {r}", list(ms)) for r, ms in groupby(rr, key=lambda m: m.round_no)]
+    schedule = [(round_title(t, r), list(ms)) for r, ms in groupby(rr, key=lambda m: m.round_no)]
     schedule += [
         (pairing.round_name(r, ko_rounds), list(ms)) for r, ms in groupby(ko, key=lambda m: m.round_no)
     ]
     show_standings = t.format != Tournament.Format.KNOCKOUT
-    if t.stage == Tournament.Stage.KNOCKOUT and ko_rounds:
-        stage_text = ("playoff, " if t.has_qualifying else "") + pairing.round_name(
-            t.current_round, ko_rounds
-        ).lower()
-    else:
-        stage_text = f"{'qualifying ' if t.has_qualifying else ''}round {t.current_round}"
+    table = services.standings(t) if show_standings else []
+    qualified = qualifying.qualification(t, table) if t.status != Tournament.Status.UPCOMING else None
     return {
         "t": t,
         "user": user,
@@ -174,13 +182,16 @@ def detail_context(t: Tournament, user) -> dict:
         "can_register": user.is_authenticated and me is None and t.registration_open() and not t.is_full(),
         "can_unregister": me is not None and t.status == Tournament.Status.UPCOMING,
         "registration_open": t.registration_open(),
-        "notices": list(t.notices.select_related("by")[:40]),
-        "standings": services.standings(t) if show_standings else [],
+        "announcements": list(t.notices.filter(kind=Notice.Kind.ANNOUNCEMENT).select_related("by")[:20]),
+        "notices": list(t.notices.exclude(kind=Notice.Kind.ANNOUNCEMENT).select_related("by")[:40]),
+        "standings": table,
+        "qualified": qualified.qualified if qualified else frozenset(),
         "qualifiers": pairing.qualifier_count(sum(1 for e in entrants if not e.withdrawn), t.qualifiers)
         if t.has_qualifying
         else 0,
         "schedule": schedule,
-        "stage_text": stage_text,
+        "stage_text": stage_text(t, ko_rounds),
+        "sheet_reason": SHEET_REASON,
         "drawing": _drawing(ko, me, user),
         "next": _next_match(t, me, matches),
         "my_game_ids": {
@@ -189,6 +200,34 @@ def detail_context(t: Tournament, user) -> dict:
             if me is not None and m.game_id and me.pk in (m.entrant1_id, m.entrant2_id)
         },
     }
+
+
+def round_title(t: Tournament, round_no: int) -> str:
+    """A round before any bracket, as the schedule heads it: "Round 3", "Qualifying round 3 of 9"."""
+    if t.format == Tournament.Format.ACC:
+        return f"Qualifying round {round_no} of {t.qualifying_games}"
+    return f"Round {round_no}"
+
+
+def stage_text(t: Tournament, ko_rounds: int) -> str:
+    """Where a running event stands: "qualifying round 3 of 9", "playoff, semi-finals"."""
+    if t.stage == Tournament.Stage.KNOCKOUT and ko_rounds:
+        name = pairing.round_name(t.current_round, ko_rounds).lower()
+        return ("playoff, " if t.has_qualifying else "") + name
+    if t.current_round == 0:
+        return "the first round is being paired"
+    text = round_title(t, t.current_round).lower()
+    return f"qualifying {text}" if t.format == Tournament.Format.QUALIFYING else text
+
+
+def _corrections(matches: list[Match]) -> dict[int, list[ResultChange]]:
+    """Each corrected match's audit lines (results the director changed), in order."""
+    ids = [m.pk for m in matches if m.decided_by == Match.Decided.ADMIN]
+    found: dict[int, list[ResultChange]] = {}
+    for change in ResultChange.objects.filter(match_id__in=ids).select_related("by"):
+        if change.correction:
+            found.setdefault(change.match_id, []).append(change)
+    return found
 
 
 def render_live(tournament_id: int, user) -> str | None:

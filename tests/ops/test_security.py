@@ -510,6 +510,9 @@ def test_the_tournament_admin_and_its_actions_are_out_of_reach(world, staff):
                 assert response.status_code in (403, 404) or (final == "/admin/" and nothing), (
                     path, response.status_code, final
                 )
+            elif response.request["REQUEST_METHOD"] == "POST" and "/desk/" in path:
+                # The director's desk answers a stranger's post with a refusal, not a log-in page.
+                assert response.status_code == 403, (path, response.status_code)
             else:
                 assert response.status_code == 302, (path, response.status_code)
                 assert urllib.parse.urlsplit(response.url).path == "/admin/login/"

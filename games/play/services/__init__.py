@@ -47,6 +47,7 @@ from games.play.services.tables import (
     game_rematch,
     game_withdraw,
     organiser_notice,
+    organiser_start_clock,
     rematch_in_play,
     rematch_offer,
 )
@@ -58,5 +59,6 @@ __all__ = [
     "game_accept", "game_act", "game_claim_win", "game_computer_step", "game_create_between",
     "game_create_seek", "game_create_table", "game_create_vs_computer", "game_decline", "game_leave",
     "game_rematch", "game_say", "game_timeout", "game_withdraw", "load_state", "organiser_notice",
+    "organiser_start_clock",
     "parse_action", "play_computer_turns", "redraw_boards", "rematch_in_play", "rematch_offer",
 ]

@@ -6,6 +6,7 @@ import logging
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.utils import timezone
 
 from games.engine.rules import HouseRules
 from games.play import broadcast
@@ -269,11 +270,32 @@ def rematch_in_play(old: Game, user: AbstractBaseUser | int) -> Game | None:
             .order_by("-pk").first())
 
 
-def organiser_notice(*, game_ids: list[int], text: str) -> None:
-    """An organiser's word on its games in play (a tournament cancelled: they no longer count).
-    Their boards say it from now on, and no clock runs on them any more: nothing rides on them."""
-    Game.objects.filter(pk__in=game_ids, status=Game.Status.ACTIVE).update(notice=text[:300], turn_timer=0)
+def organiser_notice(*, game_ids: list[int], text: str, stop_clock: bool = True) -> None:
+    """An organiser's word on its games in play. Their boards say it from now on. ``stop_clock``
+    (a tournament cancelled: they no longer count): no clock runs on them any more, since nothing
+    rides on them; an announcement leaves the clocks alone."""
+    fields = {"notice": text[:300], **({"turn_timer": 0} if stop_clock else {})}
+    Game.objects.filter(pk__in=game_ids, status=Game.Status.ACTIVE).update(**fields)
     redraw_boards(game_ids)
+
+
+@transaction.atomic
+def organiser_start_clock(*, game_id: int, seconds: int) -> bool:
+    """An organiser starts the turn clock of one of its games in play, made without one so that
+    nobody lost time before both players were at the table: from now each decision has
+    ``seconds``. Returns whether it started (not for a game over, or one whose clock runs)."""
+    if seconds not in (30, 60, 180):
+        raise ServiceError("The turn timer is 30 s, 60 s or 3 minutes.")
+    game = _lock(game_id)
+    if game.status != Game.Status.ACTIVE or not game.organised or game.turn_timer:
+        return False
+    game.turn_timer = seconds
+    game.turn_started_at = timezone.now()
+    game.version += 1
+    game.save(update_fields=["turn_timer", "turn_started_at", "version", "updated_at"])
+    _after_commit(game)
+    log.info("game=%s action=start_clock seconds=%s", game.pk, seconds)
+    return True
 
 
 def rematch_offer(old: Game, *, by: AbstractBaseUser | int) -> Game | None:

@@ -14,7 +14,7 @@ from games.engine.view import view
 from games.play import services
 from games.play.board.table import seat_names
 from games.play.forms import ComputerGameForm, SeekForm, TableForm
-from games.play.hooks import organised
+from games.play.hooks import organised, player_notices
 from games.play.models import Game
 
 
@@ -24,6 +24,7 @@ def lobby_context(user) -> dict:
     events = organised(g.pk for g in in_progress + finished)  # a tournament's row names it
     return {
         "user": user,
+        "organiser_notices": player_notices(user),
         "in_progress": [game_row(g, user, events.get(g.pk)) for g in in_progress],
         "finished": [game_row(g, user, events.get(g.pk)) for g in finished],
         "my_seeks": [

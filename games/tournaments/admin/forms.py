@@ -6,12 +6,57 @@ from django import forms
 from django.contrib import admin
 from django.template.response import TemplateResponse
 
-from games.tournaments.models import Match
+from games.tournaments.models import TIE_BREAK_WORDS, Match, Tournament
 
 RULE_FIELDS = (
-    "format", "match_games", "playoff_match_games", "target", "skunks", "triple_skunk", "peg_out_zone",
-    "rated", "win_points", "skunk_points", "double_skunk_points", "turn_timer",
+    "format", "match_games", "playoff_match_games", "qualifying_games", "pairing", "target", "skunks",
+    "triple_skunk", "peg_out_zone", "manual_counting", "muggins", "rated", "win_points", "skunk_points",
+    "double_skunk_points", "turn_timer",
 )  # fmt: skip
+TIE_BREAK_FIELDS = tuple(f"tie_break_{i}" for i in range(1, len(TIE_BREAK_WORDS) + 1))
+
+
+def _tie_break(place: int) -> forms.ChoiceField:
+    return forms.ChoiceField(
+        label=f"Tie-break {place}",
+        required=False,
+        help_text="Players level on qualifying points are ranked by the first of these that separates "
+        "them; a tie left after them all is broken by a cut of the cards." if place == 1 else "",
+    )
+
+
+class TournamentForm(forms.ModelForm):
+    """The tournament's settings, with its tie-breaks as an ordered list of choices (one select a
+    place) rather than the comma-separated names it keeps."""
+
+    tie_break_1 = _tie_break(1)
+    tie_break_2 = _tie_break(2)
+    tie_break_3 = _tie_break(3)
+    tie_break_4 = _tie_break(4)
+    tie_break_5 = _tie_break(5)
+
+    class Meta:
+        model = Tournament
+        fields = "__all__"
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        chosen = [n for n in (self.instance.tie_breaks or "").split(",") if n in TIE_BREAK_WORDS]
+        choices = [("", "(none)"), *TIE_BREAK_WORDS.items()]
+        for i, name in enumerate(TIE_BREAK_FIELDS):
+            if name in self.fields:
+                self.fields[name].choices = choices
+                self.fields[name].initial = chosen[i] if i < len(chosen) else ""
+
+    def clean(self) -> dict:
+        data = super().clean()
+        if not any(self.add_prefix(name) in self.data for name in TIE_BREAK_FIELDS):
+            return data  # not on the page (fixed once the event has started)
+        order = [data.get(name) for name in TIE_BREAK_FIELDS if data.get(name)]
+        if len(set(order)) != len(order):
+            raise forms.ValidationError("Choose each tie-break once.")
+        self.instance.tie_breaks = ",".join(order)
+        return data
 
 
 class ReasonForm(forms.Form):
@@ -38,6 +83,11 @@ class ResultForm(forms.Form):
     points2 = forms.IntegerField(min_value=0, max_value=99, required=False, label="Qualifying points, second")
     spread = forms.IntegerField(
         min_value=-999, max_value=999, required=False, label="Point spread (from the first player's side)"
+    )
+    scores = forms.CharField(
+        required=False, max_length=100, label="Game scores",
+        help_text="If you have them, the first player's score first: 121-97 (several games: 121-97, "
+        "88-121, 121-60). They give the games, the qualifying points with skunks and the spread.",
     )
     reason = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),

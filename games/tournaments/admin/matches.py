@@ -12,11 +12,27 @@ from django.utils.html import format_html
 
 from games.tournaments import services
 from games.tournaments.admin.forms import ExtendForm, ResultForm, reason_page
-from games.tournaments.models import Match
+from games.tournaments.models import Match, ResultChange
+
+
+class ResultChangeInline(admin.TabularInline):
+    """Every result the director set or corrected on this match: who, when, before and after."""
+
+    model = ResultChange
+    extra = 0
+    fields = ("at", "by", "before", "after", "reason")
+    readonly_fields = fields
+    can_delete = False
+    verbose_name = "result set by the director"
+    verbose_name_plural = "Results set or corrected by the director (kept for good)"
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
 
 
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
+    inlines = [ResultChangeInline]
     list_display = (
         "__str__",
         "stage",
@@ -49,6 +65,7 @@ class MatchAdmin(admin.ModelAdmin):
         "points1",
         "points2",
         "spread",
+        "game_scores",
         "decided_by",
         "note",
         "extra_minutes",
@@ -114,6 +131,7 @@ class MatchAdmin(admin.ModelAdmin):
                 "points1": match.points1,
                 "points2": match.points2,
                 "spread": match.spread,
+                "scores": match.game_scores,
             }
             if match.decided
             else {}
@@ -132,6 +150,7 @@ class MatchAdmin(admin.ModelAdmin):
                     points1=data["points1"],
                     points2=data["points2"],
                     spread=data["spread"],
+                    scores=data["scores"],
                 )
             except services.TournamentError as exc:
                 form.add_error(None, exc.message)

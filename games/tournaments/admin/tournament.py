@@ -7,7 +7,14 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from games.tournaments import services
-from games.tournaments.admin.forms import RULE_FIELDS, ReasonForm, reason_page
+from games.tournaments.admin import desk
+from games.tournaments.admin.forms import (
+    RULE_FIELDS,
+    TIE_BREAK_FIELDS,
+    ReasonForm,
+    TournamentForm,
+    reason_page,
+)
 from games.tournaments.models import Entrant, Notice, Tournament
 
 
@@ -48,8 +55,11 @@ class NoticeInline(admin.TabularInline):
 
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
+    form = TournamentForm
+    change_form_template = "tournaments/admin/tournament_change_form.html"
     list_display = (
         "name",
+        "desk_link",
         "format",
         "status",
         "progress",
@@ -73,11 +83,16 @@ class TournamentAdmin(admin.ModelAdmin):
             {"fields": ("name", "description", "format", "match_games", "playoff_match_games", "qualifiers")},
         ),
         (
+            "Qualifying games against different opponents (the ACC's format)",
+            {"fields": ("qualifying_games", "pairing")},
+        ),
+        (
             "House rules (every game; no discard hints)",
             {"fields": ("target", "skunks", "triple_skunk", "peg_out_zone", "manual_counting", "muggins",
                         "rated")},
         ),
-        ("Qualifying points", {"fields": ("win_points", "skunk_points", "double_skunk_points")}),
+        ("Qualifying points and tie-breaks", {"fields": ("win_points", "skunk_points", "double_skunk_points",
+                                                         *TIE_BREAK_FIELDS)}),
         ("Registration", {"fields": ("registration_opens", "registration_closes", "max_entrants")}),
         ("Running", {"fields": ("forfeit_minutes", "turn_timer", "auto_advance")}),
         (
@@ -90,11 +105,46 @@ class TournamentAdmin(admin.ModelAdmin):
                     "champion",
                     "started_at",
                     "finished_at",
+                    "paused_at",
                     "links",
                 )
             },
         ),
     )
+
+    def get_fieldsets(self, request, obj=None):
+        if obj is None or obj.status == Tournament.Status.UPCOMING:
+            return self.fieldsets
+        # Once started the tie-breaks are fixed: shown in words, not as choices.
+        return [
+            (name, {"fields": tuple("tie_break_order" if f == TIE_BREAK_FIELDS[0] else f
+                                    for f in options["fields"] if f not in TIE_BREAK_FIELDS[1:])})
+            for name, options in self.fieldsets
+        ]
+
+    @admin.display(description="Ties on points")
+    def tie_break_order(self, obj: Tournament) -> str:
+        return obj.tie_break_text().capitalize()
+
+    @admin.display(description="Desk")
+    def desk_link(self, obj: Tournament) -> str:
+        return format_html('<a href="{}">Open the desk</a>',
+                           reverse("admin:tournaments_tournament_desk", args=[obj.pk]))
+
+    def get_urls(self):
+        return [*desk.urls(self), *super().get_urls()]
+
+    def get_actions(self, request):
+        found = super().get_actions(request)
+        found.pop("delete_selected", None)  # an event with players is cancelled, not deleted
+        return found
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        """Only an event nobody has entered can be deleted (its entrants, matches and log would go
+        with it); any other is cancelled, which keeps its record."""
+        if obj is not None and (obj.entrants.exists() or obj.matches.exists()):
+            return False
+        return super().has_delete_permission(request, obj)
 
     @admin.display(description="Entrants")
     def entrant_count(self, obj: Tournament) -> int:
@@ -113,18 +163,20 @@ class TournamentAdmin(admin.ModelAdmin):
         matches = reverse("admin:tournaments_match_changelist") + f"?tournament__id__exact={obj.pk}"
         entrants = reverse("admin:tournaments_entrant_changelist") + f"?tournament__id__exact={obj.pk}"
         return format_html(
-            '<a href="{}">Public page</a> · <a href="{}">Matches (set results, extend '
-            'forfeit time)</a> · <a href="{}">Entrants (withdraw)</a>',
+            '<a href="{}">The desk</a> · <a href="{}">Public page</a> · <a href="{}">Matches (set results, '
+            'extend forfeit time)</a> · <a href="{}">Entrants (withdraw)</a>',
+            reverse("admin:tournaments_tournament_desk", args=[obj.pk]),
             obj.get_absolute_url(),
             matches,
             entrants,
         )
 
     def get_readonly_fields(self, request, obj=None):
-        state = ("status", "stage", "current_round", "champion", "started_at", "finished_at", "links")
+        state = ("status", "stage", "current_round", "champion", "started_at", "finished_at", "paused_at",
+                 "links")
         if obj is None or obj.status == Tournament.Status.UPCOMING:
             return state
-        locked = RULE_FIELDS
+        locked = (*RULE_FIELDS, "tie_break_order", *TIE_BREAK_FIELDS)  # the last: off the form
         if obj.stage == Tournament.Stage.KNOCKOUT or obj.status != Tournament.Status.RUNNING:
             locked = (*locked, "qualifiers")
         return (*state, *locked)

@@ -14,9 +14,12 @@ from games.tournaments.services.common import (
     standings,
 )
 from games.tournaments.services.entrants import (
+    UnknownPlayers,
     entrant_add,
     entrant_remove,
     entrant_withdraw,
+    entrants_add_many,
+    entrants_import,
     seed_entrants,
     tournament_register,
     tournament_unregister,
@@ -35,7 +38,6 @@ from games.tournaments.services.forfeits import (
     match_forfeit,
 )
 from games.tournaments.services.outcomes import (
-    match_set_result,
     on_deal_started,
     on_game_finished,
 )
@@ -43,17 +45,41 @@ from games.tournaments.services.rounds import (
     tournament_advance,
     tournament_cancel,
     tournament_start,
+    tournament_start_playoff,
+)
+from games.tournaments.services.running import (
+    ANNOUNCEMENT_LENGTH,
+    entrants_record_cut,
+    on_player_arrived,
+    tournament_announce,
+    tournament_pause,
+    tournament_resume,
+)
+from games.tournaments.services.scoresheet import (
+    Entry,
+    ResultErrors,
+    match_set_result,
+    parse_scores,
+    proposed_result,
+    round_set_results,
 )
 
 __all__ = [
+    "ANNOUNCEMENT_LENGTH",
+    "Entry",
     "ForfeitCheck",
     "NotAllowed",
     "NotNow",
+    "ResultErrors",
     "TournamentError",
+    "UnknownPlayers",
     "apply_due_forfeits",
     "entrant_add",
     "entrant_remove",
     "entrant_withdraw",
+    "entrants_add_many",
+    "entrants_import",
+    "entrants_record_cut",
     "forfeit_check",
     "games_to_win",
     "match_claim_forfeit",
@@ -62,13 +88,21 @@ __all__ = [
     "match_set_result",
     "on_deal_started",
     "on_game_finished",
+    "on_player_arrived",
+    "parse_scores",
+    "proposed_result",
     "rating_function",
+    "round_set_results",
     "seed_entrants",
     "seeding_order",
     "standings",
     "tournament_advance",
+    "tournament_announce",
     "tournament_cancel",
+    "tournament_pause",
     "tournament_register",
+    "tournament_resume",
     "tournament_start",
+    "tournament_start_playoff",
     "tournament_unregister",
 ]

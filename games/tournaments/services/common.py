@@ -118,32 +118,60 @@ def _undecided(t: Tournament):
     )
 
 
-def standings(t: Tournament, stage: str = Tournament.Stage.ROUND_ROBIN) -> list[pairing.Standing]:
-    """The round robin table; ``Standing.player`` is the Entrant."""
+def standings(t: Tournament, stage: str | None = None) -> list[pairing.Standing]:
+    """The table of the rounds before any bracket (``stage``: the event's ``rounds_stage``), ordered
+    by the event's criteria (``Tournament.criteria``); ``Standing.player`` is the Entrant. A bye in
+    qualifying games counts as a plain win without spread; a round robin's byes (one each) count
+    for nothing."""
+    stage = stage or t.rounds_stage
     entrants = list(t.entrants.select_related("user"))
     by_id = {e.pk: e for e in entrants}
     in_stage = set()
-    for pair in Match.objects.filter(tournament=t, stage=stage).values_list("entrant1_id", "entrant2_id"):
-        in_stage.update(pair)
+    rows = list(
+        Match.objects.filter(tournament=t, stage=stage).values_list(
+            "entrant1_id", "entrant2_id", "status", "winner_id", "games1", "games2", "points1", "points2",
+            "spread", "round_no",
+        )
+    )
+    for row in rows:
+        in_stage.update(row[:2])
     # Before the draw: everyone entered; after it, whoever the schedule holds (withdrawn or not).
     players = (
         [e for e in entrants if e.pk in in_stage] if in_stage else [e for e in entrants if not e.withdrawn]
     )
     results = [
-        pairing.MatchResult(
-            by_id[m.entrant1_id],
-            by_id[m.entrant2_id],
-            by_id.get(m.winner_id),
-            m.games1,
-            m.games2,
-            m.points1,
-            m.points2,
-            m.spread,
-        )
-        for m in Match.objects.filter(
-            tournament=t, stage=stage, status=Match.Status.FINISHED, entrant2__isnull=False
-        )
+        pairing.MatchResult(by_id[a], by_id[b], by_id.get(w), g1, g2, p1, p2, spread)
+        for a, b, status, w, g1, g2, p1, p2, spread, _ in rows
+        if status == Match.Status.FINISHED and b is not None
     ]
+    # A bye counts once its round has begun (a schedule drawn in advance holds later ones).
+    opened = t.current_round if t.stage == stage else 10_000
+    byes = (
+        [by_id[row[0]] for row in rows
+         if row[2] == Match.Status.BYE and row[1] is None and row[-1] <= opened]
+        if stage == Tournament.Stage.QUALIFYING
+        else []
+    )
     order = {e: (e.seed or 10_000, e.registered_at.timestamp(), e.pk) for e in players}
     ranked = {e: i for i, e in enumerate(sorted(players, key=lambda e: order[e]))}
-    return pairing.standings(players, results, order=ranked, withdrawn=[e for e in players if e.withdrawn])
+    cut = {e: e.cut_card for e in players if e.cut_card and _is_card(e.cut_card)}
+    return pairing.standings(
+        players, results, order=ranked, withdrawn=[e for e in players if e.withdrawn], byes=byes,
+        bye=pairing.ByeCredit.win(t.scoring), criteria=t.criteria(), cut=cut,
+    )
+
+
+def _is_card(text: str) -> bool:
+    try:
+        pairing.card_rank(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _notice_once(t: Tournament, kind: str, text: str, **kwargs) -> None:
+    """A notice the automatic steps may reach again and again while they wait (for a cut, say):
+    posted the first time only, until something else has been said."""
+    latest = Notice.objects.filter(tournament=t).order_by("-created_at", "-pk").values_list("text", flat=True)
+    if latest.first() != text[:300]:
+        _notice(t, kind, text, **kwargs)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from datetime import datetime
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
@@ -130,3 +131,88 @@ def entrant_withdraw(*, entrant_id: int, by: AbstractBaseUser | None = None, rea
         rounds._progress(t)
     _changed(t)
     return entrant
+
+
+class UnknownPlayers(TournamentError):
+    """Names on a pasted list that are nobody's username: ``names``, as they were written."""
+
+    def __init__(self, names: list[str]) -> None:
+        listed = ", ".join(f"“{n}”" for n in names)
+        super().__init__(f"No player is called {listed}. Nobody was added: correct the list and add again.")
+        self.names = names
+
+
+def _find_users(names: list[str]) -> tuple[list, list[str]]:
+    """The users named (an exact username first, else the one username equal to it but for case),
+    and the names that are nobody's."""
+    model = get_user_model()
+    field = model.USERNAME_FIELD
+    exact = {getattr(u, field): u for u in model.objects.filter(**{f"{field}__in": names})}
+    found, unknown = [], []
+    for name in names:
+        user = exact.get(name)
+        if user is None:
+            matches = list(model.objects.filter(**{f"{field}__iexact": name})[:2])
+            user = matches[0] if len(matches) == 1 else None
+        if user is None:
+            unknown.append(name)
+        elif user not in found:
+            found.append(user)
+    return found, unknown
+
+
+@transaction.atomic
+def entrants_add_many(
+    *, tournament_id: int, usernames: list[str], by: AbstractBaseUser | None = None
+) -> tuple[list[Entrant], list[str]]:
+    """The director enters a pasted list of players (one username a line), before the start and
+    past the registration window and limit. All or none: a name that is nobody's refuses the lot
+    (``UnknownPlayers``). Returns the new entrants and the names already entered."""
+    names = list(dict.fromkeys(n.strip() for n in usernames if n.strip()))
+    if not names:
+        raise TournamentError("Paste the players' usernames, one a line.")
+    t = _lock(tournament_id)
+    if t.status != Tournament.Status.UPCOMING:
+        raise NotNow("Players can only be added before the start.")
+    users, unknown = _find_users(names)
+    if unknown:
+        raise UnknownPlayers(unknown)
+    entered = set(t.entrants.values_list("user_id", flat=True))
+    already = [u.get_username() for u in users if u.pk in entered]
+    new = [Entrant.objects.create(tournament=t, user=u) for u in users if u.pk not in entered]
+    if not new:
+        raise NotNow("They are all entered already.")
+    _notice(t, Notice.Kind.ENTRANTS, _entered_text(new, "by the director"), by=by)
+    _changed(t)
+    return new, already
+
+
+@transaction.atomic
+def entrants_import(
+    *, tournament_id: int, source_id: int, by: AbstractBaseUser | None = None
+) -> tuple[list[Entrant], int]:
+    """Enter everyone who played in another event (withdrawn players apart) and is not entered here
+    yet. Returns the new entrants and how many were entered already."""
+    if source_id == tournament_id:
+        raise TournamentError("Choose another event to import from.")
+    source = Tournament.objects.filter(pk=source_id).first()
+    if source is None:
+        raise TournamentError("No such event to import from.")
+    t = _lock(tournament_id)
+    if t.status != Tournament.Status.UPCOMING:
+        raise NotNow("Players can only be added before the start.")
+    entered = set(t.entrants.values_list("user_id", flat=True))
+    theirs = list(source.entrants.active().select_related("user").order_by("seed", "registered_at", "pk"))
+    new = [Entrant.objects.create(tournament=t, user=e.user) for e in theirs if e.user_id not in entered]
+    if not new:
+        raise NotNow(f"Everyone from {source.name} is entered already." if theirs
+                     else f"{source.name} has no players to import.")
+    _notice(t, Notice.Kind.ENTRANTS, _entered_text(new, f"from {source.name}"), by=by)
+    _changed(t)
+    return new, len(theirs) - len(new)
+
+
+def _entered_text(new: list[Entrant], how: str) -> str:
+    names = [e.user.get_username() for e in new]
+    shown = ", ".join(names[:12]) + (f" and {len(names) - 12} more" if len(names) > 12 else "")
+    return f"{len(new)} player{'s' if len(new) > 1 else ''} entered {how}: {shown}."

@@ -63,6 +63,8 @@ def match_claim_forfeit(*, user: AbstractBaseUser, match_id: int, now: datetime 
         raise NotAllowed("This is not your match.")
     if t.status != Tournament.Status.RUNNING or m.status != Match.Status.ACTIVE:
         raise NotNow("This match is not in play.")
+    if t.paused:
+        raise NotNow("The director has paused the tournament: no forfeit can be claimed until it resumes.")
     check = forfeit_check(m, now)
     if check.absent is None:
         if side not in _seats_moved(m.game_id):
@@ -102,6 +104,7 @@ def apply_due_forfeits(*, now: datetime | None = None) -> list[tuple[Match, str]
     candidates = Match.objects.filter(
         status=Match.Status.ACTIVE,
         tournament__status=Tournament.Status.RUNNING,
+        tournament__paused_at__isnull=True,
         started_at__isnull=False,
     ).select_related("tournament", "entrant1__user", "entrant2__user")
     for m in candidates:

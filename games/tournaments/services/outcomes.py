@@ -5,7 +5,6 @@ from __future__ import annotations
 import logging
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
 from django.utils import timezone
 
 from games.play import endings
@@ -13,18 +12,14 @@ from games.play import services as game_services
 from games.play.models import Game, Move
 from games.tournaments import pairing
 from games.tournaments.broadcast import tournament_changed_on_commit
-from games.tournaments.models import Match, Notice, Tournament
+from games.tournaments.models import Match, Tournament
 from games.tournaments.services import rounds
 from games.tournaments.services.common import (
     PRESET,
     _changed,
     _lock,
-    _lock_match,
-    _notice,
     games_to_win,
-    standings,
 )
-from games.tournaments.services.errors import NotNow, TournamentError
 
 log = logging.getLogger("games.tournaments")
 
@@ -142,89 +137,3 @@ def _decide(
         return
     _close(m)
     _after_result(t, m, by=by, progress=progress)
-
-
-@transaction.atomic
-def match_set_result(
-    *,
-    match_id: int,
-    winner_id: int,
-    reason: str,
-    by: AbstractBaseUser | None = None,
-    games1: int | None = None,
-    games2: int | None = None,
-    points1: int | None = None,
-    points2: int | None = None,
-    spread: int | None = None,
-) -> Match:
-    """The organiser sets or corrects a match result. The reason is kept and shown to players."""
-    t, m = _lock_match(match_id)
-    reason = reason.strip()
-    if not reason:
-        raise TournamentError("Give a reason: players see it on the tournament page.")
-    if t.status not in (Tournament.Status.RUNNING, Tournament.Status.FINISHED):
-        raise NotNow("Results can only be set while the tournament runs (or corrected after it).")
-    if not (m.entrant1_id and m.entrant2_id) or m.status == Match.Status.BYE:
-        raise NotNow("This match has no two players yet.")
-    if winner_id not in (m.entrant1_id, m.entrant2_id):
-        raise TournamentError("The winner must be one of the match's two players.")
-    winner_side = 0 if winner_id == m.entrant1_id else 1
-    was_decided = m.decided
-    old = (m.winner_id, m.games1, m.games2)
-    keep = was_decided and m.winner_id == winner_id
-    values = (
-        {
-            "games1": m.games1,
-            "games2": m.games2,
-            "points1": m.points1,
-            "points2": m.points2,
-            "spread": m.spread,
-        }
-        if keep
-        else _walkover_values(t, m, winner_side)
-    )
-    given = {"games1": games1, "games2": games2, "points1": points1, "points2": points2, "spread": spread}
-    values.update({k: v for k, v in given.items() if v is not None})
-    if (values["games1"] > values["games2"]) != (winner_side == 0) and values["games1"] != values["games2"]:
-        raise TournamentError("The winner must not have won fewer games than the loser.")
-    winner = m.entrant1 if winner_side == 0 else m.entrant2
-    won, lost = (values["games1"], values["games2"])[:: 1 if winner_side == 0 else -1]
-    text = (
-        f"Result {'corrected' if was_decided else 'set'} by the organiser: {m.label} "
-        f"({m.get_stage_display().lower()} round {m.round_no}): {winner.name} wins {won}–{lost}."
-    )
-    if was_decided:
-        for name, value in values.items():
-            setattr(m, name, value)
-        m.winner = winner
-        m.decided_by = Match.Decided.ADMIN
-        m.note = reason
-        m.status = Match.Status.FINISHED
-        m.save()
-        if t.status == Tournament.Status.RUNNING or m.stage == Tournament.Stage.KNOCKOUT:
-            if m.stage == Tournament.Stage.KNOCKOUT and old[0] != winner_id:
-                rounds._carry_winner(t, m, by=by)
-                if t.status == Tournament.Status.FINISHED and m.round_no == rounds._knockout_rounds(t):
-                    t.champion = winner.user
-                    t.save(update_fields=["champion"])
-            rounds._progress(t, by=by)
-        if t.status == Tournament.Status.FINISHED and t.format == Tournament.Format.ROUND_ROBIN:
-            top = next((row.player for row in standings(t) if not row.withdrawn), None)
-            if top is not None and top.user_id != t.champion_id:
-                t.champion = top.user
-                t.save(update_fields=["champion"])
-                text += f" {top.name} is now the champion."
-    else:
-        if t.status != Tournament.Status.RUNNING:
-            raise NotNow("The tournament is over.")
-        _decide(t, m, winner_side, Match.Decided.ADMIN, reason, values, by=by)
-    _notice(t, Notice.Kind.RESULT, text, reason=reason, by=by)
-    _changed(t)
-    log.info(
-        "tournament=%s match=%s action=set_result winner=%s by=%s",
-        t.pk,
-        m.pk,
-        winner_id,
-        getattr(by, "pk", None),
-    )
-    return m

@@ -12,12 +12,13 @@ from games.play import services as game_services
 from games.play.models import Game
 from games.tournaments import pairing
 from games.tournaments.models import Entrant, Match, Notice, Tournament
-from games.tournaments.services import outcomes
+from games.tournaments.services import outcomes, qualifying
 from games.tournaments.services.common import (
     _changed,
     _describe,
     _lock,
     _notice,
+    _notice_once,
     _started_count,
     _undecided,
     _waiting_text,
@@ -37,6 +38,10 @@ def tournament_start(*, tournament_id: int, by: AbstractBaseUser | None = None) 
     seeded = seeding_order(t)
     if len(seeded) < 2:
         raise NotNow("A tournament needs at least two players.")
+    if t.format == Tournament.Format.ACC:
+        refusal = qualifying.too_many_games(len(seeded), t.qualifying_games)
+        if refusal:
+            raise NotNow(refusal)
     for i, e in enumerate(seeded, start=1):
         if e.seed != i:
             e.seed = i
@@ -45,6 +50,8 @@ def tournament_start(*, tournament_id: int, by: AbstractBaseUser | None = None) 
     t.started_at = timezone.now()
     if t.format == Tournament.Format.KNOCKOUT:
         _draw_bracket(t, seeded, t.match_games)
+    elif t.format == Tournament.Format.ACC:
+        qualifying.draw_at_start(t, seeded)
     else:
         _draw_round_robin(t, seeded)
     t.save()
@@ -66,9 +73,46 @@ def tournament_advance(*, tournament_id: int, by: AbstractBaseUser | None = None
     _progress(t, force=True, by=by)
     after = (t.stage, t.current_round, _started_count(t))
     if before == after and t.status == Tournament.Status.RUNNING:
-        raise NotNow("Nothing to advance: " + _waiting_text(t) + ".")
+        why = "Nothing to advance: " + _waiting_text(t) + "."
+        if t.stage == Tournament.Stage.QUALIFYING:
+            why += " Each qualifying round is paired from the results of the one before."
+        raise NotNow(why)
     _changed(t)
     return _describe(t)
+
+
+@transaction.atomic
+def tournament_start_playoff(*, tournament_id: int, by: AbstractBaseUser | None = None) -> str:
+    """The director ends the qualifying after the rounds played so far (every match of them decided)
+    and seeds the playoff from the standings; rounds drawn ahead and not begun are void."""
+    t = _lock(tournament_id)
+    stage = t.rounds_stage
+    if t.status != Tournament.Status.RUNNING or not t.has_qualifying or t.stage != stage:
+        raise NotNow("Only a running qualifying can go on to the playoff.")
+    if t.current_round == 0:
+        raise NotNow("No qualifying round has been played yet.")
+    if _undecided(t).filter(stage=stage, round_no__lte=t.current_round).exists():
+        raise NotNow("The qualifying is not over: " + _waiting_text(t) + ".")
+    later = Match.objects.filter(tournament=t, stage=stage, round_no__gt=t.current_round)
+    total = t.qualifying_games if t.format == Tournament.Format.ACC else _last_drawn(t, stage)
+    if t.current_round < total:
+        later.update(status=Match.Status.VOID, winner=None,
+                     note=f"Qualifying ended after round {t.current_round} by the director.")
+        if t.format == Tournament.Format.ACC:
+            t.qualifying_games = t.current_round
+            t.save(update_fields=["qualifying_games"])
+        _notice(t, Notice.Kind.ROUND, f"The director ended the qualifying after round {t.current_round} "
+                f"of {total}.", by=by)
+    _progress(t, force=True, by=by)
+    _changed(t)
+    return _describe(t)
+
+
+def _last_drawn(t: Tournament, stage: str) -> int:
+    return (
+        Match.objects.filter(tournament=t, stage=stage).exclude(status=Match.Status.VOID)
+        .order_by("-round_no").values_list("round_no", flat=True).first() or 0
+    )
 
 
 def _draw_round_robin(t: Tournament, seeded: list[Entrant]) -> None:
@@ -174,12 +218,13 @@ def _start_match(t: Tournament, m: Match, *, by: AbstractBaseUser | None = None)
             t, m, 1 if e1.withdrawn else 0, Match.Decided.WITHDRAWAL, f"{gone.name} withdrew.", progress=False
         )
         return
+    # No clock yet: it starts when both players have come to the board (running.on_player_arrived).
     game = game_services.game_create_between(
         players=[e1.user, e2.user],
         rules=t.rules_for(m.match_games),
         rated=t.rated,
         created_by=by or t.created_by or e1.user,
-        turn_timer=t.turn_timer,
+        turn_timer=0,
         organised=True,
     )
     m.game = game
@@ -197,32 +242,55 @@ def _progress(t: Tournament, *, force: bool = False, by: AbstractBaseUser | None
     for _ in range(100):  # each pass moves one step; a walkover can make the next step due at once
         if t.status != Tournament.Status.RUNNING:
             return
-        if t.stage == Tournament.Stage.ROUND_ROBIN:
-            if not _progress_round_robin(t, force, by):
+        if t.stage in (Tournament.Stage.ROUND_ROBIN, Tournament.Stage.QUALIFYING):
+            if not _progress_rounds(t, force, by):
                 return
         elif not _progress_knockout(t, force, by):
             return
         force = False
 
 
-def _progress_round_robin(t: Tournament, force: bool, by) -> bool:
-    matches = Match.objects.filter(tournament=t, stage=Tournament.Stage.ROUND_ROBIN)
-    last = matches.order_by("-round_no").values_list("round_no", flat=True).first() or 0
-    open_so_far = (
-        _undecided(t).filter(stage=Tournament.Stage.ROUND_ROBIN, round_no__lte=t.current_round).exists()
-    )
-    if t.current_round < last and (t.current_round == 0 or force or (t.auto_advance and not open_so_far)):
-        _open_round(t, t.current_round + 1, by)
+def _progress_rounds(t: Tournament, force: bool, by) -> bool:
+    """A round robin's or a qualifying's next step: open the next round (pairing it first, in
+    qualifying games), or once every round is decided seed the playoff or name the champion."""
+    stage = t.stage
+    last = t.qualifying_games if stage == Tournament.Stage.QUALIFYING else _last_drawn(t, stage)
+    open_so_far = _undecided(t).filter(stage=stage, round_no__lte=t.current_round).exists()
+    if t.current_round < last:
+        automatic = t.auto_advance and not t.paused and not open_so_far
+        if not (t.current_round == 0 or force or automatic):
+            return False
+        nxt = t.current_round + 1
+        if stage == Tournament.Stage.QUALIFYING and not qualifying.is_drawn(t, nxt):
+            if open_so_far:
+                return False  # paired from the results of the round before, so it waits for them
+            try:
+                qualifying.pair_next(t, nxt)
+            except NotNow as exc:
+                if force:
+                    raise
+                _notice_once(t, Notice.Kind.ROUND, f"{exc.message} The director decides what follows.")
+                return False
+        _open_round(t, nxt, by)
         return True
-    if open_so_far or t.current_round < last:
+    if open_so_far or (t.paused and not force):
         return False
-    # Every round robin match is decided.
-    if t.format == Tournament.Format.QUALIFYING:
-        _draw_playoff(t, by)
-        return True
     table = standings(t)
-    winner = next((row.player for row in table if not row.withdrawn), None)
-    _finish(t, winner, by)
+    active = [row for row in table if not row.withdrawn]
+    places = pairing.qualifier_count(len(active), t.qualifiers) if t.has_qualifying else 1
+    tied = qualifying.tie_across(table, places) if len(active) > places else []
+    if tied:
+        what = "the last playoff places" if t.has_qualifying else "first place"
+        text = (f"{', '.join(e.name for e in tied)} are level on every tie-break for {what}: the "
+                "director records a cut of the cards to separate them.")
+        if force:
+            raise NotNow(text)
+        _notice_once(t, Notice.Kind.ROUND, text)
+        return False
+    if t.has_qualifying:
+        _draw_playoff(t, table, by)
+        return True
+    _finish(t, next((row.player for row in active), None), by)
     return False
 
 
@@ -230,11 +298,18 @@ def _open_round(t: Tournament, round_no: int, by) -> None:
     t.current_round = round_no
     t.save(update_fields=["current_round"])
     matches = Match.objects.filter(
-        tournament=t, stage=Tournament.Stage.ROUND_ROBIN, round_no=round_no, status=Match.Status.WAITING
+        tournament=t, stage=t.stage, round_no=round_no, status=Match.Status.WAITING
     ).select_related("entrant1__user", "entrant2__user")
     for m in matches:
         _start_match(t, m, by=by)
-    _notice(t, Notice.Kind.ROUND, f"Round {round_no} has begun.")
+    text = f"Round {round_no} has begun."
+    if t.stage == Tournament.Stage.QUALIFYING:
+        text = f"Qualifying round {round_no} of {t.qualifying_games} has begun."
+        bye = Match.objects.filter(tournament=t, stage=t.stage, round_no=round_no, status=Match.Status.BYE,
+                                   entrant2__isnull=True).select_related("entrant1__user").first()
+        if bye is not None:
+            text += f" {bye.entrant1.name} has the bye (a win, no spread)."
+    _notice(t, Notice.Kind.ROUND, text)
 
 
 def _progress_knockout(t: Tournament, force: bool, by) -> bool:
@@ -253,7 +328,7 @@ def _progress_knockout(t: Tournament, force: bool, by) -> bool:
     if lowest and lowest != t.current_round:
         t.current_round = lowest
         t.save(update_fields=["current_round"])
-    if not (t.auto_advance or force):
+    if not force and (not t.auto_advance or t.paused):
         return False
     ready = ko.filter(
         status=Match.Status.WAITING, entrant1__isnull=False, entrant2__isnull=False, game__isnull=True
@@ -266,8 +341,8 @@ def _progress_knockout(t: Tournament, force: bool, by) -> bool:
     return started
 
 
-def _draw_playoff(t: Tournament, by) -> None:
-    table = [row for row in standings(t) if not row.withdrawn]
+def _draw_playoff(t: Tournament, table: list[pairing.Standing], by) -> None:
+    table = [row for row in table if not row.withdrawn]
     count = pairing.qualifier_count(len(table), t.qualifiers)
     qualified = [row.player for row in table[:count]]
     if len(qualified) < 2:  # withdrawals left fewer than two: no playoff to play
