@@ -3,6 +3,7 @@ from django.urls import include, path
 
 # Before any URL is built: the apps' patterns and the admin's own (a match's result page) use <id:...>.
 import games.play.converters  # noqa: F401
+
 # The admin is the site's: its directors run tournaments from it (games/tournaments/admin).
 admin.site.site_header = "Cribbage Hall administration"
 admin.site.site_title = "Cribbage Hall admin"

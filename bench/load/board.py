@@ -11,7 +11,7 @@ PHASE = re.compile(r'<div id="board"[^>]*\bclass="[^"]*\bphase-([a-z_]+)')
 CUT_BUTTON = re.compile(r'<button[^>]*\bname="position" value="(\d+)"[^>]*>')
 DISCARD_BOX = re.compile(r'<input type="checkbox" name="cards" value="([^"]+)"')
 PLAYABLE = re.compile(r'<button[^>]*\bname="card" value="([^"]+)"[^>]*\bclass="[^"]*\bplayable\b')
-BUTTON = re.compile(r'<button[^>]*\bname="type" value="(go|next_deal|next_game)"')
+BUTTON = re.compile(r'<button[^>]*\bname="type" value="(go|cut_starter|next_deal|next_game)"')
 ACCEPT_FORM = re.compile(r'action="/games/(\d+)/accept/"')
 CSRF_INPUT = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 

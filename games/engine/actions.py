@@ -41,6 +41,13 @@ class Discard:
 
 
 @dataclass(frozen=True, slots=True)
+class CutStarter:
+    """The seat right of the dealer cuts the pack and the starter is turned (``pone_cuts``)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class Play:
     """Lay a card in the play (pegging)."""
 
@@ -98,11 +105,15 @@ class Resign:
     seat: int
 
 
-Action = CutForDeal | Discard | Play | Go | Count | CallMuggins | AcceptCount | NextDeal | NextGame | Resign
+Action = (
+    CutForDeal | Discard | CutStarter | Play | Go | Count | CallMuggins | AcceptCount | NextDeal | NextGame
+    | Resign
+)
 
 _TYPES: dict[str, type] = {
     "cut_for_deal": CutForDeal,
     "discard": Discard,
+    "cut_starter": CutStarter,
     "play": Play,
     "go": Go,
     "count": Count,

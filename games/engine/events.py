@@ -34,6 +34,7 @@ EVENT_KINDS = frozenset({
     # deal / discard / starter
     "deal",         # a new deal starts (seat = the dealer)
     "discard",      # seat laid away its cards (no cards named)
+    "cut_pack",     # seat cut the pack for the starter (house rule pone_cuts)
     "starter",      # the starter is turned (cards = the starter)
     "his_heels",    # jack turned: 2 to the dealer (cards = the jack)
     # the play

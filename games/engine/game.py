@@ -28,7 +28,8 @@ players seats 0 and 2 play seats 1 and 3 and each partnership shares one score, 
 * **Discard**: each seat sends ``Discard`` (two cards with two players, one with three or four; with
   three the deck's next card already lies in the crib); when all have, the seat right of the
   dealer cuts and the starter is turned (``deck[12]``, ``deck[16]`` or ``deck[20]``) and a jack
-  scores his heels for the dealer at once.
+  scores his heels for the dealer at once. With ``pone_cuts`` the phase is ``starter`` until that
+  seat (``turn``) sends ``CutStarter``; without it the starter turns as the last card is laid away.
 * **Play**: ``turn`` is the seat to act; the seat left of the dealer (the pone) leads. It must
   ``Play`` a card that fits if it has one, else ``Go``. The turn passes clockwise; seats with no
   cards, or that have said go in this series, are passed over. When the turn would come back to
@@ -58,6 +59,7 @@ from games.engine.actions import (
     CallMuggins,
     Count,
     CutForDeal,
+    CutStarter,
     Discard,
     Go,
     NextDeal,
@@ -86,7 +88,7 @@ from games.engine.show import accept_count, call_muggins, count_hand
 from games.engine.state import DUE, GameState, dealt_count, discard_size, hand_size
 
 __all__ = [
-    "AcceptCount", "Action", "CallMuggins", "Count", "CutForDeal", "Discard", "GameState", "Go",
+    "AcceptCount", "Action", "CallMuggins", "Count", "CutForDeal", "CutStarter", "Discard", "GameState", "Go",
     "NextDeal", "NextGame", "Play", "Resign", "apply", "legal_actions", "new_game",
 ]
 
@@ -231,8 +233,22 @@ def _discard(d: Draft, action: Discard) -> None:
     d.discards = set_at(d.discards, seat, tuple(sorted(cards)))
     d.crib = tuple(sorted(d.crib + cards))
     d.emit(Event(seat, "discard"))
-    if all(d.discards):
+    if not all(d.discards):
+        return
+    if d.rules.pone_cuts:
+        d.phase = "starter"
+        d.turn = (d.dealer - 1) % d.players
+    else:
         _turn_starter(d)
+
+
+def _cut_starter(d: Draft, action: CutStarter) -> None:
+    if d.phase != "starter":
+        raise WrongPhase("There is no pack to cut now")
+    if action.seat != d.turn:
+        raise NotYourTurn("The seat right of the dealer cuts the pack")
+    d.emit(Event(action.seat, "cut_pack"))
+    _turn_starter(d)
 
 
 def _turn_starter(d: Draft) -> None:
@@ -255,6 +271,7 @@ def _next_deal(d: Draft, action: NextDeal) -> None:
     d.acks = set_at(d.acks, seat, True)
     if all(d.acks):
         d.deal_no += 1
+        d.last_show = d.show
         d.log = ()
         _start_deal(d, left_of(d, d.dealer))
 
@@ -281,6 +298,7 @@ def _next_game(d: Draft, action: NextGame) -> None:
     d.cut_positions = (None,) * n
     d.cut_cards = (None,) * n
     d.cut_attempt = 0
+    d.last_show = ()
     d.log = ()
     d.emit(Event(loser, "dealer", detail="lost"))
     _start_deal(d, loser)
@@ -304,6 +322,7 @@ def _resign(d: Draft, action: Resign) -> None:
 _HANDLERS = {
     CutForDeal: _cut,
     Discard: _discard,
+    CutStarter: _cut_starter,
     Play: play_card,
     Go: say_go,
     Count: count_hand,
@@ -342,6 +361,8 @@ def legal_actions(state: GameState, seat: int) -> tuple[Action, ...]:
             return ()
         k = discard_size(state.rules.players)
         return tuple(Discard(seat, combo) for combo in combinations(state.hands[seat], k))
+    if phase == "starter":
+        return (CutStarter(seat),) if state.turn == seat else ()
     if phase == "play":
         if state.turn != seat:
             return ()

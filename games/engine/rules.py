@@ -25,6 +25,9 @@ class HouseRules:
     muggins: bool = False
     match_games: int = 1  # best of N games (1 = a single game)
     players: int = 2  # 2, 3, or 4 (two partnerships)
+    # The pone cuts the pack for the starter (``CutStarter``); off, the starter turns by itself
+    # once the crib is laid away. Off by default so a bare engine game needs no extra action.
+    pone_cuts: bool = False
 
     def __post_init__(self) -> None:
         if self.target not in TARGETS:

@@ -30,7 +30,7 @@ from games.engine.events import Event
 from games.engine.rules import HouseRules
 from games.engine.scoring import ShowScore, score_hand
 
-PHASES = ("cut", "discard", "play", "show", "game_over", "match_over")
+PHASES = ("cut", "discard", "starter", "play", "show", "game_over", "match_over")
 SKUNK_NAMES = ("", "skunk", "double skunk", "triple skunk")
 
 # ShowEntry.status values.
@@ -195,6 +195,7 @@ class GameState:
     show: tuple[ShowEntry, ...] = ()
     show_zoned: tuple[bool, ...] = (False, False)  # in the peg-out zone when the show began
     acks: tuple[bool, ...] = (False, False)  # NextDeal received, per seat
+    last_show: tuple[ShowEntry, ...] = ()  # the previous deal's show, kept until the next one
     log: tuple[Event, ...] = field(default=(), repr=False)  # this deal's events
 
     # --- construction ---------------------------------------------------------------------------
@@ -241,7 +242,8 @@ class GameState:
     @property
     def cutter(self) -> int | None:
         """The seat right of the dealer, who cuts the starter (with two players, the pone). The
-        starter is still the fixed deck position :attr:`starter_index`: the cut is a formality."""
+        starter is still the fixed deck position :attr:`starter_index` (the deck is already
+        shuffled from the secret), so the cut decides when it turns, not which card it is."""
         return None if self.dealer is None else (self.dealer - 1) % self.rules.players
 
     @property
@@ -258,7 +260,7 @@ class GameState:
             return tuple(s for s in range(n) if self.cut_positions[s] is None)
         if phase == "discard":
             return tuple(s for s in range(n) if not self.discards[s])
-        if phase in ("play", "show") and self.turn is not None:
+        if phase in ("starter", "play", "show") and self.turn is not None:
             return (self.turn,)
         if phase == "show":
             return tuple(s for s in range(n) if not self.acks[s])
@@ -327,6 +329,7 @@ class GameState:
             "show": [e.to_dict() for e in self.show],
             "show_zoned": list(self.show_zoned),
             "acks": list(self.acks),
+            "last_show": [e.to_dict() for e in self.last_show],
             "log": [e.to_dict() for e in self.log],
         }
 
@@ -370,5 +373,6 @@ class GameState:
             show=tuple(ShowEntry.from_dict(e) for e in data["show"]),
             show_zoned=tuple(data["show_zoned"]),
             acks=tuple(data["acks"]),
+            last_show=tuple(ShowEntry.from_dict(e) for e in data.get("last_show", ())),
             log=tuple(Event.from_dict(e) for e in data["log"]),
         )

@@ -71,8 +71,9 @@ class TableView:
     starter, every card laid in the play, each hand and the crib once its count begins, how many
     cards each seat holds, the deal's log and the results. No seat's unplayed cards.
 
-    ``turn`` is the one seat to act (play, manual count, muggins), a tuple of the seats still to
-    act (cut, discard, the NextDeal acknowledgements, ``game_over``), or None (``match_over``).
+    ``turn`` is the one seat to act (cutting the starter, play, manual count, muggins), a tuple of
+    the seats still to act (cut, discard, the NextDeal acknowledgements, ``game_over``), or None
+    (``match_over``).
 
     ``scores``, ``back_pegs``, ``match_scores``, ``match_winner`` and the results' ``winner`` are
     per side: ``side_of(seat)`` indexes them; ``teams`` lists the seats of each side. Everything
@@ -107,6 +108,7 @@ class TableView:
     cut_positions: tuple[int | None, ...]
     cut_cards: tuple[Card | None, ...]  # the last revealed cut (None: not revealed)
     show: tuple[ShownHand, ...]
+    last_show: tuple[ShownHand, ...]  # the previous deal's show (empty in a game's first deal)
     acks: tuple[bool, ...]  # who has asked for the next deal
     log: tuple[Event, ...]  # this deal's events
     result: GameResult | None  # the current game's result once it is over
@@ -143,6 +145,7 @@ class TableView:
             "gone": list(self.gone), "cut_attempt": self.cut_attempt,
             "cut_positions": list(self.cut_positions), "cut_cards": [_card(c) for c in self.cut_cards],
             "show": [h.to_dict() for h in self.show], "acks": list(self.acks),
+            "last_show": [h.to_dict() for h in self.last_show],
             "log": [e.to_dict() for e in self.log],
             "result": None if self.result is None else self.result.to_dict(),
             "results": [r.to_dict() for r in self.results],
@@ -193,23 +196,26 @@ def _card(card: Card | None) -> str | None:
 
 
 def _turn(state: GameState) -> int | tuple[int, ...] | None:
-    if state.phase in ("play", "show") and state.turn is not None:
+    if state.phase in ("starter", "play", "show") and state.turn is not None:
         return state.turn
     if state.phase == "match_over":
         return None
     return state.to_act
 
 
-def _table(state: GameState) -> dict:
-    """The fields of a :class:`TableView` of ``state``."""
-    shown = tuple(
+def _shown(show) -> tuple[ShownHand, ...]:
+    return tuple(
         ShownHand(
             e.seat, e.kind, e.cards, e.starter, e.status, e.claimed, e.awarded, e.muggins,
             e.score.total if e.status == DONE else None,
             e.score.groups if e.status == DONE else (),
         )
-        for e in state.show
+        for e in show
     )
+
+
+def _table(state: GameState) -> dict:
+    """The fields of a :class:`TableView` of ``state``."""
     result = None
     over = state.phase in ("game_over", "match_over")
     if over and state.results and state.results[-1].game_no == state.game_no:
@@ -242,7 +248,8 @@ def _table(state: GameState) -> dict:
         "cut_attempt": state.cut_attempt,
         "cut_positions": state.cut_positions,
         "cut_cards": state.cut_cards,
-        "show": shown,
+        "show": _shown(state.show),
+        "last_show": _shown(state.last_show),
         "acks": state.acks,
         "log": state.log,
         "result": result,

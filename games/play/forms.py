@@ -11,7 +11,8 @@ from games.engine.rules import HouseRules
 from games.play.models import TURN_TIMER_CHOICES, ComputerLevel
 
 RULE_FIELDS = (
-    "target", "skunks", "triple_skunk", "peg_out_zone", "manual_counting", "muggins", "match_games",
+    "target", "skunks", "triple_skunk", "peg_out_zone", "manual_counting", "muggins", "pone_cuts",
+    "match_games",
 )
 
 
@@ -40,6 +41,11 @@ class HouseRulesForm(forms.Form):
     muggins = forms.BooleanField(
         required=False, label="Muggins",
         help_text="With manual counting: the opponent may take the points you missed.",
+    )
+    pone_cuts = forms.BooleanField(
+        required=False, initial=True, label="The pone cuts the pack",
+        help_text="The player who did not deal cuts before the starter is turned; "
+                  "off, the starter turns by itself once the crib is laid away.",
     )
     match_games = forms.TypedChoiceField(
         label="Match", coerce=int, initial=1,
@@ -72,7 +78,7 @@ class HouseRulesForm(forms.Form):
         return HouseRules(
             target=d["target"], skunks=d["skunks"], triple_skunk=d["triple_skunk"],
             peg_out_zone=d["peg_out_zone"], manual_counting=d["manual_counting"],
-            muggins=d["muggins"], match_games=d["match_games"],
+            muggins=d["muggins"], pone_cuts=d["pone_cuts"], match_games=d["match_games"],
         )
 
 

@@ -24,6 +24,10 @@ class HouseRuleFields(models.Model):
     peg_out_zone = models.PositiveSmallIntegerField(default=0, choices=PEG_OUT_ZONE_CHOICES)
     manual_counting = models.BooleanField(default=False)
     muggins = models.BooleanField(default=False)
+    # The ACC's way: the pone cuts the pack and the starter turns then. Off, it turns by itself.
+    # Which card turns is the same either way (the deck is dealt from the game's secret), so the
+    # rule words of a table leave it out.
+    pone_cuts = models.BooleanField(default=True)
 
     class Meta:
         abstract = True
@@ -33,7 +37,7 @@ class HouseRuleFields(models.Model):
         return HouseRules(
             target=self.target, skunks=self.skunks, triple_skunk=self.triple_skunk,
             peg_out_zone=self.peg_out_zone, manual_counting=self.manual_counting, muggins=self.muggins,
-            match_games=match_games, players=players,
+            pone_cuts=self.pone_cuts, match_games=match_games, players=players,
         )
 
     def rule_words(self) -> list[str]:
@@ -55,5 +59,5 @@ def rule_fields(rules: HouseRules) -> dict:
     return {
         "target": rules.target, "skunks": rules.skunks, "triple_skunk": rules.triple_skunk,
         "peg_out_zone": rules.peg_out_zone, "manual_counting": rules.manual_counting,
-        "muggins": rules.muggins,
+        "muggins": rules.muggins, "pone_cuts": rules.pone_cuts,
     }

@@ -33,7 +33,8 @@ DASH = "–"
 LOUD_KINDS = frozenset({"timeout", "abandon", "resign", "game_won", "match_won", "say_go"})
 # What the site did for a seat whose clock ran out, by the action's type.
 DID = {
-    "cut_for_deal": "cut for deal for", "discard": "laid away for", "play": "played for",
+    "cut_for_deal": "cut for deal for", "discard": "laid away for", "cut_starter": "cut the pack for",
+    "play": "played for",
     "go": "said go for", "count": "counted for", "accept_count": "accepted the count for",
     "call_muggins": "called muggins for", "next_deal": "readied the next deal for",
     "next_game": "started the next game for",
@@ -253,6 +254,8 @@ def _sentence(table: Table, e: Event, ending: dict | None) -> str | None:
     if kind == "discard":
         cards = "two cards" if table.players == 2 else "one card"
         return f"{said(seat_name(table, e.seat, start=True), 'lays away', 'lay away')} {cards}"
+    if kind == "cut_pack":
+        return said(seat_name(table, e.seat, start=True), "cuts the pack", "cut the pack")
     if kind == "starter":
         return f"Starter: {e.cards[0].name}"
     if kind == "reset":
@@ -385,6 +388,7 @@ def action_words(who: str, action: dict) -> str:
         return f"{who} counts {action['points']}"
     texts = {
         "go": "says go",
+        "cut_starter": "cuts the pack",
         "call_muggins": "calls muggins",
         "accept_count": "accepts the count",
         "next_deal": "is ready for the next deal",

@@ -15,6 +15,20 @@
   else wire();
 })();
 
+// A one-letter key for the one obvious move (C cuts the pack): the button carries data-shortcut,
+// and a key typed into a field, or held with a modifier, is the player's own.
+(function () {
+  "use strict";
+  document.addEventListener("keydown", function (e) {
+    if (e.ctrlKey || e.metaKey || e.altKey || e.repeat || e.key.length !== 1) return;
+    if (e.target.closest && e.target.closest("input, textarea, select, [contenteditable]")) return;
+    const button = document.querySelector('[data-shortcut="' + e.key.toLowerCase() + '"]:not([disabled])');
+    if (!button) return;
+    e.preventDefault();
+    button.click();
+  });
+})();
+
 (function () {
   "use strict";
 
@@ -310,6 +324,22 @@
   }
   document.addEventListener("htmx:afterSwap", restoreScroll);
   document.addEventListener("htmx:oobAfterSwap", restoreScroll);
+
+  // A fold the reader opened (the last deal's show) stays open while the opponent's moves redraw
+  // the board around it: <details data-keep-open id=...> remembers its state by id.
+  const opened = {};
+  document.addEventListener("toggle", function (e) {
+    const box = e.target;
+    if (box.nodeType === 1 && box.hasAttribute("data-keep-open") && box.id) opened[box.id] = box.open;
+  }, true);
+  function restoreOpen() {
+    Object.keys(opened).forEach(function (id) {
+      const box = document.getElementById(id);
+      if (box && box.open !== opened[id]) box.open = opened[id];
+    });
+  }
+  document.addEventListener("htmx:afterSwap", restoreOpen);
+  document.addEventListener("htmx:oobAfterSwap", restoreOpen);
 
   // A seek of ours was taken, or the rematch we offered began: follow the link the socket sends.
   document.addEventListener("htmx:oobAfterSwap", function (e) {

@@ -69,6 +69,8 @@ def next_action(player: Player) -> tuple[str, Locator, str] | None:
         return "cut", control, ""
     if page.locator("#board .discard-form input[name=cards]").count() == 6:
         return "discard", page.get_by_role("button", name="Lay away to the crib"), ""
+    if control := _enabled(page.locator("#board .cut-starter-form button")):
+        return "cut the pack", control, ""
     if control := _enabled(page.locator("#board").get_by_role("button", name="Go", exact=True)):
         return "go", control, ""
     if control := _enabled(page.locator("#board .play-form button.playable:not([disabled])")):

@@ -62,7 +62,7 @@ def test_sign_up_and_play_a_whole_game_against_the_computer(live_daphne: str, pa
     expect(page.locator(".crib")).to_contain_text("crib (4)")
     expect(page.locator(".starter")).to_contain_text("Starter")
 
-    seen = {"play": False, "show": False}
+    seen = {"starter": False, "play": False, "show": False}
     for _ in range(MAX_ACTIONS):
         board = page.locator("#board")
         if page.locator("section.result").count():
@@ -76,6 +76,15 @@ def test_sign_up_and_play_a_whole_game_against_the_computer(live_daphne: str, pa
             if _click_if_enabled(page, page.get_by_role("button", name="Go", exact=True)):
                 continue
             if _click_if_enabled(page, page.locator(".play-form button.playable:not([disabled])")):
+                continue
+        elif "phase-starter" in phase:
+            if not seen["starter"]:
+                expect(page.locator(".cut-pack__button")).to_be_visible()
+                screenshot(page, "cut-the-pack")
+                seen["starter"] = True
+                page.keyboard.press("c")  # the key cuts as the button does
+                continue
+            if _click_if_enabled(page, page.locator(".cut-starter-form button")):
                 continue
         elif "phase-show" in phase:
             if not seen["show"]:
@@ -97,7 +106,7 @@ def test_sign_up_and_play_a_whole_game_against_the_computer(live_daphne: str, pa
     else:
         pytest.fail("the game did not end")
 
-    assert seen == {"play": True, "show": True}
+    assert seen == {"starter": True, "play": True, "show": True}
     result = page.locator("section.result")
     expect(result.get_by_role("heading")).to_contain_text(re.compile(r"(You win|Computer \(easy\) wins)"))
     expect(result).to_contain_text("Final score")

@@ -85,7 +85,8 @@ def scored(events, kind: str) -> list[tuple[int | None, int]]:
 
 
 def visible_cards(state: GameState, seat: int) -> set:
-    """The cards ``seat`` may know of: its own, the cut, the starter, the play, the show."""
+    """The cards ``seat`` may know of: its own, the cut, the starter, the play, the show (and the
+    last deal's show, laid face up then)."""
     seen = set(state.hands[seat]) | set(state.kept[seat]) | set(state.discards[seat])
     seen |= {c for c in state.cut_cards if c is not None}
     # Cut cards of earlier attempts (ties) were shown to everyone; only the log still names them.
@@ -95,6 +96,8 @@ def visible_cards(state: GameState, seat: int) -> set:
     seen |= {c for _, c in state.plays}
     for entry in state.show:
         seen |= set(entry.cards)
+    for entry in state.last_show:
+        seen |= {*entry.cards, entry.starter}
     return seen
 
 

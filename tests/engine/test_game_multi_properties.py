@@ -51,7 +51,7 @@ RULESETS = tuple(
         {},
         {"target": 61},
         {"manual_counting": True, "muggins": True},
-        {"peg_out_zone": 5, "match_games": 3, "triple_skunk": True},
+        {"peg_out_zone": 5, "match_games": 3, "triple_skunk": True, "pone_cuts": True},
         {"target": 61, "match_games": 3, "manual_counting": True, "muggins": True, "peg_out_zone": 1},
         {"skunks": False, "match_games": 3, "target": 61},
     )

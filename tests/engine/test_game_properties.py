@@ -49,10 +49,11 @@ RULESETS = (
     HouseRules(manual_counting=True),
     HouseRules(manual_counting=True, muggins=True),
     HouseRules(manual_counting=True, muggins=True, peg_out_zone=1, target=61),
-    HouseRules(peg_out_zone=5, match_games=3, triple_skunk=True),
+    HouseRules(peg_out_zone=5, match_games=3, triple_skunk=True, pone_cuts=True),
     HouseRules(target=61, match_games=5, manual_counting=True, muggins=True, peg_out_zone=5),
     HouseRules(skunks=False, match_games=3, target=61),
     HouseRules(peg_out_zone=1, manual_counting=True),
+    HouseRules(pone_cuts=True, manual_counting=True, muggins=True),
 )
 MAX_STEPS = 20_000  # far more than any match needs; a loop would fail here, not hang
 

@@ -27,7 +27,8 @@ from django.urls import reverse
 
 from games.engine.actions import Count, action_to_dict
 from games.engine.cards import DECK, RANK_CHARS, RANK_NAMES, SUIT_NAMES, SUIT_SYMBOLS, Card
-from games.engine.game import GameState, legal_actions
+from games.engine.game import GameState, legal_actions, new_game
+from games.engine.rules import HouseRules
 from games.play import services
 from games.play.board.player import render_board_oob
 from games.play.models import Game
@@ -121,6 +122,29 @@ def test_the_scanner_finds_every_form_of_a_card():
     assert cards_in('<p class="x5H">15H TDX, ASK</p>', [five, ten, Card(1, "S")]) == {}
 
 
+_LAST_DEAL = re.compile(r'<details class="last-deal".*?</details>', re.S)
+
+
+def without_last_deal(html: str, state: GameState) -> str:
+    """``html`` without the fold of the last deal's show, once that fold is checked to hold only
+    the cards that show laid open: a card dealt again this deal may be in it, and is no leak."""
+    shown = {c for e in state.last_show for c in (*e.cards, e.starter)}
+    for fold in _LAST_DEAL.findall(html):
+        extra = cards_in(fold, set(DECK) - shown)
+        assert not extra, f"the last deal's fold shows {sorted(map(str, extra))}, not of its show"
+    return _LAST_DEAL.sub("", html)
+
+
+def test_the_last_deals_fold_is_checked_then_set_aside():
+    state = GameState.from_dict({**new_game(HouseRules(), b"s").to_dict(), "last_show": [
+        {"seat": 0, "kind": "hand", "cards": ["5H", "5S", "5D", "JC"], "starter": "5C", "status": "done",
+         "claimed": None, "awarded": 29, "muggins": 0}]})
+    fold = '<details class="last-deal" id="x"><li>Five of hearts</li></details>'
+    assert without_last_deal(f"<p>a</p>{fold}<p>b</p>", state) == "<p>a</p><p>b</p>"
+    with pytest.raises(AssertionError, match="TD"):
+        without_last_deal('<details class="last-deal"><td>T\u2666</td></details>', state)
+
+
 # --- playing through the client ------------------------------------------------------------------
 
 
@@ -141,6 +165,7 @@ class Table:
     def check(self, seat: int, html: str, where: str) -> None:
         """``html`` just went to ``seat``: it must show no card hidden from that seat now."""
         state = self.state()
+        html = without_last_deal(html, state)
         leaked = cards_in(html, hidden_from(state, seat))
         assert not leaked, (
             f"{where}: seat {seat} was shown {sorted(map(str, leaked))} in phase {state.phase}:\n"
@@ -235,8 +260,9 @@ def new_computer_game(client: Client, level: str, rules: dict) -> Game:
     ("level", "rules", "seed"),
     [
         ("easy", {"target": "61"}, 1),
-        ("expert", {"target": "61", "manual_counting": "on", "muggins": "on", "hints": "on"}, 2),
-        ("standard", {"target": "61", "match_games": "3", "peg_out_zone": "5"}, 3),
+        ("expert", {"target": "61", "manual_counting": "on", "muggins": "on", "hints": "on",
+                    "pone_cuts": "on"}, 2),
+        ("standard", {"target": "61", "match_games": "3", "peg_out_zone": "5", "pone_cuts": "on"}, 3),
     ],
 )
 def test_no_hidden_card_reaches_a_player_against_the_computer(level, rules, seed):
@@ -257,7 +283,7 @@ def test_no_hidden_card_reaches_either_person_in_a_game_between_people():
     a.force_login(alice)
     b.force_login(bob)
     form = {"seek-target": "61", "seek-skunks": "on", "seek-peg_out_zone": "0", "seek-match_games": "1",
-            "seek-manual_counting": "on", "seek-muggins": "on"}
+            "seek-manual_counting": "on", "seek-muggins": "on", "seek-pone_cuts": "on"}
     assert a.post(reverse("new_seek"), form).status_code == 302
     seek = Game.objects.get()
     lobby = b.get(reverse("lobby")).content.decode()

@@ -33,6 +33,8 @@ CASES = [
     (ALICE, ev(0, "deal"), "", "You deal"),
     (ALICE, ev(0, "discard"), "", "You lay away two cards"),
     (THREE, ev(0, "discard"), "", "alice lays away one card"),
+    (ALICE, ev(1, "cut_pack"), "", "bob cuts the pack"),
+    (ALICE, ev(0, "cut_pack"), "", "You cut the pack"),
     (ALICE, ev(None, "starter", cards=["JC"]), "", "Starter: Jack of clubs"),
     (ALICE, ev(1, "his_heels", 2, ["JC"]), "bob", "His heels for 2"),
     (ALICE, ev(1, "play", cards=["5H"], count=15), "bob", "Five of hearts: 15"),

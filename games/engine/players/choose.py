@@ -31,6 +31,7 @@ from games.engine.actions import (
     CallMuggins,
     Count,
     CutForDeal,
+    CutStarter,
     Discard,
     Go,
     NextDeal,
@@ -70,7 +71,7 @@ def choose_action(view: SeatView, level: str, rng: random.Random) -> Action:
         return _true_count(view)
     if isinstance(first, CallMuggins | AcceptCount):
         return _muggins(view)
-    if isinstance(first, NextDeal | NextGame):
+    if isinstance(first, CutStarter | NextDeal | NextGame):
         return first
     raise ValueError(f"no rule for {first!r}")  # pragma: no cover - every listed action is handled
 

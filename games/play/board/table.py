@@ -20,6 +20,7 @@ TRACK_COLORS = ("red", "blue", "green")
 PHASE_TITLES = {
     "cut": "Cut for deal",
     "discard": "Lay away to the crib",
+    "starter": "Cut the pack",
     "play": "The play",
     "show": "The show",
     "game_over": "Game over",
@@ -43,7 +44,10 @@ def side_names(v: TableView, names: list[str], viewer: int | None = None) -> lis
 
 
 def turn_word(v: TableView) -> str:
-    """What the seat on turn is doing, for its badge: in the show it counts, or answers a count."""
+    """What the seat on turn is doing, for its badge: it cuts the pack, plays, counts in the show
+    or answers a count."""
+    if v.phase == "starter":
+        return "to cut"
     if v.phase != "show":
         return "to play"
     return "to answer" if any(h.status == "muggins" for h in v.show) else "to count"
@@ -194,6 +198,10 @@ def table_context(
                                             and bool(v.plays)),
         "count_calls": count_calls(v, table),
         "show": [_shown(h, names, viewer) for h in v.show],
+        # The previous deal's show stays one click away until this deal's show begins.
+        "last_show": [_shown(h, names, viewer) for h in v.last_show]
+        if v.phase in ("discard", "starter", "play") else [],
+        "last_deal_id": f"last-deal-{v.game_no}-{v.deal_no}",
         "crib_counted": any(h.kind == "crib" for h in v.show),
         "log": log,
         "result": result,

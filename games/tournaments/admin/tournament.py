@@ -89,7 +89,7 @@ class TournamentAdmin(admin.ModelAdmin):
         (
             "House rules (every game; no discard hints)",
             {"fields": ("target", "skunks", "triple_skunk", "peg_out_zone", "manual_counting", "muggins",
-                        "rated")},
+                        "pone_cuts", "rated")},
         ),
         ("Qualifying points and tie-breaks", {"fields": ("win_points", "skunk_points", "double_skunk_points",
                                                          *TIE_BREAK_FIELDS)}),
