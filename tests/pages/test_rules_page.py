@@ -22,12 +22,20 @@ def test_the_page_covers_every_part_of_the_rules(client):
     response = client.get("/rules/")
     assert response.status_code == 200
     html = response.content.decode()
-    for anchor in ("aim", "deal", "starter", "play", "show", "winning", "house-rules", "tables", "counter"):
+    for anchor in ("aim", "deal", "starter", "play", "show", "winning", "house-rules", "away", "tables",
+                   "counter"):
         assert f'id="{anchor}"' in html and f'href="#{anchor}"' in html
     for words in ("his heels", "1 for the go", "last card", "His nobs", "only a five-card flush counts",
                   "Stink hole".lower(), "muggins", "triple skunk", "Three players", "Four players"):
         assert words in html
     assert 'data-testid="count-total"' not in html  # nothing counted until asked
+
+
+def test_it_states_when_a_player_who_left_can_be_claimed_against(client, settings):
+    settings.ABSENCE_CLAIM_SECONDS = 300
+    html = client.get("/rules/").content.decode()
+    assert "claim the win</strong> once 5 minutes have passed" in html
+    assert "not been heard from for 30 seconds" in html
 
 
 def test_everyone_can_reach_it_from_the_footer_and_home_page(client, django_user_model):

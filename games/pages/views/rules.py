@@ -7,6 +7,7 @@ from django.shortcuts import render
 
 from games.engine.scoring import score_hand
 from games.pages.forms import HandCountForm
+from games.play import presence
 
 # Hands worth trying, as (what, hand, starter, crib): each shows one rule of the show at work.
 EXAMPLES = (
@@ -26,7 +27,12 @@ def how_to_play(request: HttpRequest) -> HttpResponse:
     if asked and form.is_valid():
         data = form.cleaned_data
         score = score_hand(data["hand"], data["starter"], crib=data["crib"])
-    context = {"form": form, "score": score, "examples": EXAMPLES}
+    context = {
+        "form": form, "score": score, "examples": EXAMPLES,
+        # Leaving the table: the figures the site plays by (settings), as the board counts them.
+        "absence_minutes": max(1, presence.absence_limit() // 60),
+        "presence_seconds": round(presence.PRESENCE_EXPIRES_SECONDS),
+    }
     status = 400 if asked and score is None else 200
     # The counter's own form asks for its result only; the whole page stays put around it.
     if request.htmx and request.htmx.target == "counter":
