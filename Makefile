@@ -1,7 +1,7 @@
 # Two commands do all set-up on a fresh machine: `make run` and `make test`.
 # The venv prefers Debian's python3.11 where there is one: it is built with profile-guided and
 # link-time optimisation, and the pyenv build these machines put first on PATH is not. The same
-# moves took about 15% less CPU on it in process (bench.move; README, Load benchmark, session 10).
+# moves take about 15% less CPU on it in process (bench.move; docs/performance.md).
 PYTHON ?= $(firstword $(foreach p,/usr/bin/python3.11 python3.11 python3,$(shell $(p) -c 'import ensurepip, sys; print(sys.executable) if sys.version_info[:2] == (3, 11) else None' 2>/dev/null)) python3)
 VENV := .venv
 PY := $(VENV)/bin/python

@@ -30,7 +30,8 @@ def machine_speed() -> float:
 
 def interpreter() -> str:
     """Which Python ran this (and the servers): the machine speed is timed in it, and on one machine
-    Debian's build (profile-guided and link-time optimised) reads well under pyenv's (README)."""
+    Debian's build (profile-guided and link-time optimised) reads well under pyenv's
+    (docs/performance.md)."""
     return f"Python {sys.version.split()[0]} at {sys.base_prefix}"
 
 

@@ -1,5 +1,6 @@
 """House rules as model fields, one column each so lists can filter on them: a game's, and those an
-organiser sets for the games of an event (``games.tournaments``). RULES.md says what each means."""
+organiser sets for the games of an event (``games.tournaments``). The rules page says what each
+means (``games/pages/templates/pages/rules/how_to_play.html``)."""
 
 from __future__ import annotations
 
