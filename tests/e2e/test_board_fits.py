@@ -15,8 +15,9 @@ from playwright.sync_api import Browser, Page, expect
 
 from games.engine.game import GameState
 from games.engine.rules import HouseRules
+from games.history.replay_board import shown_moves
 from games.play import services
-from games.play.models import Game
+from games.play.models import Game, Move
 from tests.e2e.helpers import screenshot, serious_axe_violations
 from tests.live.support import session_key
 from tests.play.factories import computer_game, load, make_user, play_out
@@ -157,3 +158,36 @@ def fanned_so_each_card_reads(page: Page) -> None:
             assert corner["x"] + corner["width"] <= right["x"], f"card {k}'s corner is covered"
     expect(page.locator("#board .seat--opponent .shown-score")).to_contain_text("scored")
     expect(page.locator("#board .crib .shown-score")).to_contain_text("scored")
+
+
+@pytest.mark.parametrize("where", ["middle", "last"])
+def test_the_replay_fits_a_laptop_and_a_phone(browser: Browser, live_daphne: str, where: str):
+    alice = make_user(f"alice-replay-{where}")
+    game = computer_game(alice, rules=RULES)
+    play_out(game, {0: alice}, random.Random(3))
+    shown = shown_moves(list(Move.objects.filter(game=game).order_by("seq")))
+    step = shown[len(shown) // 2] if where == "middle" else shown[-1]
+    for name, viewport in (("phone", PHONE), ("laptop", LAPTOP)):
+        page = open_page(browser, live_daphne, alice, f"/games/{game.pk}/replay/?step={step}", viewport)
+        expect(page.get_by_test_id("step")).to_be_visible()
+        screenshot(page, f"fits-replay-{where}-{name}", full_page=False)
+        no_sideways_scroll(page)
+        if name == "laptop":
+            for selector in ("[data-replay=prev]", "[data-replay=next]", "[data-testid=what]",
+                             ".replay-rail .board-scores", ".replay-table .pile .cards, .replay-results"):
+                in_view(page, selector)
+            # Each seat: its score, and its cards while it holds any.
+            seats = page.locator(".replay-table .seat")
+            assert seats.count() == 2
+            for k in range(seats.count()):
+                in_view(page, f".replay-table .seat >> nth={k} >> .seat__score")
+                if seats.nth(k).locator(".cards li").count():
+                    in_view(page, f".replay-table .seat >> nth={k} >> .cards")
+            # A step forward changes only what is drawn: the buttons stay where the pointer is.
+            before = page.locator("[data-replay=next]").bounding_box()
+            if where == "middle":
+                page.locator("[data-replay=next]").click()
+                expect(page).not_to_have_url(f"{live_daphne}/games/{game.pk}/replay/?step={step}")
+                assert page.locator("[data-replay=next]").bounding_box() == before
+        assert serious_axe_violations(page) == []
+        page.context.close()

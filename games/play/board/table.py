@@ -170,7 +170,7 @@ def table_context(
             "seat": s,
             "side": v.side_of(s),
             "name": names[s],
-            "score": v.scores[v.side_of(s)],
+            "score": min(v.scores[v.side_of(s)], v.target),  # a winner stands in the game hole
             "partner": s == partner,
             "partner_name": names[opposite] if opposite is not None else "",
             "dealer": v.dealer == s,
