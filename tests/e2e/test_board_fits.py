@@ -191,3 +191,29 @@ def test_the_replay_fits_a_laptop_and_a_phone(browser: Browser, live_daphne: str
                 assert page.locator("[data-replay=next]").bounding_box() == before
         assert serious_axe_violations(page) == []
         page.context.close()
+
+
+@pytest.mark.parametrize(("name", "viewport"), [("phone", PHONE), ("laptop", LAPTOP)])
+def test_the_statistics_tables_have_room_round_their_titles(browser: Browser, live_daphne: str, name: str,
+                                                           viewport: dict):
+    alice = make_user(f"alice-stats-{name}")
+    game = computer_game(alice, rules=HouseRules(target=61))
+    play_out(game, {0: alice}, random.Random(4))
+    page = open_page(browser, live_daphne, alice, f"/players/{alice.username}/stats/", viewport)
+    expect(page.locator(".stats-table caption").first).to_be_visible()
+    screenshot(page, f"stats-{name}")
+    no_sideways_scroll(page)
+    for k in range(page.locator(".table-wrap").count()):
+        wrap = page.locator(".table-wrap").nth(k).bounding_box()
+        caption = page.locator(".table-wrap").nth(k).locator("caption").bounding_box()
+        table = page.locator(".table-wrap").nth(k).locator("table").bounding_box()
+        text = page.locator(".table-wrap").nth(k).locator("caption").evaluate(
+            "c => { const r = document.createRange(); r.selectNodeContents(c);"
+            " const b = r.getBoundingClientRect(); return {x: b.x, y: b.y}; }")
+        assert text["x"] - wrap["x"] >= 8, "the title touches the box's left edge"
+        assert text["y"] - wrap["y"] >= 6, "the title touches the box's top edge"
+        # No empty band under the table inside its box.
+        assert wrap["y"] + wrap["height"] - (table["y"] + table["height"]) <= 2
+        assert caption["y"] >= wrap["y"]
+    assert serious_axe_violations(page) == []
+    page.context.close()
