@@ -177,21 +177,6 @@
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", watchBoard);
   else watchBoard();
 
-  // On a phone the pegboard scrolls sideways (board.css): keep the player's front peg in view, and
-  // at the end of a game the winner's.
-  function showMyPeg() {
-    const figure = document.querySelector("#board .cribbage-board");
-    const over = document.querySelector("#board.phase-game_over, #board.phase-match_over");
-    let peg = figure && figure.querySelector(".peg--front");  // the player's track comes first
-    if (over && figure) {  // the leader's peg: the winner's, in the game hole when won on points
-      figure.querySelectorAll(".peg--front").forEach(function (p) {
-        if (Number(p.dataset.hole) > Number(peg.dataset.hole)) peg = p;
-      });
-    }
-    if (!peg || figure.scrollWidth <= figure.clientWidth) return;
-    const at = peg.getBoundingClientRect(), box = figure.getBoundingClientRect();
-    figure.scrollLeft += at.left + at.width / 2 - (box.left + figure.clientWidth / 2);
-  }
   // The tab's title follows the board (it says "Your move" when it is): a push redraws the board only.
   function titleFromBoard() {
     const board = document.getElementById("board");
@@ -199,10 +184,6 @@
   }
   document.addEventListener("htmx:afterSwap", titleFromBoard);
   document.addEventListener("htmx:oobAfterSwap", titleFromBoard);
-
-  document.addEventListener("DOMContentLoaded", showMyPeg);
-  document.addEventListener("htmx:afterSwap", showMyPeg);
-  document.addEventListener("htmx:oobAfterSwap", showMyPeg);
 
   // An answer to a request sent from a board replaced since (a push or the computer's move landed
   // first) would go into the detached old board and be lost, and its out-of-band parts would be

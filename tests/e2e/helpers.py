@@ -33,6 +33,8 @@ def serious_axe_violations(page: Page) -> list[dict]:
     ]
 
 
-def screenshot(page: Page, name: str) -> None:
+def screenshot(page: Page, name: str, *, full_page: bool = True) -> None:
+    """Saved under tests/e2e/artifacts/ to be looked at; ``full_page=False`` keeps only what the
+    screen shows without scrolling."""
     ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page)

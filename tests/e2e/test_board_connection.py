@@ -58,5 +58,4 @@ def test_the_presence_line_ticks_by_itself(browser: Browser, live_daphne: str, s
     screenshot(page, f"board-presence-{name}")
     # When the countdown runs out the line is asked for again and offers the claim.
     expect(page.get_by_role("button", name="Claim the win")).to_be_visible(timeout=20000)
-    if name == "desktop":
-        assert serious_axe_violations(page) == []
+    assert serious_axe_violations(page) == []

@@ -75,7 +75,7 @@ def board_context(game: Game, user, *, error: str = "") -> dict:
                         result=result),
         "game": game,
         "tracks": tracks(v, sides, v.side),
-        "my_score": v.my_score,
+        "my_score": min(v.my_score, v.target),  # a winner stands in the game hole
         "partner_name": names[v.partner] if v.partner is not None else "",
         "hints": _hints(game, v),
         "record_url": _record_url(game),

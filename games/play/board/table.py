@@ -142,6 +142,12 @@ def _shown_hand(v: TableView, seat: int) -> tuple[Card, ...]:
     return next((h.cards for h in v.show if h.seat == seat and h.kind == "hand"), ())
 
 
+def _scored(v: TableView, kind: str, seat: int | None = None) -> int | None:
+    """What a hand (``seat``'s) or the crib scored in this show, once counted; else None."""
+    return next((h.awarded for h in v.show
+                 if h.kind == kind and h.status == "done" and (seat is None or h.seat == seat)), None)
+
+
 def table_context(
     v: TableView, names: list[str], viewer: int | None, *, log: list[LogLine], result: dict | None,
     open_hands: tuple[tuple[Card, ...], ...] | None = None, nearest: int | None = None,
@@ -164,7 +170,7 @@ def table_context(
             "seat": s,
             "side": v.side_of(s),
             "name": names[s],
-            "score": v.scores[v.side_of(s)],
+            "score": min(v.scores[v.side_of(s)], v.target),  # a winner stands in the game hole
             "partner": s == partner,
             "partner_name": names[opposite] if opposite is not None else "",
             "dealer": v.dealer == s,
@@ -172,6 +178,7 @@ def table_context(
             "count": v.hand_sizes[s],
             "backs": range(v.hand_sizes[s]),
             "shown": shown,
+            "scored": _scored(v, "hand", s),
             "open": open_hands[s] if open_hands is not None and not shown else (),
         })
     played = len(v.plays) - len(v.series)
@@ -203,6 +210,9 @@ def table_context(
         if v.phase in ("discard", "starter", "play") else [],
         "last_deal_id": f"last-deal-{v.game_no}-{v.deal_no}",
         "crib_counted": any(h.kind == "crib" for h in v.show),
+        # Beside each hand and the crib laid open on the table: what it scored.
+        "my_scored": _scored(v, "hand", viewer) if viewer is not None else None,
+        "crib_scored": _scored(v, "crib"),
         "log": log,
         "result": result,
     }
