@@ -19,13 +19,12 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from cribsite.routing import websocket_urlpatterns  # noqa: E402
-from games.infra.middleware import SocketUserMiddleware  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(SocketUserMiddleware(URLRouter(websocket_urlpatterns)))
+            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
         ),
     }
 )

@@ -80,7 +80,6 @@ def test_templates_load_only_libraries_below(part: str) -> None:
     assert not wrong, "\n".join(wrong)
 
 
-@pytest.mark.xfail(strict=True, reason="Game.objects.for_play builds its statement in play/models.py")
 def test_only_infra_writes_sql_by_hand() -> None:
     """Reading a model's table name is the first step of a statement written by hand: that stays in
     games/infra, where each piece says which invariant of Django it relies on."""

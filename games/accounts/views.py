@@ -7,15 +7,16 @@ errors), so tests and tools can tell "try again" from success without parsing HT
 
 from __future__ import annotations
 
+import json
 import logging
 from typing import Any
 
-import orjson
 from django.contrib import messages
 from django.contrib.auth import login, logout, user_login_failed
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
+from django.core.serializers.json import DjangoJSONEncoder
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import content_disposition_header
@@ -60,7 +61,7 @@ def download_data(request: HttpRequest, username: str) -> HttpResponse:
     for the player themselves: anyone else gets the same 404 as for a name that does not exist."""
     if request.user.get_username() != username:
         raise Http404("No such page.")
-    body = orjson.dumps(player_data(request.user), option=orjson.OPT_INDENT_2)
+    body = json.dumps(player_data(request.user), cls=DjangoJSONEncoder, indent=2, ensure_ascii=False)
     response = HttpResponse(body, content_type="application/json")
     response["Content-Disposition"] = content_disposition_header(True, f"cribbage-hall-{username}.json")
     response["Cache-Control"] = "private, no-store"  # personal data: no copy kept on the way

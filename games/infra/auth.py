@@ -1,8 +1,12 @@
 """Django's model backend, reading a request's user with one plain statement.
 
-Every request (every move) loads its user from the session's user id. Django's ``get(pk=...)``
-spent more in its query compiler than in the query: about 6% of a worker's CPU under bench.load.
-Everything else (passwords, permissions, inactive users refused) is Django's own.
+Every request (every move) loads its user from the session's user id, and Django's
+``get(pk=...)`` spends more in its query compiler than in the query (bench.move: about 7% of a
+move's CPU). Everything else (passwords, permissions, inactive users refused) is Django's own.
+
+What it relies on in Django: ``ModelBackend.get_user(user_id)`` is the one method the session's
+user is read through, and returns None for a user it refuses; ``games.infra.rows`` builds the same
+instance as the ORM (``tests/infra/test_auth_backend.py`` compares them field by field).
 """
 
 from __future__ import annotations

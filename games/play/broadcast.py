@@ -61,6 +61,13 @@ def group_send(group: str, message: dict) -> None:
         future.add_done_callback(lambda done: _check(group, done))
         concurrent.futures.wait([future], timeout=PUSH_WAIT_SECONDS)
         return
+    stopped = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    if stopped is not None and not stopped.is_closed():
+        # A request's thread whose server loop has stopped but is not closed (a worker shutting
+        # down mid-request): async_to_sync would hand the send to that loop and wait forever. A
+        # closed loop it notices, and sends on a loop of its own.
+        log.warning("push to %s dropped: the server is stopping", group)
+        return
     try:
         async_to_sync(layer.group_send)(group, message)
     except Exception:  # noqa: BLE001 - a push is best effort: the move is committed, pages resync

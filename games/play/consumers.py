@@ -17,13 +17,27 @@ from urllib.parse import parse_qs
 from asgiref.sync import SyncToAsync
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from django.db import close_old_connections
+from django.http import HttpRequest
+from django.middleware.csrf import CSRF_ALLOWED_CHARS, CSRF_SECRET_LENGTH, get_token
 
-from games.infra import csrf, timeline
+from games.infra import timeline
 from games.infra.threads import socket_executor
 from games.play import broadcast
 
 log = logging.getLogger(__name__)
+
+
+def csrf_token(scope: dict) -> str:
+    """A form token for what a socket pushes: the socket's own CSRF cookie, masked as Django masks
+    one for a page (``get_token``); "" without a usable cookie (a pushed form then asks for a reload)."""
+    secret = scope.get("cookies", {}).get(settings.CSRF_COOKIE_NAME, "")
+    if len(secret) != CSRF_SECRET_LENGTH or not set(secret) <= set(CSRF_ALLOWED_CHARS):
+        return ""
+    request = HttpRequest()
+    request.META["CSRF_COOKIE"] = secret
+    return get_token(request)
 
 
 class _SocketSyncToAsync(SyncToAsync):
@@ -90,7 +104,7 @@ class LobbyConsumer(Consumer):
     def _render(self) -> str:
         from games.play.views.lobby import render_lobby_lists
 
-        return render_lobby_lists(self.scope["user"], csrf.for_scope(self.scope))
+        return render_lobby_lists(self.scope["user"], csrf_token(self.scope))
 
 
 # The board's root element carries its version (board.html), in its first few hundred characters.
@@ -239,13 +253,13 @@ class GameConsumer(Consumer):
     def _render(self) -> str | None:
         from games.play.board.player import render_board_oob
 
-        return render_board_oob(self.game_id, self.scope["user"], csrf.for_scope(self.scope))
+        return render_board_oob(self.game_id, self.scope["user"], csrf_token(self.scope))
 
     @database_sync_to_async
     def _render_presence(self) -> str | None:
         from games.play.board.status import render_presence
 
-        token = csrf.for_scope(self.scope)
+        token = csrf_token(self.scope)
         return render_presence(self.game_id, self.scope["user"], oob=True, csrf_token=token)
 
     @database_sync_to_async

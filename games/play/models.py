@@ -6,18 +6,14 @@ state. ``Game.state`` is a snapshot of the latest state for speed; only ``games.
 
 from __future__ import annotations
 
-import functools
 import secrets
-from operator import itemgetter
 
-import orjson
 from django.conf import settings
-from django.db import connections, models
+from django.db import models
 from django.urls import reverse
 
 from games.engine.rules import HouseRules
-from games.infra import rows
-from games.infra.fields import JSONField
+from games.infra.children import get_with_children
 from games.play.house_rules import MATCH_GAMES_CHOICES, TURN_TIMER_CHOICES, HouseRuleFields
 from games.play.names import public_name
 
@@ -63,96 +59,16 @@ class GameQuerySet(models.QuerySet):
 
     def for_play(self, game_id: int, *, lock: bool = False) -> Game | None:
         """The game with its seats and their players' names, as ``with_seats`` gives them, for the
-        two hot paths (a move, and each push a socket renders). One plain statement: Django's
-        query compiler cost more than the queries themselves there (bench.move, py-spy under
-        bench.load: loading the game and its seats was 15% of a worker's CPU), and a second
-        statement cost PostgreSQL and the worker a round trip on every move and every push.
-        ``lock``: the row lock of a move on the game's row alone (SELECT ... FOR UPDATE OF where
-        the database has it)."""
-        connection = connections[self.db]
-        found = rows.fetch(connection, _game_and_seats_sql(connection, lock), [game_id])
-        if not found:
-            return None
-        game = rows.build(Game, connection, found[0])
-        _attach_seats(game, connection, found[0][-1])
-        return game
+        two hot paths (a move, and each push a socket renders), in one plain statement
+        (``games.infra.children``: about a sixth of a move's CPU, bench.move). A player loaded here
+        has only ``id`` and ``username``; anything else of them is read when asked for. ``lock``:
+        the row lock of a move, on the game's row alone."""
+        from django.contrib.auth import get_user_model
 
-
-_SQL: dict[tuple[str, str, bool], str] = {}
-# The seat columns travel as JSON (below), which carries these as they are; a field of another
-# kind (a date, a boolean) would need its own conversion there.
-_SEAT_JSON_TYPES = {"AutoField", "BigAutoField", "ForeignKey", "PositiveSmallIntegerField", "CharField"}
-
-
-def _game_and_seats_sql(connection, lock: bool) -> str:
-    """``SELECT game..., seats`` : the game's row once, and its seats (each with its player's
-    name) as one JSON array of arrays in the last column. A join gave one row per seat with the
-    game's columns repeated on each: the 2-3 KB snapshot sent and decoded twice, its four
-    timestamps parsed twice (psycopg's Python loader, under Django's time zone handling)."""
-    from django.contrib.auth import get_user_model
-
-    key = (connection.alias, connection.vendor, lock)
-    sql = _SQL.get(key)
-    if sql is None:
-        user_model = get_user_model()
-        quote = connection.ops.quote_name
-        fields = Seat._meta.concrete_fields
-        if any(f.get_internal_type() not in _SEAT_JSON_TYPES for f in fields):
-            raise TypeError("a Seat field that JSON does not carry as it is: see _SEAT_JSON_TYPES")
-        username = user_model._meta.get_field(user_model.USERNAME_FIELD).column
-        values = ", ".join([*(f"s.{quote(f.column)}" for f in fields), f"u.{quote(username)}"])
-        if connection.vendor == "postgresql":
-            seats = f"json_agg(json_build_array({values}))::text"
-        else:
-            seats = f"json_group_array(json_array({values}))"
-        sql = (
-            f"SELECT {rows.columns(Game, 'g', quote)}, "
-            f"(SELECT {seats} FROM {quote(Seat._meta.db_table)} s "
-            f"LEFT JOIN {quote(user_model._meta.db_table)} u ON u.{quote('id')} = s.{quote('user_id')} "
-            f"WHERE s.{quote('game_id')} = g.{quote('id')}) "
-            f"FROM {quote(Game._meta.db_table)} g WHERE g.{quote('id')} = %s"
+        return get_with_children(
+            Game, game_id, "seats", order_by="index", related="user",
+            related_field=get_user_model().USERNAME_FIELD, using=self.db, lock=lock,
         )
-        if lock and connection.features.has_select_for_update:
-            sql += " FOR UPDATE OF g" if connection.features.has_select_for_update_of else " FOR UPDATE"
-        _SQL[key] = sql
-    return sql
-
-
-@functools.cache
-def _by_seat_index() -> itemgetter:
-    """The sort key of a seat's JSON array (its columns in ``Seat``'s field order)."""
-    return itemgetter([f.attname for f in Seat._meta.concrete_fields].index("index"))
-
-
-def _attach_seats(game: Game, connection, seats_json: str | None) -> None:
-    """Put ``game``'s seats (``seats_json``, from ``_game_and_seats_sql``), each with its player's
-    id and name, into the cache ``game.seats.all()`` reads (the one ``prefetch_related`` fills).
-    A player loaded here has only ``id`` and ``username``; any other field is fetched if asked
-    for, as with ``only()``.
-
-    A seat does not point back at ``game`` (``seat.game`` reads it again, and nothing on the hot
-    path asks): that back-reference made every loaded game a reference cycle, so the game, its
-    snapshot and its parsed state, hundreds of objects a move, waited for the garbage collector
-    instead of going when the request or the push was done."""
-    from django.contrib.auth import get_user_model
-
-    user_model = get_user_model()
-    user_field = Seat._meta.get_field("user")
-    user_fields = ["id", user_model.USERNAME_FIELD]
-    seats = []
-    for values in sorted(orjson.loads(seats_json) if seats_json else (), key=_by_seat_index()):
-        seat = Seat.from_db(connection.alias, None, values[:-1])
-        if seat.user_id is not None:
-            user_field.set_cached_value(seat, user_model.from_db(connection.alias, user_fields,
-                                                                 [seat.user_id, values[-1]]))
-        seats.append(seat)
-    # As a related manager's prefetch does: the filter is kept but only compiled if the cached
-    # queryset is ever refined (game.seats.filter(...)); compiling it every time was 3% of a worker.
-    cached = models.QuerySet(Seat, using=connection.alias)
-    cached._defer_next_filter = True
-    cached = cached.filter(game_id=game.pk)
-    cached._result_cache, cached._prefetch_done = seats, True
-    game._prefetched_objects_cache = {"seats": cached}
 
 
 class Game(HouseRuleFields):
@@ -192,7 +108,7 @@ class Game(HouseRuleFields):
     players = models.PositiveSmallIntegerField(
         default=2, choices=[(2, "Two players"), (3, "Three players"), (4, "Four players (partners)")]
     )
-    seat_plan = JSONField(
+    seat_plan = models.JSONField(
         null=True, blank=True,
         help_text="Tables of three or four: what fills each seat, e.g. {'kind': 'open'|'invite'|'computer'}.",
     )
@@ -208,11 +124,11 @@ class Game(HouseRuleFields):
     # Kept beside the snapshot so a move and a push need not ask the Move log: the number of the
     # latest Move (the next one is this + 1) and what it said (its note, then its events).
     move_count = models.PositiveIntegerField(default=0, editable=False)
-    last_events = JSONField(default=list, blank=True, editable=False)
-    state = JSONField(null=True, blank=True)
+    last_events = models.JSONField(default=list, blank=True, editable=False)
+    state = models.JSONField(null=True, blank=True)
     secret = models.CharField(max_length=64, default=new_secret, editable=False)
     winner_seat = models.SmallIntegerField(null=True, blank=True)
-    result = JSONField(null=True, blank=True, help_text="Final scores, skunk, match score.")
+    result = models.JSONField(null=True, blank=True, help_text="Final scores, skunk, match score.")
     # A second press of a finished game's Rematch button goes to the game the first one made.
     rematch_of = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches", editable=False
@@ -367,9 +283,9 @@ class Move(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves", db_index=False)
     seq = models.PositiveIntegerField()
     seat = models.SmallIntegerField()
-    action = JSONField()
-    events = JSONField(default=list, help_text="What the engine said: replaying the log rebuilds it.")
-    note = JSONField(
+    action = models.JSONField()
+    events = models.JSONField(default=list, help_text="What the engine said: replaying the log rebuilds it.")
+    note = models.JSONField(
         null=True, blank=True, help_text="The site's own word on the move (a timeout, a claimed win)."
     )
     created_at = models.DateTimeField(auto_now_add=True)
@@ -391,7 +307,7 @@ class Round(models.Model):
     deal_no = models.PositiveSmallIntegerField()
     dealer = models.SmallIntegerField()
     commitment = models.CharField(max_length=64)
-    summary = JSONField(default=dict, blank=True)
+    summary = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["game", "game_no", "deal_no"]

@@ -10,6 +10,7 @@ from datetime import timedelta
 from functools import lru_cache
 
 from django.conf import settings
+from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 from django.urls import NoReverseMatch, get_script_prefix, reverse
 from django.utils import timezone
@@ -18,7 +19,6 @@ from django.utils.safestring import SafeString, mark_safe
 
 from games.engine.actions import CutForDeal, NextDeal
 from games.engine.view import SeatView, view
-from games.infra import csrf
 from games.play import endings
 from games.play.board.status import presence_context
 from games.play.board.table import (
@@ -219,7 +219,7 @@ def board_html(context: dict, request=None) -> SafeString:
     answer and a push are it. A request's board (``request``) takes its CSRF token from the
     request, and an htmx answer ends with the latest calls swapped in out of band, as a push does
     (``oob``)."""
-    token = csrf.for_request(request) if request is not None else context.get("csrf_token", "")
+    token = get_token(request) if request is not None else context.get("csrf_token", "")
     values = {**context, "csrf_token": token, "htmx": request is not None and bool(request.htmx)}
     template = "play/board/aborted.html" if "aborted_by" in context else "play/board/player.html"
     return mark_safe(render_to_string(template, values))

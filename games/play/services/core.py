@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from django.db import connections, router, transaction
+from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -16,7 +16,6 @@ from games.engine.deck import commitment, deal_seed
 from games.engine.errors import IllegalAction
 from games.engine.events import Event
 from games.engine.rules import HouseRules
-from games.infra import rows
 from games.play import broadcast
 from games.play.house_rules import rule_fields
 from games.play.models import Game, Move, Round
@@ -102,9 +101,8 @@ def _apply(
         raise IllegalMove(str(exc)) from None
     seen = game.version
     now = timezone.now()
-    # Plain statements (games/infra/rows.py): the ORM's compiler was most of a move's writing cost.
     move = {
-        "game": game.pk, "seq": _next_seq(game), "seat": action.seat, "action": action_to_dict(action),
+        "game_id": game.pk, "seq": _next_seq(game), "seat": action.seat, "action": action_to_dict(action),
         "events": [e.to_dict() for e in events], "note": note.to_dict() if isinstance(note, Event) else note,
         "created_at": now, "by_timeout": by_timeout,
     }
@@ -129,10 +127,11 @@ def _apply(
         }
         fields.update(status=game.status, finished_at=game.finished_at, winner_seat=game.winner_seat,
                       result=game.result)
-    connection = connections[router.db_for_write(Game)]
-    changed = (Game, {"id": game.pk, "version": seen}, fields)
-    if rows.insert_and_update(connection, (Move, move), changed) != 1:
+    # The version in the WHERE clause is the optimistic check behind the row lock: a move built on
+    # a board that has changed since writes nothing.
+    if Game.objects.filter(pk=game.pk, version=seen).update(**fields) != 1:
         raise StaleVersion("Someone else moved first; here is the board now.")
+    Move.objects.create(**move)
     if game.status == Game.Status.FINISHED:
         game_finished.send(sender=Game, game=game)
     _after_commit(game, origin=origin, actor=actor)
