@@ -152,7 +152,7 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     # Redis pub/sub: a push is one PUBLISH that each worker's one subscription hands to its sockets.
     # The list-based RedisChannelLayer costs a group lookup, a script and a blocking pop per socket:
-    # at 200 games this layer served 18% more moves with 17% less CPU a move (README, Load). It
+    # at 200 games this layer served 18% more moves with 17% less CPU a move (docs/performance.md). It
     # delivers at most once; a push lost in a Redis blip is made good by the socket's heartbeat,
     # and a socket whose heartbeat does not come back through the layer is closed, so the page
     # shows "Reconnecting…" (games/play/consumers.py).

@@ -24,6 +24,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from games.engine.cards import Card, parse_card
 from games.engine.events import Event
@@ -71,6 +72,11 @@ def teams(players: int) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(range(side, players, sides)) for side in range(sides))
 
 
+@lru_cache(maxsize=4096)
+def _score(cards: tuple[Card, ...], starter: Card, crib: bool) -> ShowScore:
+    return score_hand(cards, starter, crib=crib)
+
+
 @dataclass(frozen=True, slots=True)
 class ShowEntry:
     """One hand or crib in the show. ``score`` is the true score (``None`` when skipped);
@@ -98,8 +104,9 @@ class ShowEntry:
     def from_dict(cls, data: dict) -> ShowEntry:
         cards = tuple(parse_card(c) for c in data["cards"])
         starter = parse_card(data["starter"])
-        # The score is a pure function of the cards, so it is recomputed rather than stored.
-        score = None if data["status"] == SKIPPED else score_hand(cards, starter, crib=data["kind"] == "crib")
+        # The score is a pure function of the cards, so it is recomputed rather than stored; a state
+        # is read on every move, and its shows (this deal's and the last) stay the same for a deal.
+        score = None if data["status"] == SKIPPED else _score(cards, starter, data["kind"] == "crib")
         return cls(
             data["seat"], data["kind"], cards, starter, data["status"], data["claimed"],
             data["awarded"], data["muggins"], score,

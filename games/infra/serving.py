@@ -1,5 +1,11 @@
 """Settings of a serving process that are not Django settings: the garbage collector, and Twisted's
-form parsing under daphne. ``cribsite.asgi`` applies them when a worker imports the application."""
+form parsing under daphne. ``cribsite.asgi`` applies them when a worker imports the application.
+
+Without these and ``games.infra.cache``, ``bench.load`` at 50 games took a fifth more CPU per move
+and doubled its median latency (docs/performance.md). What it relies on in daphne/Twisted:
+daphne builds each request from ``daphne.http_protocol.WebRequest``, a ``twisted.web.http.Request``
+that takes ``parsePOSTFormSubmission``; ``tests/ops/test_serving_process.py`` checks both settings
+in a started worker."""
 
 from __future__ import annotations
 
@@ -8,8 +14,8 @@ import gc
 # The collector's pauses are a worker's pauses: every request and push on it waits. What a worker
 # keeps for seconds or minutes (its sockets' tasks and contexts, the boards' caches) is young when
 # each collection finds it, so a pass costs about 1 us for each object made since the last one.
-# bench.load at 200 games, timed with gc.callbacks: with a first generation of 20,000 (session 8's
-# choice, against Python's 700 and its collection every few requests) each young pass stopped a
+# bench.load at 200 games, timed with gc.callbacks: with a first generation of 20,000 (against
+# Python's 700 and its collection every few requests) each young pass stopped a
 # worker for 17-26 ms (up to 57) and each middle one for 130-155 ms; with 5,000 they take 3.5 ms
 # (up to 16) and 32 ms (up to 64), for about the same CPU in all (1.8 against 1.5 s in a 60 s
 # level). Full collections (130-160 ms, the whole heap not frozen at start) wait for 100 middle
@@ -33,7 +39,8 @@ def tune_garbage_collector() -> None:
     engine's tables) and it lives as long as the process: frozen, no collection walks it again.
     bench.load at 200 games, before: full collections took 0.2-0.3 s each (a pause every player
     waiting on that worker felt) and the collector ~14% of a worker's CPU; with this alone ~7%, and
-    with the hot path's reference cycles gone too (README, Memory) about 1%."""
+    with the hot path's reference cycles gone too (tests collect with ``gc.DEBUG_SAVEALL`` around a
+    move) about 1%."""
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)

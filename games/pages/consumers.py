@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from games.play.consumers import Consumer
+from games.infra.sockets import Consumer
 
 
 class HealthConsumer(Consumer):

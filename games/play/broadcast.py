@@ -3,16 +3,14 @@ so no routing mistake can leak a hidden card: each socket renders its own user's
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
 import logging
 import re
 import secrets
 
-from asgiref.sync import SyncToAsync, async_to_sync
+from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from games.infra import timeline
+from games.infra import loop_send, timeline
 
 log = logging.getLogger(__name__)
 
@@ -36,12 +34,9 @@ def game_group(game_id: int) -> str:
 LOBBY_GROUP = "lobby"
 
 
-# How long a request's thread waits for its push to be sent before it goes on to draw its answer.
-# Handed to the loop and not waited for, a push waited for the thread's answer to be drawn: the
-# loop needs the interpreter's lock, which the drawing thread held (bench.load at 50 games, the
-# time from a move's commit to the opponent's socket receiving the message: 1.4 ms median and
-# 2.6 ms p90; waiting, 0.6 and 1.4). Waiting gives the lock up; a Redis that is slow or down
-# costs a move no more than this.
+# How long a request's thread waits for its push to leave before it draws its answer (see
+# games/infra/loop_send.py): handed to the loop and not waited for, a push waited for the answer to
+# be drawn, which held the interpreter's lock the loop needs.
 PUSH_WAIT_SECONDS = 0.05
 
 
@@ -49,42 +44,17 @@ def group_send(group: str, message: dict) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    loop = _serving_loop()
-    if loop is not None:
-        # A request's thread in a running server: the event loop sends it. Sends keep their order
-        # on the loop. The thread waits for the send, but only a moment (see PUSH_WAIT_SECONDS).
-        try:
-            future = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop)
-        except RuntimeError:  # the loop closed under us: the server is stopping
-            log.warning("push to %s dropped: the server is stopping", group)
-            return
-        future.add_done_callback(lambda done: _check(group, done))
-        concurrent.futures.wait([future], timeout=PUSH_WAIT_SECONDS)
+    loop = loop_send.serving_loop()
+    if loop is not None:  # a request's thread in a running server
+        loop_send.send_on_loop(loop, lambda: layer.group_send(group, message), group, PUSH_WAIT_SECONDS)
         return
-    stopped = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
-    if stopped is not None and not stopped.is_closed():
-        # A request's thread whose server loop has stopped but is not closed (a worker shutting
-        # down mid-request): async_to_sync would hand the send to that loop and wait forever. A
-        # closed loop it notices, and sends on a loop of its own.
+    if loop_send.stopped_loop():
         log.warning("push to %s dropped: the server is stopping", group)
         return
     try:
         async_to_sync(layer.group_send)(group, message)
     except Exception:  # noqa: BLE001 - a push is best effort: the move is committed, pages resync
         log.warning("push to %s failed", group, exc_info=True)
-
-
-def _serving_loop() -> asyncio.AbstractEventLoop | None:
-    """The event loop whose ``sync_to_async`` runs this thread (what ``async_to_sync`` would hop
-    back to), or None outside one (a management command, a synchronous test)."""
-    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
-    return loop if loop is not None and loop.is_running() else None
-
-
-def _check(group: str, done: concurrent.futures.Future) -> None:
-    if not done.cancelled() and done.exception() is not None:
-        # A push is best effort: the move is committed, and pages resync when they reconnect.
-        log.warning("push to %s failed", group, exc_info=done.exception())
 
 
 def game_changed(game_id: int, version: int, *, origin: str = "", actor: int | None = None) -> None:

@@ -14,16 +14,12 @@ import logging
 import re
 from urllib.parse import parse_qs
 
-from asgiref.sync import SyncToAsync
-from channels.consumer import get_handler_name
-from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
-from django.db import close_old_connections
 from django.http import HttpRequest
 from django.middleware.csrf import CSRF_ALLOWED_CHARS, CSRF_SECRET_LENGTH, get_token
 
 from games.infra import timeline
-from games.infra.threads import socket_executor
+from games.infra.sockets import Consumer, database_sync_to_async
 from games.play import broadcast
 
 log = logging.getLogger(__name__)
@@ -40,43 +36,9 @@ def csrf_token(scope: dict) -> str:
     return get_token(request)
 
 
-class _SocketSyncToAsync(SyncToAsync):
-    """channels' ``DatabaseSyncToAsync`` closes the thread's connections before and after each
-    call; these threads only ever run such calls, so after is enough (before was a second pass
-    over the connections on every push, about 1% of a worker under load)."""
-
-    def thread_handler(self, loop, *args, **kwargs):
-        try:
-            return super().thread_handler(loop, *args, **kwargs)
-        finally:
-            close_old_connections()
-
-
-def database_sync_to_async(func):
-    """channels' helper, but on a pool of threads rather than one thread per process: each call is
-    self-contained (its own connection, closed after), and with one shared thread every board render
-    of every socket in the process queued behind the others (bench.load: handshakes over 30 s)."""
-    return _SocketSyncToAsync(func, thread_sensitive=False, executor=socket_executor())
-
-
 def _query_tab(scope: dict) -> str:
     """The page's tab id (``?tab=``), which its htmx requests send as ``X-Board-Tab``."""
     return broadcast.tab_id(parse_qs(scope.get("query_string", b"").decode("latin-1")).get("tab", [""])[0])
-
-
-class Consumer(AsyncWebsocketConsumer):
-    """Channels' consumer without its database clean-up before every message.
-
-    Channels closes the stale database connections of its one thread-sensitive thread before each
-    message a consumer handles: a hop to that thread (shared by every socket of the process) for
-    every push, echo and heartbeat. These consumers never use that thread for the database: their
-    calls run through ``database_sync_to_async`` above, which closes its connections itself."""
-
-    async def dispatch(self, message: dict) -> None:
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
 
 
 class LobbyConsumer(Consumer):

@@ -7,8 +7,8 @@ from __future__ import annotations
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
+from games.infra.sockets import database_sync_to_async as pooled_database_sync_to_async
 from games.play.consumers import GameConsumer
-from games.play.consumers import database_sync_to_async as pooled_database_sync_to_async
 from games.tournaments.broadcast import tournament_group
 
 

@@ -132,6 +132,8 @@ def test_the_board_fits_a_laptop_and_a_phone_in_every_phase(browser: Browser, li
             if phase == "over" and page.locator(".pile").count():
                 in_view(page, ".pile .cards")
                 in_view(page, "[data-testid=count]")
+        if name == "phone" and phase in ("discard", "starter", "play"):
+            in_view(page, ".seat--me .hand")  # the table comes first: the hand shows without a scroll
         if phase == "show":
             fanned_so_each_card_reads(page)
         if phase in ("play", "show"):

@@ -10,6 +10,11 @@ game that is over, the hands laid open. ``table_context`` turns that into what t
 
 from __future__ import annotations
 
+from functools import lru_cache
+
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString, mark_safe
+
 from games.engine.cards import Card
 from games.engine.events import Event
 from games.engine.view import TableView
@@ -138,6 +143,15 @@ def _shown(h, names: list[str], viewer: int | None) -> dict:
     }
 
 
+@lru_cache(maxsize=1024)
+def _last_deal_html(entries: tuple, names: tuple[str, ...], viewer: int | None, fold_id: str) -> SafeString:
+    """The fold of the last deal's show: the same for a reader all through the deal, and drawn on
+    every move of it, so drawn once."""
+    return mark_safe(render_to_string("play/parts/last_deal.html", {
+        "last_show": [_shown(h, list(names), viewer) for h in entries], "last_deal_id": fold_id,
+    }))
+
+
 def _shown_hand(v: TableView, seat: int) -> tuple[Card, ...]:
     return next((h.cards for h in v.show if h.seat == seat and h.kind == "hand"), ())
 
@@ -206,9 +220,8 @@ def table_context(
         "count_calls": count_calls(v, table),
         "show": [_shown(h, names, viewer) for h in v.show],
         # The previous deal's show stays one click away until this deal's show begins.
-        "last_show": [_shown(h, names, viewer) for h in v.last_show]
-        if v.phase in ("discard", "starter", "play") else [],
-        "last_deal_id": f"last-deal-{v.game_no}-{v.deal_no}",
+        "last_deal": _last_deal_html(v.last_show, tuple(names), viewer, f"last-deal-{v.game_no}-{v.deal_no}")
+        if v.last_show and v.phase in ("discard", "starter", "play") else "",
         "crib_counted": any(h.kind == "crib" for h in v.show),
         # Beside each hand and the crib laid open on the table: what it scored.
         "my_scored": _scored(v, "hand", viewer) if viewer is not None else None,
