@@ -290,37 +290,25 @@
   }
   setInterval(tick, 1000);
 
-  // A box that scrolls sideways (the bracket on a phone) keeps where its reader left it when a push
-  // redraws the part of the page it sits in: the id of the box is the key.
-  const scrolled = {};
-  document.addEventListener("scroll", function (e) {
-    const box = e.target;
-    if (box.nodeType === 1 && box.hasAttribute("data-keep-scroll") && box.id) scrolled[box.id] = box.scrollLeft;
-  }, true);
-  function restoreScroll() {
-    Object.keys(scrolled).forEach(function (id) {
-      const box = document.getElementById(id);
-      if (box && box.scrollLeft !== scrolled[id]) box.scrollLeft = scrolled[id];
-    });
+  // What a reader did to a part of the page (scrolled a box sideways, opened a fold) survives a
+  // push that redraws it: an attribute marks the elements that keep it, their id is the key.
+  function keepAcrossSwaps(event, attribute, property) {
+    const kept = {};
+    document.addEventListener(event, function (e) {
+      const box = e.target;
+      if (box.nodeType === 1 && box.hasAttribute(attribute) && box.id) kept[box.id] = box[property];
+    }, true);
+    function restore() {
+      Object.keys(kept).forEach(function (id) {
+        const box = document.getElementById(id);
+        if (box && box[property] !== kept[id]) box[property] = kept[id];
+      });
+    }
+    document.addEventListener("htmx:afterSwap", restore);
+    document.addEventListener("htmx:oobAfterSwap", restore);
   }
-  document.addEventListener("htmx:afterSwap", restoreScroll);
-  document.addEventListener("htmx:oobAfterSwap", restoreScroll);
-
-  // A fold the reader opened (the last deal's show) stays open while the opponent's moves redraw
-  // the board around it: <details data-keep-open id=...> remembers its state by id.
-  const opened = {};
-  document.addEventListener("toggle", function (e) {
-    const box = e.target;
-    if (box.nodeType === 1 && box.hasAttribute("data-keep-open") && box.id) opened[box.id] = box.open;
-  }, true);
-  function restoreOpen() {
-    Object.keys(opened).forEach(function (id) {
-      const box = document.getElementById(id);
-      if (box && box.open !== opened[id]) box.open = opened[id];
-    });
-  }
-  document.addEventListener("htmx:afterSwap", restoreOpen);
-  document.addEventListener("htmx:oobAfterSwap", restoreOpen);
+  keepAcrossSwaps("scroll", "data-keep-scroll", "scrollLeft");  // the bracket on a phone
+  keepAcrossSwaps("toggle", "data-keep-open", "open");  // the last deal's show
 
   // A seek of ours was taken, or the rematch we offered began: follow the link the socket sends.
   document.addEventListener("htmx:oobAfterSwap", function (e) {

@@ -148,6 +148,11 @@ def test_the_board_fits_a_laptop_and_a_phone_in_every_phase(browser: Browser, li
         if phase == "play":
             page.locator("details.last-deal > summary").click()
             expect(page.locator("details.last-deal .counted-hand").first).to_be_visible()
+            # The board is drawn again (as a push does): the fold the reader opened stays open.
+            page.evaluate("() => htmx.ajax('GET', location.pathname, "
+                          "{target: '#board', select: '#board', swap: 'outerHTML'})")
+            page.wait_for_timeout(500)
+            expect(page.locator("details.last-deal .counted-hand").first).to_be_visible()
             screenshot(page, f"fits-last-deal-{name}")
         page.context.close()
 
