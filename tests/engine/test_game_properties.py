@@ -59,7 +59,7 @@ MAX_STEPS = 20_000  # far more than any match needs; a loop would fail here, not
 
 seeds = st.integers(min_value=0, max_value=2**63)
 rulesets = st.sampled_from(RULESETS)
-# Issue 2 asks for thousands of random games: 1,300 matches of these rule sets (a third of them
+# Thousands of random games: 1,300 matches of these rule sets (a third of them
 # best of 3 or 5, 1.57 games a match) play about 2,000 games, 20-70 s of CPU here. For a soak:
 # GAME_PROPERTY_MATCHES=5000 GAME_PROPERTY_HOSTILE=300 pytest tests/engine/test_game_properties.py
 MATCHES = int(os.environ.get("GAME_PROPERTY_MATCHES", "1300"))

@@ -1,4 +1,4 @@
-"""Discard hints in a casual game between two people (issue 6: a house rule, never in rated or
+"""Discard hints in a casual game between two people (a house rule, never in rated or
 tournament games): each player sees the table for their own hand only."""
 
 from __future__ import annotations
