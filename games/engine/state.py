@@ -72,7 +72,7 @@ def teams(players: int) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(range(side, players, sides)) for side in range(sides))
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1024)
 def _score(cards: tuple[Card, ...], starter: Card, crib: bool) -> ShowScore:
     return score_hand(cards, starter, crib=crib)
 

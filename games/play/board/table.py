@@ -143,7 +143,7 @@ def _shown(h, names: list[str], viewer: int | None) -> dict:
     }
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=256)  # a fold per reader of each game in play, a few KB each
 def _last_deal_html(entries: tuple, names: tuple[str, ...], viewer: int | None, fold_id: str) -> SafeString:
     """The fold of the last deal's show: the same for a reader all through the deal, and drawn on
     every move of it, so drawn once."""
