@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from django.contrib import admin, messages
+from django.contrib import admin
 
 from games.tournaments import services
-from games.tournaments.admin.forms import ReasonForm, reason_page
+from games.tournaments.admin.forms import ReasonForm, apply_each, reason_page
 from games.tournaments.models import Entrant, Tournament
 
 
@@ -48,23 +48,19 @@ class EntrantAdmin(admin.ModelAdmin):
                 "Withdraw these players? Matches they have not finished go to their opponents.",
             )
         reason = form.cleaned_data["reason"]
-        for entrant in queryset.select_related("tournament", "user"):
-            try:
-                services.entrant_withdraw(entrant_id=entrant.pk, by=request.user, reason=reason)
-            except services.TournamentError as exc:
-                self.message_user(request, f"{entrant}: {exc.message}", messages.ERROR)
-                continue
-            self.log_change(request, entrant, f"Withdrawn: {reason}")
-            self.message_user(request, f"{entrant} withdrawn from {entrant.tournament}.", messages.SUCCESS)
+
+        def withdraw(entrant):
+            services.entrant_withdraw(entrant_id=entrant.pk, by=request.user, reason=reason)
+            return entrant, f"Withdrawn: {reason}", f"{entrant} withdrawn from {entrant.tournament}."
+
+        apply_each(self, request, queryset.select_related("tournament", "user"), withdraw)
         return None
 
     @admin.action(description="Remove from the entry list (before the start)", permissions=["change"])
     def remove_entrants(self, request, queryset) -> None:
-        for entrant in queryset.select_related("tournament", "user"):
-            try:
-                services.entrant_remove(entrant_id=entrant.pk, by=request.user)
-            except services.TournamentError as exc:
-                self.message_user(request, f"{entrant}: {exc.message}", messages.ERROR)
-                continue
-            self.log_change(request, entrant.tournament, f"Removed {entrant.name} from the entry list")
-            self.message_user(request, f"{entrant} removed from {entrant.tournament}.", messages.SUCCESS)
+        def remove(entrant):
+            services.entrant_remove(entrant_id=entrant.pk, by=request.user)
+            return (entrant.tournament, f"Removed {entrant.name} from the entry list",
+                    f"{entrant} removed from {entrant.tournament}.")
+
+        apply_each(self, request, queryset.select_related("tournament", "user"), remove)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.template.response import TemplateResponse
 
+from games.tournaments import services
 from games.tournaments.models import TIE_BREAK_WORDS, Match, Tournament
 
 RULE_FIELDS = (
@@ -129,3 +130,17 @@ def reason_page(
             "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
         },
     )
+
+
+def apply_each(model_admin, request, objects, act) -> None:
+    """An admin action on each of ``objects`` through the services: ``act(obj)`` does it and
+    returns what to log and say (the object the log line goes on, the line, the message); a
+    refusal becomes that object's error message and the others go on."""
+    for obj in objects:
+        try:
+            logged, line, said = act(obj)
+        except services.TournamentError as exc:
+            model_admin.message_user(request, f"{obj}: {exc.message}", messages.ERROR)
+            continue
+        model_admin.log_change(request, logged, line)
+        model_admin.message_user(request, said, messages.SUCCESS)

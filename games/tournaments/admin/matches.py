@@ -11,7 +11,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 
 from games.tournaments import services
-from games.tournaments.admin.forms import ExtendForm, ResultForm, reason_page
+from games.tournaments.admin.forms import ExtendForm, ResultForm, apply_each, reason_page
 from games.tournaments.models import Match, ResultChange
 
 
@@ -196,14 +196,11 @@ class MatchAdmin(admin.ModelAdmin):
                 "Give the players of these matches more time before a forfeit can be claimed.",
             )
         minutes = form.cleaned_data["minutes"]
-        for match in queryset:
-            try:
-                services.match_extend(match_id=match.pk, minutes=minutes, by=request.user)
-            except services.TournamentError as exc:
-                self.message_user(request, f"{match}: {exc.message}", messages.ERROR)
-                continue
-            self.log_change(request, match, f"Forfeit time extended by {minutes} minutes")
-            self.message_user(
-                request, f"{match}: forfeit time extended by {minutes} minutes.", messages.SUCCESS
-            )
+
+        def extend(match):
+            services.match_extend(match_id=match.pk, minutes=minutes, by=request.user)
+            return (match, f"Forfeit time extended by {minutes} minutes",
+                    f"{match}: forfeit time extended by {minutes} minutes.")
+
+        apply_each(self, request, queryset, extend)
         return None

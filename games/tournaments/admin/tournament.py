@@ -13,6 +13,7 @@ from games.tournaments.admin.forms import (
     TIE_BREAK_FIELDS,
     ReasonForm,
     TournamentForm,
+    apply_each,
     reason_page,
 )
 from games.tournaments.models import Entrant, Notice, Tournament
@@ -216,16 +217,13 @@ class TournamentAdmin(admin.ModelAdmin):
             return None
 
     def _each(self, request, queryset, label: str, func, **kwargs) -> None:
-        for t in queryset:
-            try:
-                outcome = func(tournament_id=t.pk, by=request.user, **kwargs)
-            except services.TournamentError as exc:
-                self.message_user(request, f"{t}: {exc.message}", messages.ERROR)
-                continue
+        def act(t):
+            outcome = func(tournament_id=t.pk, by=request.user, **kwargs)
             detail = outcome if isinstance(outcome, str) else ""
             message = f"{label}{': ' + detail if detail else ''}"
-            self.log_change(request, t, message)
-            self.message_user(request, f"{t}: {message}.", messages.SUCCESS)
+            return t, message, f"{t}: {message}."
+
+        apply_each(self, request, queryset, act)
 
     @admin.action(description="Start (draw the pairings and create the first games)", permissions=["change"])
     def start_tournaments(self, request, queryset) -> None:
@@ -237,26 +235,20 @@ class TournamentAdmin(admin.ModelAdmin):
 
     @admin.action(description="Seed by rating (registration order without ratings)", permissions=["change"])
     def seed_by_rating(self, request, queryset) -> None:
-        for t in queryset:
-            try:
-                used = services.seed_entrants(tournament_id=t.pk, by=request.user, by_rating=True)
-            except services.TournamentError as exc:
-                self.message_user(request, f"{t}: {exc.message}", messages.ERROR)
-                continue
+        def seed(t):
+            used = services.seed_entrants(tournament_id=t.pk, by=request.user, by_rating=True)
             how = "by rating" if used else "in registration order (no ratings on this site yet)"
-            self.log_change(request, t, f"Seeded {how}")
-            self.message_user(request, f"{t}: seeded {how}.", messages.SUCCESS)
+            return t, f"Seeded {how}", f"{t}: seeded {how}."
+
+        apply_each(self, request, queryset, seed)
 
     @admin.action(description="Seed in registration order", permissions=["change"])
     def seed_by_registration(self, request, queryset) -> None:
-        for t in queryset:
-            try:
-                services.seed_entrants(tournament_id=t.pk, by=request.user, by_rating=False)
-            except services.TournamentError as exc:
-                self.message_user(request, f"{t}: {exc.message}", messages.ERROR)
-                continue
-            self.log_change(request, t, "Seeded in registration order")
-            self.message_user(request, f"{t}: seeded in registration order.", messages.SUCCESS)
+        def seed(t):
+            services.seed_entrants(tournament_id=t.pk, by=request.user, by_rating=False)
+            return t, "Seeded in registration order", f"{t}: seeded in registration order."
+
+        apply_each(self, request, queryset, seed)
 
     @admin.action(description="Cancel…", permissions=["change"])
     def cancel_tournaments(self, request, queryset):
