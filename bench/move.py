@@ -54,6 +54,7 @@ def run(moves: int, profiler: cProfile.Profile | None, show_sql: bool = False) -
     for user in players:
         client = Client(headers={"HX-Request": "true"})
         client.force_login(user)
+        client.get("/health/")  # a client loads the middleware (and whitenoise scans its files) once
         clients.append(client)
     rng = random.Random(7)
     post_ms, post_q, push_ms, push_q = [], [], [], []

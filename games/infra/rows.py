@@ -1,4 +1,5 @@
-"""Model instances from plain SQL rows, for the few reads on every move and every push.
+"""Model instances from plain SQL rows, for the few reads on every move and every push (a game's
+row, its players' presence).
 
 There Django's query compiler (and ``raw()``, which works out its columns and converters again on
 every query) cost more than the queries themselves. Here the column list and each field's
@@ -17,6 +18,7 @@ from __future__ import annotations
 from django.db import models
 
 _CONVERTERS: dict[tuple[type[models.Model], str], list] = {}
+_WHERE: dict[tuple, str] = {}
 
 
 def columns(model: type[models.Model], table: str, quote) -> str:
@@ -59,6 +61,26 @@ def get(model: type[models.Model], connection, pk, *, lock: bool = False) -> mod
         sql += " FOR UPDATE"
     found = fetch(connection, sql, [pk])
     return build(model, connection, found[0]) if found else None
+
+
+def where(
+    model: type[models.Model], connection, field: str, value, *, order_by: str = ""
+) -> list[models.Model]:
+    """Every ``model`` row whose ``field`` (a foreign key's name, or a column's) equals ``value``,
+    ordered by ``order_by`` (a field name, ``-`` for descending), as
+    ``model.objects.filter(field=value).order_by(order_by)`` gives them."""
+    key = (model, connection.vendor, field, order_by)
+    sql = _WHERE.get(key)
+    if sql is None:
+        quote = connection.ops.quote_name
+        table = quote(model._meta.db_table)
+        match = quote(model._meta.get_field(field).column)
+        sql = f"SELECT {columns(model, table, quote)} FROM {table} WHERE {match} = %s"
+        if order_by:
+            column = quote(model._meta.get_field(order_by.lstrip("-")).column)
+            sql += f" ORDER BY {column}{' DESC' if order_by.startswith('-') else ''}"
+        _WHERE[key] = sql
+    return [build(model, connection, row) for row in fetch(connection, sql, [value])]
 
 
 def fetch(connection, sql: str, params) -> list[tuple]:

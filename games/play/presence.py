@@ -14,10 +14,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connections, transaction
 from django.utils import timezone
 from django.utils.timesince import timesince
 
+from games.infra import rows
 from games.play import broadcast
 from games.play.models import Connection, Game
 from games.play.signals import player_arrived
@@ -102,7 +103,9 @@ def table(game: Game, viewer_seat: int | None, seats_to_act: tuple[int, ...]) ->
     now = timezone.now()
     fresh = now - timedelta(seconds=PRESENCE_EXPIRES_SECONDS)
     by_user: dict[int, list[Connection]] = {}
-    for conn in Connection.objects.filter(game=game).order_by("-last_seen"):
+    # Read on every board, twice a move: through ``rows``, as the game itself is.
+    found = rows.where(Connection, connections[Connection.objects.db], "game", game.pk, order_by="-last_seen")
+    for conn in found:
         by_user.setdefault(conn.user_id, []).append(conn)
     out = []
     for seat in game.seat_list():

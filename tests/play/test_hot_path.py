@@ -188,7 +188,7 @@ def test_a_move_and_a_push_stay_cheap_in_queries(alice, bob):
 def test_a_boards_urls_are_remembered_per_script_prefix():
     from django.urls import get_script_prefix, reverse, set_script_prefix
 
-    from games.play.board.player import game_url
+    from games.play.board.links import game_url
 
     assert game_url("act", 41) == reverse("act", args=[41]) == "/games/41/act/"
     before = get_script_prefix()
@@ -229,3 +229,35 @@ def test_moves_have_one_index_by_game_the_unique_sequence():
                if (c["index"] or c["unique"]) and not c["foreign_key"] and c["columns"][:1] == ["game_id"]}
     assert [c["columns"] for c in by_game.values()] == [["game_id", "seq"]]
     assert all(c["unique"] for c in by_game.values())
+
+
+def test_presence_reads_its_sockets_as_the_orm_would(alice, bob):
+    """The table's presence is read on every board through ``rows.where``: the same rows, values
+    and types (timezone-aware datetimes, a null closing time) in the same order as the ORM's."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.infra import rows
+    from games.play.models import Connection
+
+    game, other = human_game(alice, bob), human_game(bob, alice)
+    now = timezone.now()
+    Connection.objects.create(game=game, user=alice, channel_name="a1", last_seen=now - timedelta(seconds=50),
+                              closed_at=now - timedelta(seconds=40))
+    Connection.objects.create(game=game, user=bob, channel_name="b1", last_seen=now)
+    Connection.objects.create(game=game, user=alice, channel_name="a2", last_seen=now - timedelta(seconds=5))
+    Connection.objects.create(game=other, user=alice, channel_name="elsewhere", last_seen=now)
+
+    def values(conns):
+        return [[(f.attname, type(getattr(c, f.attname)), getattr(c, f.attname))
+                 for f in Connection._meta.concrete_fields] for c in conns]
+
+    fast = rows.where(Connection, connection, "game", game.pk, order_by="-last_seen")
+    slow = Connection.objects.filter(game=game).order_by("-last_seen")
+    assert values(fast) == values(slow)
+    assert [c.channel_name for c in fast] == ["b1", "a2", "a1"]
+    assert all(c.last_seen.tzinfo is not None for c in fast)
+    oldest_first = rows.where(Connection, connection, "game", game.pk, order_by="last_seen")
+    assert [c.channel_name for c in oldest_first] == ["a1", "a2", "b1"]
+    assert rows.where(Connection, connection, "game", 10**9) == []

@@ -7,12 +7,11 @@ Views and the websocket consumer both draw it with :func:`render_board` (the tem
 from __future__ import annotations
 
 from datetime import timedelta
-from functools import lru_cache
 
 from django.conf import settings
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
-from django.urls import NoReverseMatch, get_script_prefix, reverse
+from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
 from django.utils.safestring import SafeString, mark_safe
@@ -20,6 +19,7 @@ from django.utils.safestring import SafeString, mark_safe
 from games.engine.actions import CutForDeal, NextDeal
 from games.engine.view import SeatView, view
 from games.play import endings
+from games.play.board.links import game_url
 from games.play.board.status import presence_context
 from games.play.board.table import (
     PHASE_TITLES,
@@ -34,17 +34,6 @@ from games.play.board.table import (
 from games.play.hooks import organiser_of
 from games.play.models import Game
 from games.play.narration import LogLine, log_lines
-
-
-@lru_cache(maxsize=4096)
-def _game_url(prefix: str, name: str, game_id: int) -> str:
-    return reverse(name, args=[game_id])
-
-
-def game_url(name: str, game_id: int) -> str:
-    """``reverse(name, args=[game_id])``, remembered: a board names five of its game's URLs. Keyed
-    by the script prefix, as reverse is."""
-    return _game_url(get_script_prefix(), name, game_id)
 
 
 def board_context(game: Game, user, *, error: str = "") -> dict:

@@ -4,10 +4,10 @@ been away on their turn too long), and the quick messages players send."""
 from __future__ import annotations
 
 from django.template.loader import render_to_string
-from django.urls import reverse
 from django.utils import timezone
 
 from games.play import presence
+from games.play.board.links import game_url
 from games.play.board.table import seat_names
 from games.play.chat import MESSAGES
 from games.play.models import Game
@@ -29,8 +29,8 @@ def presence_context(game: Game, user) -> dict:
     return {
         "game": game,
         "others": others,
-        "claim_url": reverse("claim_win", args=[game.pk]),
-        "presence_url": reverse("presence", args=[game.pk]),
+        "claim_url": game_url("claim_win", game.pk),
+        "presence_url": game_url("presence", game.pk),
         "recheck_ms": int(max(wait, 0) * 1000) + 500 if moments else 0,
         "absence_minutes": max(1, presence.absence_limit() // 60),
     }

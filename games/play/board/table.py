@@ -190,7 +190,6 @@ def table_context(
             "dealer": v.dealer == s,
             "to_play": v.turn == s,
             "count": v.hand_sizes[s],
-            "backs": range(v.hand_sizes[s]),
             "shown": shown,
             "scored": _scored(v, "hand", s),
             "open": open_hands[s] if open_hands is not None and not shown else (),
@@ -207,7 +206,6 @@ def table_context(
         "dealer_name": names[v.dealer] if v.dealer is not None else "",
         "crib_owner_name": names[v.crib_owner] if v.crib_owner is not None else "",
         "turn_name": names[v.turn] if isinstance(v.turn, int) else "",
-        "crib_backs": range(v.crib_size),
         "crib_open": (),  # a replay lays the crib open before its count
         "crib_card": None,
         "series": [{"name": names[s], "card": c, "mine": s == viewer} for s, c in v.series],

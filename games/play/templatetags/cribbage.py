@@ -7,13 +7,15 @@ e.g. ``aria-label="{{ card|card_name }}"``.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
+from dataclasses import fields, is_dataclass
 from functools import lru_cache
 
 from django import template
 from django.template.loader import render_to_string
 from django.utils.html import format_html_join
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeData, SafeString, mark_safe
 
 from games.engine.cards import Card, parse_card
 from games.engine.deck import commitment, deal_seed
@@ -100,6 +102,45 @@ def quick_message_buttons() -> SafeString:
         '<button type="submit" name="message" value="{}" class="button button--small">{}</button>',
         MESSAGES.items(),
     )
+
+
+@register.simple_tag
+def drawn(template_name: str, **values) -> SafeString:
+    """``template_name`` drawn with ``values`` (hashable: cards, words, numbers, a log line), once
+    for each distinct set of them: the small pieces a board repeats on every move (a line of the
+    log, a card in hand or on the pile) cost more as template nodes than as one remembered string."""
+    key = tuple(sorted(values.items()))
+    return _drawn(template_name, key, tuple(_trusted(v) for _, v in key))
+
+
+def _trusted(value) -> tuple[bool, ...] | bool:
+    """Which of a value's words are trusted markup: a SafeString equals the str of the same text,
+    so the key must tell them apart or a plain name could come back drawn as markup."""
+    names = _field_names(type(value))
+    if names:
+        return tuple(isinstance(getattr(value, name), SafeData) for name in names)
+    return isinstance(value, SafeData)
+
+
+@functools.cache
+def _field_names(kind: type) -> tuple[str, ...]:
+    return tuple(f.name for f in fields(kind)) if is_dataclass(kind) else ()
+
+
+@lru_cache(maxsize=8192)
+def _drawn(template_name: str, key: tuple, trusted: tuple) -> SafeString:
+    return mark_safe(render_to_string(template_name, dict(key)))
+
+
+@register.simple_tag
+def card_back_items(count: int, size: str = "medium") -> SafeString:
+    """``count`` face-down cards as list items: an opponent's hand, the crib."""
+    return _card_back_items(int(count), size)
+
+
+@lru_cache(maxsize=64)
+def _card_back_items(count: int, size: str) -> SafeString:
+    return mark_safe(f"<li>{card_back(size)}</li>" * count)
 
 
 @register.simple_tag
