@@ -127,7 +127,7 @@ def _field_names(kind: type) -> tuple[str, ...]:
     return tuple(f.name for f in fields(kind)) if is_dataclass(kind) else ()
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=4096)  # a board's pieces for some hundreds of readers; they fill it in a minute
 def _drawn(template_name: str, key: tuple, trusted: tuple) -> SafeString:
     return mark_safe(render_to_string(template_name, dict(key)))
 
