@@ -100,6 +100,14 @@ TEMPLATES = [
             ],
         },
     },
+    {
+        # The board's components (games/play/components.py says why they are Jinja2).
+        "NAME": "components",
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "DIRS": [],
+        "APP_DIRS": True,
+        "OPTIONS": {"environment": "games.play.jinja.environment"},
+    },
 ]
 
 # Django's model backend with a cheaper read of each request's user (games/infra/auth.py).

@@ -8,10 +8,10 @@ game stays private to its players."""
 
 from __future__ import annotations
 
-from django.template.loader import render_to_string
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 
 from games.engine.view import public_view
+from games.play import components
 from games.play.board.player import turn_clock
 from games.play.board.table import off_board, result_summary, side_names, table_context, table_of, tracks
 from games.play.models import Game
@@ -55,7 +55,7 @@ def clock_for_spectators(game: Game, v, names: list[str]) -> dict | None:
 
 
 def watch_html(game: Game, *, oob: bool = False) -> SafeString:
-    return mark_safe(render_to_string("play/board/spectator.html", {**watch_context(game), "oob": oob}))
+    return components.render("play/board/spectator.html", {**watch_context(game), "oob": oob})
 
 
 def render_watch_oob(game_id: int) -> str | None:

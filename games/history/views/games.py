@@ -24,6 +24,7 @@ from games.history.filters import GameFilterForm
 from games.history.models import PlayerGame, RatingChange, with_organisers
 from games.history.replay import ReplayError, moves_of
 from games.history.replay_board import replay_context
+from games.play import components
 from games.play.endings import ending_of
 from games.play.hooks import organiser_of
 from games.play.models import Game
@@ -144,6 +145,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
         context = replay_context(game, step, moves, viewer=game.seat_of(request.user))
     except ReplayError:
         raise Http404("This game's log cannot be replayed.") from None
+    context["board"] = components.render("history/replay_board.html", context)
     template = "history/replay.html#replay" if request.htmx else "history/replay.html"
     return render(request, template, context)
 

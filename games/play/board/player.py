@@ -10,15 +10,14 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.middleware.csrf import get_token
-from django.template.loader import render_to_string
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 
 from games.engine.actions import CutForDeal, NextDeal
 from games.engine.view import SeatView, view
-from games.play import endings
+from games.play import components, endings
 from games.play.board.links import game_url
 from games.play.board.status import presence_context
 from games.play.board.table import (
@@ -211,12 +210,12 @@ def board_html(context: dict, request=None) -> SafeString:
     token = get_token(request) if request is not None else context.get("csrf_token", "")
     values = {**context, "csrf_token": token, "htmx": request is not None and bool(request.htmx)}
     template = "play/board/aborted.html" if "aborted_by" in context else "play/board/player.html"
-    return mark_safe(render_to_string(template, values))
+    return components.render(template, values)
 
 
 def announce_html(calls: list[LogLine]) -> SafeString:
     """The latest move's calls, for the page's status line (the board carries them afterwards)."""
-    return mark_safe(render_to_string("play/parts/announce.html", {"calls": calls, "swap_oob": False}))
+    return components.render("play/parts/announce.html", {"calls": calls, "swap_oob": False})
 
 
 def render_board_oob(game_id: int, user, csrf_token: str = "") -> str | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from games.play import presence
+from games.play import components, presence
 from games.play.board.links import game_url
 from games.play.board.table import seat_names
 from games.play.chat import MESSAGES
@@ -41,7 +41,7 @@ def render_presence(game_id: int, user, *, oob: bool = False, csrf_token: str = 
     if game is None or game.vs_computer:  # a game against the computer has no #presence to update
         return None
     context = {**presence_context(game, user), "oob": oob, "csrf_token": csrf_token}
-    return render_to_string("play/_presence.html", context)
+    return components.render("play/_presence.html", context)
 
 
 def render_chat(game_id: int, user, seat: int, message: str) -> str | None:

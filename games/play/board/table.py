@@ -12,13 +12,12 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from django.template.loader import render_to_string
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 
 from games.engine.cards import Card
 from games.engine.events import Event
 from games.engine.view import TableView
-from games.play import narration
+from games.play import components, narration
 from games.play.narration import LogLine, Table, line, on_board, reworded, win_phrase
 
 TRACK_COLORS = ("red", "blue", "green")
@@ -147,9 +146,9 @@ def _shown(h, names: list[str], viewer: int | None) -> dict:
 def _last_deal_html(entries: tuple, names: tuple[str, ...], viewer: int | None, fold_id: str) -> SafeString:
     """The fold of the last deal's show: the same for a reader all through the deal, and drawn on
     every move of it, so drawn once."""
-    return mark_safe(render_to_string("play/parts/last_deal.html", {
+    return components.render("play/parts/last_deal.html", {
         "last_show": [_shown(h, list(names), viewer) for h in entries], "last_deal_id": fold_id,
-    }))
+    })
 
 
 def _shown_hand(v: TableView, seat: int) -> tuple[Card, ...]:

@@ -7,18 +7,16 @@ e.g. ``aria-label="{{ card|card_name }}"``.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable, Mapping
-from dataclasses import fields, is_dataclass
 from functools import lru_cache
 
 from django import template
-from django.template.loader import render_to_string
 from django.utils.html import format_html_join
-from django.utils.safestring import SafeData, SafeString, mark_safe
+from django.utils.safestring import SafeString, mark_safe
 
 from games.engine.cards import Card, parse_card
 from games.engine.deck import commitment, deal_seed
+from games.play import components
 from games.play.chat import MESSAGES
 from games.play.pegboard import render_board
 
@@ -77,19 +75,19 @@ def card_face(card: Card | str, size: str = "medium", extra_class: str = "") -> 
 # (``play/parts/card.html``, the one drawing of a card).
 @lru_cache(maxsize=1024)
 def _card_face(c: Card, size: str, extra_class: str) -> SafeString:
-    return mark_safe(render_to_string("play/parts/card.html", {
+    return components.render("play/parts/card.html", {
         "c": c, "colour": "red" if c.suit in "HD" else "black", "suit": c.symbol + TEXT_STYLE,
         "rank": _rank_label(c), "court": COURT.get(c.rank, ""), "size_class": _size_class(size),
         "extra_class": extra_class,
-    }))
+    })
 
 
 @register.simple_tag
 @lru_cache(maxsize=64)
 def card_back(size: str = "medium", extra_class: str = "") -> SafeString:
     """A face-down card (the crib, the deck, an opponent's hand)."""
-    return mark_safe(render_to_string("play/parts/card_back.html", {
-        "size_class": _size_class(size), "extra_class": extra_class}))
+    return components.render("play/parts/card_back.html", {
+        "size_class": _size_class(size), "extra_class": extra_class})
 
 
 @register.simple_tag
@@ -105,31 +103,10 @@ def quick_message_buttons() -> SafeString:
 
 
 @register.simple_tag
-def drawn(template_name: str, **values) -> SafeString:
-    """``template_name`` drawn with ``values`` (hashable: cards, words, numbers, a log line), once
-    for each distinct set of them: the small pieces a board repeats on every move (a line of the
-    log, a card in hand or on the pile) cost more as template nodes than as one remembered string."""
-    key = tuple(sorted(values.items()))
-    return _drawn(template_name, key, tuple(_trusted(v) for _, v in key))
-
-
-def _trusted(value) -> tuple[bool, ...] | bool:
-    """Which of a value's words are trusted markup: a SafeString equals the str of the same text,
-    so the key must tell them apart or a plain name could come back drawn as markup."""
-    names = _field_names(type(value))
-    if names:
-        return tuple(isinstance(getattr(value, name), SafeData) for name in names)
-    return isinstance(value, SafeData)
-
-
-@functools.cache
-def _field_names(kind: type) -> tuple[str, ...]:
-    return tuple(f.name for f in fields(kind)) if is_dataclass(kind) else ()
-
-
-@lru_cache(maxsize=4096)  # a board's pieces for some hundreds of readers; they fill it in a minute
-def _drawn(template_name: str, key: tuple, trusted: tuple) -> SafeString:
-    return mark_safe(render_to_string(template_name, dict(key)))
+def component(template_name: str, **values) -> SafeString:
+    """``{% component "play/parts/counted_hand.html" title=… %}``: one of the board's components
+    (``games/play/components.py``) in a Django page, drawn with ``values`` alone."""
+    return components.render(template_name, values)
 
 
 @register.simple_tag
@@ -164,7 +141,7 @@ def deal_commitment(game, v) -> SafeString:
 def _commitment_html(secret: str, game_no: int, deal_no: int, match: bool) -> SafeString:
     """Built once a deal: the hash and its markup do not change until the next one."""
     seal = commitment(deal_seed(bytes.fromhex(secret), game_no, deal_no))
-    return render_to_string("play/_commitment.html", {
+    return components.render("play/_commitment.html", {
         "round": {"game_no": game_no, "deal_no": deal_no, "commitment": seal}, "match": match,
     })
 

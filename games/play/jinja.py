@@ -1,0 +1,52 @@
+"""The components' Jinja2 environment (``TEMPLATES``' ``components`` engine): the same card,
+board and text helpers the Django templates load with ``{% load cribbage %}``, as globals and
+filters, and Django's own filters where a component needs one (``pluralize``, ``floatformat``, ``date``)."""
+
+from __future__ import annotations
+
+import jinja2
+from django.template import defaultfilters
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.html import format_html
+
+from games.play.templatetags import cribbage
+
+
+def date(value, arg: str | None = None) -> str:
+    """Django's ``date`` filter, given the moment in the site's time zone as Django's engine does."""
+    return defaultfilters.date(timezone.template_localtime(value), arg)
+
+
+def csrf_field(token) -> str:
+    """The form's CSRF field, as ``{% csrf_token %}`` draws it (nothing without a token)."""
+    token = str(token or "")
+    if not token or token == "NOTPROVIDED":
+        return ""
+    return format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', token)
+
+
+def environment(**options) -> jinja2.Environment:
+    # An unknown name, or a name's unknown part, is empty, in DEBUG too, as in Django's templates:
+    # the pages must not change with the setting (Django's backend would print it back under DEBUG).
+    options["undefined"] = jinja2.ChainableUndefined
+    env = jinja2.Environment(**options)
+    env.filters.update(
+        card_name=cribbage.card_name,
+        cards_text=cribbage.cards_text,
+        countdown=cribbage.countdown,
+        pluralize=defaultfilters.pluralize,
+        floatformat=defaultfilters.floatformat,
+        date=date,
+    )
+    env.globals.update(
+        card_face=cribbage.card_face,
+        card_back=cribbage.card_back,
+        card_back_items=cribbage.card_back_items,
+        cribbage_board=cribbage.cribbage_board,
+        deal_commitment=cribbage.deal_commitment,
+        quick_message_buttons=cribbage.quick_message_buttons,
+        csrf_field=csrf_field,
+        url=lambda name, *args: reverse(name, args=args),
+    )
+    return env
