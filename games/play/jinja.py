@@ -8,7 +8,6 @@ import jinja2
 from django.template import defaultfilters
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.html import format_html
 
 from games.play.templatetags import cribbage
 
@@ -16,14 +15,6 @@ from games.play.templatetags import cribbage
 def date(value, arg: str | None = None) -> str:
     """Django's ``date`` filter, given the moment in the site's time zone as Django's engine does."""
     return defaultfilters.date(timezone.template_localtime(value), arg)
-
-
-def csrf_field(token) -> str:
-    """The form's CSRF field, as ``{% csrf_token %}`` draws it (nothing without a token)."""
-    token = str(token or "")
-    if not token or token == "NOTPROVIDED":
-        return ""
-    return format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', token)
 
 
 def environment(**options) -> jinja2.Environment:
@@ -46,7 +37,6 @@ def environment(**options) -> jinja2.Environment:
         cribbage_board=cribbage.cribbage_board,
         deal_commitment=cribbage.deal_commitment,
         quick_message_buttons=cribbage.quick_message_buttons,
-        csrf_field=csrf_field,
         url=lambda name, *args: reverse(name, args=args),
     )
     return env

@@ -330,17 +330,11 @@ def line(table: Table, event: Event | dict, ending: dict | None = None) -> LogLi
     if isinstance(event, dict):
         if event.get("kind") in NOTE_KINDS:
             return LogLine("", _note(table, event), 0, event["kind"], (), event.get("seat") == table.viewer)
-        data = event
-    else:
-        data = event.to_dict()
+        event = Event.from_dict(event)
     # Names given as trusted markup are worded afresh: a cached line must never hand a plain
     # name's text back as markup, or the other way round (equal strings share a cache entry).
     build = _line.__wrapped__ if any(isinstance(n, SafeData) for n in table.names) else _line
-    return build(table, _key(data), _freeze(ending))
-
-
-def _key(data: dict) -> tuple:
-    return tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in sorted(data.items()))
+    return build(table, event, _freeze(ending))
 
 
 def _freeze(ending: dict | None) -> tuple | None:
@@ -348,11 +342,9 @@ def _freeze(ending: dict | None) -> tuple | None:
 
 
 # A deal's log is drawn on every board, twice a move, and grows by a line or two: each line is
-# worded once per reader.
+# worded once per reader (an Event is immutable: it is its own key).
 @lru_cache(maxsize=8192)
-def _line(table: Table, key: tuple, ending: tuple | None) -> LogLine:
-    data = {k: list(v) if isinstance(v, tuple) else v for k, v in key}
-    e = Event.from_dict(data)
+def _line(table: Table, e: Event, ending: tuple | None) -> LogLine:
     text = _sentence(table, e, None if ending is None else dict(ending))
     who = ""
     if text is None:

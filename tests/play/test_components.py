@@ -10,7 +10,8 @@ from django.template import Context, Template
 from django.test import override_settings
 
 from games.play import components
-from games.play.jinja import csrf_field, date
+from games.play.components import csrf_field
+from games.play.jinja import date
 from games.play.narration import LogLine
 
 

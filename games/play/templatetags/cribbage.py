@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
 from django import template
-from django.utils.html import format_html_join
+from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
 from games.engine.cards import Card, parse_card
@@ -60,9 +60,13 @@ def cards_text(cards) -> SafeString:
     ``cards``: Cards, notations, or one string of notations ("TH 5C")."""
     if isinstance(cards, str):
         cards = cards.split()
-    return format_html_join(" ", '<span class="card-text card-text--{}" title="{}">{}</span>', (
-        ("red" if c.suit in "HD" else "black", c.name, card_short(c)) for c in map(_card, cards or ())
-    ))
+    return mark_safe(" ".join(_card_text(c) for c in map(_card, cards or ())))
+
+
+@lru_cache(maxsize=64)  # a show's every item names its cards: each of the 52 is drawn once
+def _card_text(c: Card) -> SafeString:
+    return format_html('<span class="card-text card-text--{}" title="{}">{}</span>',
+                       "red" if c.suit in "HD" else "black", c.name, card_short(c))
 
 
 @register.simple_tag
