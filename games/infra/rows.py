@@ -1,5 +1,6 @@
 """Model instances from plain SQL rows, for the few reads on every move and every push (a game's
-row, its players' presence).
+row, its players' presence), and a move's two writes (the game's row, the new move) as plain
+statements.
 
 There Django's query compiler (and ``raw()``, which works out its columns and converters again on
 every query) cost more than the queries themselves. Here the column list and each field's
@@ -9,8 +10,11 @@ once per model and database engine, and a row becomes an instance through ``Mode
 What it relies on in Django: ``Model.from_db(alias, None, values)`` takes every concrete field's
 value in ``_meta.concrete_fields`` order, as Django's own iterators pass them;
 ``connection.ops.get_db_converters`` and ``Expression.get_db_converters`` give the converters the
-ORM applies to a column read back. ``tests/play/test_hot_path.py`` and
-``tests/infra/test_auth_backend.py`` compare what is built here with what the ORM builds.
+ORM applies to a column read back; ``Field.get_db_prep_save(value, connection)`` is what the ORM
+sends for a value it INSERTs or UPDATEs, and a cursor's ``rowcount`` after an UPDATE is the number
+of rows it matched, as ``QuerySet.update()`` returns it. ``tests/play/test_hot_path.py`` and
+``tests/infra/test_auth_backend.py`` compare what is built and written here with what the ORM
+builds and writes.
 """
 
 from __future__ import annotations
@@ -87,3 +91,46 @@ def fetch(connection, sql: str, params) -> list[tuple]:
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchall()
+
+
+_WRITES: dict[tuple, str] = {}
+
+
+def _prepared(model: type[models.Model], connection, values: dict) -> list:
+    """Each value as the ORM would send it: ``Field.get_db_prep_save`` (a dict to JSON text, a
+    datetime to the database's form)."""
+    meta = model._meta
+    return [meta.get_field(name).get_db_prep_save(value, connection) for name, value in values.items()]
+
+
+def insert(model: type[models.Model], connection, values: dict) -> None:
+    """``INSERT`` one ``model`` row of ``values`` (field names to values), as
+    ``model.objects.create(**values)`` writes it, without building the instance. Values are written
+    as given: no field's ``pre_save`` runs, so the caller gives an ``auto_now_add`` field its value."""
+    key = ("insert", model, connection.vendor, tuple(values))
+    sql = _WRITES.get(key)
+    if sql is None:
+        quote = connection.ops.quote_name
+        names = ", ".join(quote(model._meta.get_field(n).column) for n in values)
+        sql = (f"INSERT INTO {quote(model._meta.db_table)} ({names}) "
+               f"VALUES ({', '.join(['%s'] * len(values))})")
+        _WRITES[key] = sql
+    with connection.cursor() as cursor:
+        cursor.execute(sql, _prepared(model, connection, values))
+
+
+def update(model: type[models.Model], connection, match: dict, values: dict) -> int:
+    """``UPDATE`` the ``model`` rows whose fields equal ``match``, setting ``values``, as
+    ``model.objects.filter(**match).update(**values)`` does; the number of rows changed."""
+    key = ("update", model, connection.vendor, tuple(match), tuple(values))
+    sql = _WRITES.get(key)
+    if sql is None:
+        quote = connection.ops.quote_name
+        column = lambda n: quote(model._meta.get_field(n).column)  # noqa: E731
+        sql = (f"UPDATE {quote(model._meta.db_table)} SET "
+               f"{', '.join(f'{column(n)} = %s' for n in values)} "
+               f"WHERE {' AND '.join(f'{column(n)} = %s' for n in match)}")
+        _WRITES[key] = sql
+    with connection.cursor() as cursor:
+        cursor.execute(sql, _prepared(model, connection, values) + _prepared(model, connection, match))
+        return cursor.rowcount

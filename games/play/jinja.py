@@ -13,7 +13,10 @@ from games.play.templatetags import cribbage
 
 
 def date(value, arg: str | None = None) -> str:
-    """Django's ``date`` filter, given the moment in the site's time zone as Django's engine does."""
+    """Django's ``date`` filter, given the moment in the site's time zone as Django's engine does
+    (``"c"``, a ``<time datetime>``'s ISO 8601, is ``isoformat()`` there too)."""
+    if arg == "c" and value:
+        return timezone.template_localtime(value).isoformat()
     return defaultfilters.date(timezone.template_localtime(value), arg)
 
 
@@ -21,6 +24,9 @@ def environment(**options) -> jinja2.Environment:
     # An unknown name, or a name's unknown part, is empty, in DEBUG too, as in Django's templates:
     # the pages must not change with the setting (Django's backend would print it back under DEBUG).
     options["undefined"] = jinja2.ChainableUndefined
+    # The components are a few dozen files: kept in a plain dict, not an LRU behind a lock, which
+    # every include and import of a board asked.
+    options["cache_size"] = -1
     env = jinja2.Environment(**options)
     env.filters.update(
         card_name=cribbage.card_name,

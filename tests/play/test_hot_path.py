@@ -261,3 +261,35 @@ def test_presence_reads_its_sockets_as_the_orm_would(alice, bob):
     oldest_first = rows.where(Connection, connection, "game", game.pk, order_by="last_seen")
     assert [c.channel_name for c in oldest_first] == ["a1", "a2", "b1"]
     assert rows.where(Connection, connection, "game", 10**9) == []
+
+
+def test_plain_writes_store_what_the_orms_writes_store(alice, bob):
+    """``rows.insert`` and ``rows.update`` (a move's two writes) against ``create`` and
+    ``filter().update()``: the same values and types read back, and an UPDATE that matches
+    nothing (a stale version) changes nothing and says so."""
+    from django.utils import timezone
+
+    from games.infra import rows
+
+    game, twin = human_game(alice, bob), human_game(alice, bob)
+    now = timezone.now()
+    move = {"seq": 1, "seat": 0, "action": {"type": "go", "seat": 0}, "by_timeout": True, "created_at": now,
+            "events": [{"seat": 0, "kind": "say_go", "points": 0, "cards": []}], "note": None}
+    rows.insert(Move, connection, {"game_id": game.pk, **move})
+    Move.objects.create(game_id=twin.pk, **move)
+
+    def stored(model, **match):
+        found = model.objects.get(**match)
+        return {f.attname: (type(getattr(found, f.attname)), getattr(found, f.attname))
+                for f in model._meta.concrete_fields if f.attname not in ("id", "game_id", "created_at")}
+
+    assert stored(Move, game=game) == stored(Move, game=twin)
+    assert Move.objects.get(game=game).created_at == now  # as given: no field's pre_save runs
+    fields = {"state": {"phase": "play", "cards": ["5H"]}, "version": game.version + 1, "updated_at": now,
+              "turn_started_at": now, "move_count": 1, "last_events": [{"kind": "go"}]}
+    assert rows.update(Game, connection, {"id": game.pk, "version": game.version}, fields) == 1
+    assert Game.objects.filter(pk=twin.pk, version=twin.version).update(**fields) == 1
+    mine, theirs = stored(Game, pk=game.pk), stored(Game, pk=twin.pk)
+    assert {k: mine[k] for k in fields} == {k: theirs[k] for k in fields}
+    assert rows.update(Game, connection, {"id": game.pk, "version": game.version}, fields) == 0  # stale
+    assert stored(Game, pk=game.pk) == mine

@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from django.db import transaction
+from django.db import connections, transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -16,6 +16,7 @@ from games.engine.deck import commitment, deal_seed
 from games.engine.errors import IllegalAction
 from games.engine.events import Event
 from games.engine.rules import HouseRules
+from games.infra import rows
 from games.play import broadcast
 from games.play.house_rules import rule_fields
 from games.play.models import Game, Move, Round
@@ -128,10 +129,12 @@ def _apply(
         fields.update(status=game.status, finished_at=game.finished_at, winner_seat=game.winner_seat,
                       result=game.result)
     # The version in the WHERE clause is the optimistic check behind the row lock: a move built on
-    # a board that has changed since writes nothing.
-    if Game.objects.filter(pk=game.pk, version=seen).update(**fields) != 1:
+    # a board that has changed since writes nothing. Plain statements (games/infra/rows.py): the
+    # ORM's update() and create() cost a move more than the writes themselves (performance.md).
+    connection = connections[Game.objects.db]
+    if rows.update(Game, connection, {"id": game.pk, "version": seen}, fields) != 1:
         raise StaleVersion("Someone else moved first; here is the board now.")
-    Move.objects.create(**move)
+    rows.insert(Move, connection, move)
     if game.status == Game.Status.FINISHED:
         game_finished.send(sender=Game, game=game)
     _after_commit(game, origin=origin, actor=actor)
