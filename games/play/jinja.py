@@ -28,21 +28,12 @@ def environment(**options) -> jinja2.Environment:
     # every include and import of a board asked.
     options["cache_size"] = -1
     env = jinja2.Environment(**options)
-    env.filters.update(
-        card_name=cribbage.card_name,
-        cards_text=cribbage.cards_text,
-        countdown=cribbage.countdown,
-        pluralize=defaultfilters.pluralize,
-        floatformat=defaultfilters.floatformat,
-        date=date,
-    )
-    env.globals.update(
-        card_face=cribbage.card_face,
-        card_back=cribbage.card_back,
-        card_back_items=cribbage.card_back_items,
-        cribbage_board=cribbage.cribbage_board,
-        deal_commitment=cribbage.deal_commitment,
-        quick_message_buttons=cribbage.quick_message_buttons,
-        url=lambda name, *args: reverse(name, args=args),
-    )
+    env.filters.update({f.__name__: f for f in (
+        cribbage.card_name, cribbage.cards_text, cribbage.countdown,
+        defaultfilters.pluralize, defaultfilters.floatformat, date,
+    )})
+    env.globals.update({f.__name__: f for f in (
+        cribbage.card_face, cribbage.card_back, cribbage.card_back_items, cribbage.cribbage_board,
+        cribbage.deal_commitment, cribbage.quick_message_buttons,
+    )}, url=lambda name, *args: reverse(name, args=args))
     return env
