@@ -93,14 +93,13 @@ def fetch(connection, sql: str, params) -> list[tuple]:
         return cursor.fetchall()
 
 
-_WRITES: dict[tuple, str] = {}
+_WRITES: dict[tuple, tuple[str, list]] = {}
 
 
-def _prepared(model: type[models.Model], connection, values: dict) -> list:
-    """Each value as the ORM would send it: ``Field.get_db_prep_save`` (a dict to JSON text, a
-    datetime to the database's form)."""
-    meta = model._meta
-    return [meta.get_field(name).get_db_prep_save(value, connection) for name, value in values.items()]
+def _fields(model: type[models.Model], names) -> list:
+    """The fields of ``names``: a field's ``get_db_prep_save`` turns a value into what the ORM
+    would send (a dict to JSON text, a datetime to the database's form)."""
+    return [model._meta.get_field(n) for n in names]
 
 
 def insert(model: type[models.Model], connection, values: dict) -> None:
@@ -108,29 +107,31 @@ def insert(model: type[models.Model], connection, values: dict) -> None:
     ``model.objects.create(**values)`` writes it, without building the instance. Values are written
     as given: no field's ``pre_save`` runs, so the caller gives an ``auto_now_add`` field its value."""
     key = ("insert", model, connection.vendor, tuple(values))
-    sql = _WRITES.get(key)
-    if sql is None:
-        quote = connection.ops.quote_name
-        names = ", ".join(quote(model._meta.get_field(n).column) for n in values)
-        sql = (f"INSERT INTO {quote(model._meta.db_table)} ({names}) "
-               f"VALUES ({', '.join(['%s'] * len(values))})")
-        _WRITES[key] = sql
+    found = _WRITES.get(key)
+    if found is None:
+        quote, fields = connection.ops.quote_name, _fields(model, values)
+        sql = (f"INSERT INTO {quote(model._meta.db_table)} ({', '.join(quote(f.column) for f in fields)}) "
+               f"VALUES ({', '.join(['%s'] * len(fields))})")
+        found = _WRITES[key] = (sql, fields)
+    sql, fields = found
     with connection.cursor() as cursor:
-        cursor.execute(sql, _prepared(model, connection, values))
+        cursor.execute(sql, [f.get_db_prep_save(v, connection)
+                             for f, v in zip(fields, values.values(), strict=True)])
 
 
 def update(model: type[models.Model], connection, match: dict, values: dict) -> int:
     """``UPDATE`` the ``model`` rows whose fields equal ``match``, setting ``values``, as
     ``model.objects.filter(**match).update(**values)`` does; the number of rows changed."""
-    key = ("update", model, connection.vendor, tuple(match), tuple(values))
-    sql = _WRITES.get(key)
-    if sql is None:
-        quote = connection.ops.quote_name
-        column = lambda n: quote(model._meta.get_field(n).column)  # noqa: E731
-        sql = (f"UPDATE {quote(model._meta.db_table)} SET "
-               f"{', '.join(f'{column(n)} = %s' for n in values)} "
-               f"WHERE {' AND '.join(f'{column(n)} = %s' for n in match)}")
-        _WRITES[key] = sql
+    key = ("update", model, connection.vendor, tuple(values), tuple(match))
+    found = _WRITES.get(key)
+    if found is None:
+        quote, setting, matching = connection.ops.quote_name, _fields(model, values), _fields(model, match)
+        sql = (f"UPDATE {quote(model._meta.db_table)} "
+               f"SET {', '.join(f'{quote(f.column)} = %s' for f in setting)} "
+               f"WHERE {' AND '.join(f'{quote(f.column)} = %s' for f in matching)}")
+        found = _WRITES[key] = (sql, setting + matching)
+    sql, fields = found
+    given = [*values.values(), *match.values()]
     with connection.cursor() as cursor:
-        cursor.execute(sql, _prepared(model, connection, values) + _prepared(model, connection, match))
+        cursor.execute(sql, [f.get_db_prep_save(v, connection) for f, v in zip(fields, given, strict=True)])
         return cursor.rowcount

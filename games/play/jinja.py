@@ -13,10 +13,7 @@ from games.play.templatetags import cribbage
 
 
 def date(value, arg: str | None = None) -> str:
-    """Django's ``date`` filter, given the moment in the site's time zone as Django's engine does
-    (``"c"``, a ``<time datetime>``'s ISO 8601, is ``isoformat()`` there too)."""
-    if arg == "c" and value:
-        return timezone.template_localtime(value).isoformat()
+    """Django's ``date`` filter, given the moment in the site's time zone as Django's engine does."""
     return defaultfilters.date(timezone.template_localtime(value), arg)
 
 
