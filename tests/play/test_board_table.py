@@ -61,4 +61,4 @@ def test_the_play_stays_on_the_table_when_the_game_is_won_in_it():
     for v, me in ((view(state, 0), 0), (view(state, 1), 1), (public_view(state), None)):
         context = table_context(v, NAMES, me, log=[], result=None)
         assert context["pile_shown"], "the winning play is left on the table"
-        assert [str(p["card"]) for p in context["series"]] == ["JH", "5H"] and v.count == 15
+        assert [str(p["card"]) for p in context["pile"] if not p["earlier"]] == ["JH", "5H"] and v.count == 15

@@ -92,7 +92,7 @@ def board_context(game: Game, user, *, error: str = "") -> dict:
         "abort_url": game_url("abort", game.pk),
         # Who else is at the table, redrawn with every board: whose turn it is decides who may be
         # claimed against. A game against the computer has nobody to wait for.
-        "presence": SimpleLazyObject(lambda: presence_context(game, user)) if not game.vs_computer else None,
+        "presence": presence_context(game, user) if not game.vs_computer else None,
         "error": error,
     }
 

@@ -207,8 +207,9 @@ def table_context(
         "turn_name": names[v.turn] if isinstance(v.turn, int) else "",
         "crib_open": (),  # a replay lays the crib open before its count
         "crib_card": None,
-        "series": [{"name": names[s], "card": c, "mine": s == viewer} for s, c in v.series],
-        "previous_plays": [{"name": names[s], "card": c, "mine": s == viewer} for s, c in v.plays[:played]],
+        # The cards played this deal, those laid before the count went back to 0 set apart.
+        "pile": [{"name": names[s], "card": c, "mine": s == viewer, "earlier": i < played}
+                 for i, (s, c) in enumerate(v.plays)],
         "cut_cards": [{"name": names[s], "card": c, "deals": v.dealer == s and v.phase != "cut"}
                       for s, c in enumerate(v.cut_cards) if c is not None],
         # The play stays on the table when the game was won in it: the winning card, the count.
