@@ -18,10 +18,12 @@ import gc
 # Python's 700 and its collection every few requests) each young pass stopped a
 # worker for 17-26 ms (up to 57) and each middle one for 130-155 ms; with 5,000 they take 3.5 ms
 # (up to 16) and 32 ms (up to 64), for about the same CPU in all (1.8 against 1.5 s in a 60 s
-# level). Full collections (130-160 ms, the whole heap not frozen at start) wait for 100 middle
-# ones instead of 20 (about ten minutes at 200 games), often enough to free the cycles that
-# finished games leave behind, which are all they have to find.
-GC_THRESHOLDS = (5_000, 20, 100)
+# level). The third is Python's own: a full collection after ten middle ones. A closed socket
+# leaves its daphne, Twisted and autobahn objects (some 500, tens of kilobytes) in reference
+# cycles that only a full collection frees, and a worker closes dozens a minute as games end:
+# waiting for a hundred middle passes let them pile up for half an hour at 100 games
+# (bench.load --soak).
+GC_THRESHOLDS = (5_000, 20, 10)
 
 
 def tune_process() -> None:
