@@ -74,6 +74,40 @@ def live_daphne(django_db_setup, django_db_blocker):
         process.join(timeout=10)
 
 
+@pytest.fixture
+def context(context):
+    """Playwright's browser context, closed (with its pages and their sockets) before the test's
+    database is flushed, and the live server let finish what the pages had asked of it. A computer's
+    move or a socket's goodbye still in a transaction when the flush's TRUNCATE takes its locks
+    deadlocked on PostgreSQL now and then, the flush failed, and the next test met the last one's
+    rows."""
+    yield context
+    context.close()
+    _wait_until_no_other_session_is_busy()
+
+
+def _wait_until_no_other_session_is_busy(seconds: float = 10.0) -> None:
+    """On PostgreSQL: until no other connection to the test database is in a statement or a
+    transaction, for half a second (a closed socket's goodbye reaches the server a moment after its
+    page is gone; SQLite's flush waits on its lock by itself)."""
+    import time
+
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    deadline, quiet = time.monotonic() + seconds, 0
+    while quiet < 10 and time.monotonic() < deadline:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                "AND pid <> pg_backend_pid() AND state IN ('active', 'idle in transaction')"
+            )
+            busy = cursor.fetchone()[0]
+        quiet = 0 if busy else quiet + 1
+        time.sleep(0.05)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _threads_let_go_of_the_database(django_db_setup):
     """At the end of the run, every long-lived thread that may have used the database closes its
