@@ -3,7 +3,7 @@
 A spectator sees what every player can see (``games.engine.view.public_view``): the scores and pegs,
 the cut, the starter, every card laid in the play, each hand and the crib once its count begins,
 the deal's log, and how many cards each player holds, face down. It is the players' board, drawn
-for no seat (``play/board/spectator.html``). Only tournament games can be watched: a friendly
+for no seat (``play/board/spectator.jinja``). Only tournament games can be watched: a friendly
 game stays private to its players."""
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ def clock_for_spectators(game: Game, v, names: list[str]) -> dict | None:
 
 
 def watch_html(game: Game, *, oob: bool = False) -> SafeString:
-    return components.render("play/board/spectator.html", {**watch_context(game), "oob": oob})
+    return components.render("play/board/spectator.jinja", {**watch_context(game), "oob": oob})
 
 
 def render_watch_oob(game_id: int) -> str | None:

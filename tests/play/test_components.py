@@ -16,10 +16,10 @@ from games.play.narration import LogLine
 
 
 def test_a_component_escapes_what_it_is_given_and_trusts_markup():
-    html = components.render("play/parts/log.html", {
+    html = components.render("play/parts/log.jinja", {
         "log": [LogLine("<b>bob</b>", "says go", 0, "go", (), False)]})
     assert "&lt;b&gt;bob&lt;/b&gt;" in html and "<b>bob" not in html
-    held = components.render("play/parts/held_hand.html", {"cards": ["5H"]})
+    held = components.render("play/parts/held_hand.jinja", {"cards": ["5H"]})
     assert 'data-card="5H"' in held  # the card tag's markup is printed, not escaped
 
 
@@ -35,14 +35,14 @@ def test_an_unknown_name_draws_nothing_whatever_debug_says(debug):
 
 
 def test_a_counted_hand_not_given_a_claim_says_nothing_of_one():
-    html = components.render("play/parts/counted_hand.html", {
+    html = components.render("play/parts/counted_hand.jinja", {
         "label": "Hand", "cards": ["5H", "5C", "5D", "JS"], "starter": "5S", "status": "done",
         "groups": [], "total": 29, "awarded": 29, "scored_label": "Total"})
     assert "Worth" not in html and "undercount" not in html and "Hand with the starter" in html
 
 
 def test_a_django_page_draws_a_component_with_its_values_alone():
-    page = Template('{% load cribbage %}{% component "play/parts/held_hand.html" cards=kept %}')
+    page = Template('{% load cribbage %}{% component "play/parts/held_hand.jinja" cards=kept %}')
     html = page.render(Context({"kept": ["5H", "JD"], "cards": ["AS"]}))
     assert html.startswith('<ul class="hand" aria-label="Your hand">')
     assert 'data-card="5H"' in html and 'data-card="JD"' in html and 'data-card="AS"' not in html

@@ -327,7 +327,7 @@ def test_board_demo_renders_in_debug_only(client, settings):
 def _log(lines) -> str:
     from django.template.loader import render_to_string
 
-    html = render_to_string("play/parts/log.html", {"log": lines})
+    html = render_to_string("play/parts/log.jinja", {"log": lines})
     return html.split("<ol>", 1)[1].split("</ol>", 1)[0].strip()
 
 

@@ -145,7 +145,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
         context = replay_context(game, step, moves, viewer=game.seat_of(request.user))
     except ReplayError:
         raise Http404("This game's log cannot be replayed.") from None
-    context["board"] = components.render("history/replay_board.html", context)
+    context["board"] = components.render("history/replay_board.jinja", context)
     template = "history/replay.html#replay" if request.htmx else "history/replay.html"
     return render(request, template, context)
 

@@ -1,7 +1,7 @@
 """A player's board: the table as their seat sees it (``board.table``), with what they can do on it.
 
 Views and the websocket consumer both draw it with :func:`render_board` (the template
-``play/board/player.html``), so a pushed board and a reloaded one are the same HTML.
+``play/board/player.jinja``), so a pushed board and a reloaded one are the same HTML.
 """
 
 from __future__ import annotations
@@ -209,13 +209,13 @@ def board_html(context: dict, request=None) -> SafeString:
     (``oob``)."""
     token = get_token(request) if request is not None else context.get("csrf_token", "")
     values = {**context, "csrf_token": token, "htmx": request is not None and bool(request.htmx)}
-    template = "play/board/aborted.html" if "aborted_by" in context else "play/board/player.html"
+    template = "play/board/aborted.jinja" if "aborted_by" in context else "play/board/player.jinja"
     return components.render(template, values)
 
 
 def announce_html(calls: list[LogLine]) -> SafeString:
     """The latest move's calls, for the page's status line (the board carries them afterwards)."""
-    return components.render("play/parts/announce.html", {"calls": calls, "swap_oob": False})
+    return components.render("play/parts/announce.jinja", {"calls": calls, "swap_oob": False})
 
 
 def render_board_oob(game_id: int, user, csrf_token: str = "") -> str | None:

@@ -41,7 +41,7 @@ def render_presence(game_id: int, user, *, oob: bool = False, csrf_token: str = 
     if game is None or game.vs_computer:  # a game against the computer has no #presence to update
         return None
     context = {**presence_context(game, user), "oob": oob, "csrf_token": csrf_token}
-    return components.render("play/_presence.html", context)
+    return components.render("play/_presence.jinja", context)
 
 
 def render_chat(game_id: int, user, seat: int, message: str) -> str | None:

@@ -146,7 +146,7 @@ def _shown(h, names: list[str], viewer: int | None) -> dict:
 def _last_deal_html(entries: tuple, names: tuple[str, ...], viewer: int | None, fold_id: str) -> SafeString:
     """The fold of the last deal's show: the same for a reader all through the deal, and drawn on
     every move of it, so drawn once."""
-    return components.render("play/parts/last_deal.html", {
+    return components.render("play/parts/last_deal.jinja", {
         "last_show": [_shown(h, list(names), viewer) for h in entries], "last_deal_id": fold_id,
     })
 

@@ -76,10 +76,10 @@ def card_face(card: Card | str, size: str = "medium", extra_class: str = "") -> 
 
 
 # A board draws dozens of cards on every move: each distinct card, size and class is drawn once
-# (``play/parts/card.html``, the one drawing of a card).
+# (``play/parts/card.jinja``, the one drawing of a card).
 @lru_cache(maxsize=1024)
 def _card_face(c: Card, size: str, extra_class: str) -> SafeString:
-    return components.render("play/parts/card.html", {
+    return components.render("play/parts/card.jinja", {
         "c": c, "colour": "red" if c.suit in "HD" else "black", "suit": c.symbol + TEXT_STYLE,
         "rank": _rank_label(c), "court": COURT.get(c.rank, ""), "size_class": _size_class(size),
         "extra_class": extra_class,
@@ -90,7 +90,7 @@ def _card_face(c: Card, size: str, extra_class: str) -> SafeString:
 @lru_cache(maxsize=64)
 def card_back(size: str = "medium", extra_class: str = "") -> SafeString:
     """A face-down card (the crib, the deck, an opponent's hand)."""
-    return components.render("play/parts/card_back.html", {
+    return components.render("play/parts/card_back.jinja", {
         "size_class": _size_class(size), "extra_class": extra_class})
 
 
@@ -108,7 +108,7 @@ def quick_message_buttons() -> SafeString:
 
 @register.simple_tag
 def component(template_name: str, **values) -> SafeString:
-    """``{% component "play/parts/counted_hand.html" title=… %}``: one of the board's components
+    """``{% component "play/parts/counted_hand.jinja" title=… %}``: one of the board's components
     (``games/play/components.py``) in a Django page, drawn with ``values`` alone."""
     return components.render(template_name, values)
 
@@ -145,7 +145,7 @@ def deal_commitment(game, v) -> SafeString:
 def _commitment_html(secret: str, game_no: int, deal_no: int, match: bool) -> SafeString:
     """Built once a deal: the hash and its markup do not change until the next one."""
     seal = commitment(deal_seed(bytes.fromhex(secret), game_no, deal_no))
-    return components.render("play/_commitment.html", {
+    return components.render("play/_commitment.jinja", {
         "round": {"game_no": game_no, "deal_no": deal_no, "commitment": seal}, "match": match,
     })
 

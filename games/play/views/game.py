@@ -187,7 +187,7 @@ def presence_fragment(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.with_seats(), pk=game_id)
     if game.seat_of(request.user) is None:
         return not_your_game(request)
-    return render(request, "play/_presence.html", presence_context(game, request.user))
+    return render(request, "play/_presence.jinja", presence_context(game, request.user))
 
 
 @login_required
