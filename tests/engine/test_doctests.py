@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-MODULES = ["cards", "rules", "deck", "scoring", "distribution"]
+MODULES = ["cards", "rules", "deck", "scoring", "distribution", "winprob"]
 
 
 @pytest.mark.parametrize("name", MODULES)
