@@ -24,6 +24,7 @@ from games.history.filters import GameFilterForm
 from games.history.models import PlayerGame, RatingChange, with_organisers
 from games.history.replay import ReplayError, moves_of
 from games.history.replay_board import replay_context
+from games.history.win_chart import win_chart
 from games.play import components
 from games.play.endings import ending_of
 from games.play.hooks import organiser_of
@@ -82,6 +83,8 @@ def record(request: HttpRequest, game_id: int) -> HttpResponse:
     tournament = organiser_of(game)
     ending = tournament.ending_of(game) if tournament else None
     site_ending = ending_of(game)  # the site resigned for a player: on time, or a claimed win
+    seat = game.seat_of(request.user)
+    viewer_side = seat if seat is not None and len(sides) == 2 else 0
     for result in results:
         deals_of_game = [d for d in deals if d["game_no"] == result["game_no"]]
         number = result["game_no"] + 1
@@ -97,6 +100,8 @@ def record(request: HttpRequest, game_id: int) -> HttpResponse:
             # The board stops at the game hole; the record keeps what the last count came to.
             "pegged": max(result["scores"]) if max(result["scores"]) > game.target else None,
             "chart": score_chart(deals_of_game, sides, game.target, title=title) if deals_of_game else "",
+            "win_chart": win_chart(deals_of_game, sides, viewer_side, game.target,
+                                   title=title.replace("Scores", "Chances to win")),
             "skunk_name": SKUNK_NAMES[result["skunk"]],
             # Three players: each loser is judged on its own score, so say who was skunked.
             "skunked": skunked(sides, skunks, with_verb=False)
@@ -108,7 +113,7 @@ def record(request: HttpRequest, game_id: int) -> HttpResponse:
         "winner": sides[game.winner_seat] if game.winner_seat is not None else "",
         "match_scores": " – ".join(
             f"{sides[i]} {s}" for i, s in enumerate((game.result or {}).get("match_scores", []))),
-        "rating_changes": changes, "seat": game.seat_of(request.user),
+        "rating_changes": changes, "seat": seat,
         "tournament": tournament, "note": ending.note if ending else "",
         "analysis": discard_report(game),
         "duration": _duration(game),
