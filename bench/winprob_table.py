@@ -13,6 +13,7 @@ says how the deals become the tables; this prints the time each step took and th
 from __future__ import annotations
 
 import argparse
+import json
 import multiprocessing
 import random
 import time
@@ -37,16 +38,18 @@ def sample_deal(seed: int, index: int) -> DealSample:
             state, _ = apply(state, choose_action(view(state, seat), "easy", rng))
     state = with_scores(state, (rng.randrange(61), rng.randrange(61)))
     dealer, deal_no = state.dealer, state.deal_no
-    pegs, shows = [], {True: 0, False: 0}
+    pegs, shows = [], {"pone": 0, "dealer": 0, "crib": 0}
     while state.deal_no == deal_no:
         for seat in state.to_act:
             state, events = apply(state, choose_action(view(state, seat), "expert", rng))
             for e in events:
                 if e.kind in PEGGING and e.points:
                     pegs.append((e.seat == dealer, e.points))
-                elif e.kind in ("hand", "crib"):
-                    shows[e.seat == dealer] += e.points
-    return DealSample(tuple(pegs), shows[False], shows[True])
+                elif e.kind == "crib":
+                    shows["crib"] += e.points
+                elif e.kind == "hand":
+                    shows["dealer" if e.seat == dealer else "pone"] += e.points
+    return DealSample(tuple(pegs), shows["pone"], shows["dealer"], shows["crib"])
 
 
 def _chunk(args) -> list[DealSample]:
@@ -71,6 +74,7 @@ def main(argv=None) -> None:
     odds = deal_odds(samples)
     counted = time.perf_counter() - start - played
     args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "deal_odds.json").write_text(json.dumps(odds.to_dict(), separators=(",", ":")))
     print(f"{args.deals} deals played in {played:.1f} s, counted in {counted:.1f} s "
           f"(pegging at most {odds.max_peg} a side)")
     for target in TARGETS:

@@ -12,6 +12,8 @@ target wins, so the chance to win is a sum over what a deal may bring, walked in
 * **The show.** The distribution of pone's hand, and of the dealer's hand plus crib, from the
   same deals, each taken as independent of the play.
 
+What was counted from the deals is kept too (``data/deal_odds.json``), to value one deal's choices.
+
 :func:`solve` turns those into ``P(the dealer wins)`` for every pair of scores below the target,
 walking from the scores nearest the target down (a deal always scores at least the last card's
 point, so every deal moves the game forward). The tables it made for 121 and 61 points are kept
@@ -30,6 +32,7 @@ True
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -43,11 +46,16 @@ DATA = Path(__file__).with_name("data")
 @dataclass(frozen=True)
 class DealSample:
     """One deal's points as they came: ``pegs`` the play's scores in order, each
-    ``(dealer's?, points)`` with his heels first; then pone's hand, then the dealer's hand + crib."""
+    ``(dealer's?, points)`` with his heels first; then pone's hand, then the dealer's hand and crib."""
 
     pegs: tuple[tuple[bool, int], ...]
     pone_show: int
-    dealer_show: int
+    dealer_hand: int
+    crib: int = 0
+
+    @property
+    def dealer_show(self) -> int:
+        return self.dealer_hand + self.crib
 
 
 @dataclass
@@ -60,7 +68,29 @@ class DealOdds:
     peg_totals: dict[tuple[int, int], int] = field(default_factory=dict)
     pone_show: dict[int, int] = field(default_factory=dict)
     dealer_show: dict[int, int] = field(default_factory=dict)
+    dealer_hand: dict[int, int] = field(default_factory=dict)
     max_peg: int = 0
+
+    def to_dict(self) -> dict:
+        """JSON-safe: pairs of numbers become ``"d,p"`` keys."""
+        return {
+            "samples": self.samples, "max_peg": self.max_peg,
+            "peg_out": {f"{d},{p}": v for (d, p), v in self.peg_out.items()},
+            "peg_totals": {f"{d},{p}": v for (d, p), v in self.peg_totals.items()},
+            "pone_show": self.pone_show, "dealer_show": self.dealer_show, "dealer_hand": self.dealer_hand,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> DealOdds:
+        def pairs(d: dict) -> dict:
+            return {tuple(int(x) for x in k.split(",")): v for k, v in d.items()}
+
+        def ints(d: dict) -> dict:
+            return {int(k): v for k, v in d.items()}
+
+        return cls(data["samples"], pairs(data["peg_out"]), pairs(data["peg_totals"]),
+                   ints(data["pone_show"]), ints(data["dealer_show"]), ints(data["dealer_hand"]),
+                   data["max_peg"])
 
 
 def deal_odds(samples: Iterable[DealSample]) -> DealOdds:
@@ -79,6 +109,7 @@ def deal_odds(samples: Iterable[DealSample]) -> DealOdds:
             (totals[True], totals[False]), 0) + 1
         odds.pone_show[s.pone_show] = odds.pone_show.get(s.pone_show, 0) + 1
         odds.dealer_show[s.dealer_show] = odds.dealer_show.get(s.dealer_show, 0) + 1
+        odds.dealer_hand[s.dealer_hand] = odds.dealer_hand.get(s.dealer_hand, 0) + 1
         odds.max_peg = max(odds.max_peg, totals[True], totals[False])
     for d in range(1, odds.max_peg + 1):
         for p in range(1, odds.max_peg + 1):
@@ -124,7 +155,7 @@ def solve(odds: DealOdds, target: int) -> list[list[float]]:
             need_d, need_p = target - a, target - b
             chance = 0.0
             if need_d <= odds.max_peg or need_p <= odds.max_peg:
-                chance += _peg_out(odds, need_d, need_p)[0] / n
+                chance += peg_out(odds, need_d, need_p)[0] / n
             for d, p, q in pegs:
                 if d < need_d and p < need_p:
                     chance += q * shown(a + d, b + p)
@@ -132,7 +163,7 @@ def solve(odds: DealOdds, target: int) -> list[list[float]]:
     return win
 
 
-def _peg_out(odds: DealOdds, need_d: int, need_p: int) -> list[int]:
+def peg_out(odds: DealOdds, need_d: int, need_p: int) -> list[int]:
     """Deals where the dealer / the pone pegs out first, when they need these many points."""
     top = odds.max_peg
     if need_d > top and need_p > top:
@@ -148,6 +179,14 @@ def write_table(table: Sequence[Sequence[float]], path: Path) -> None:
     with path.open("w") as out:
         for row in table:
             out.write(" ".join(str(round(v * SCALE)) for v in row) + "\n")
+
+
+@cache
+def deal_odds_measured() -> DealOdds:
+    """The deals the stored tables were solved from (``data/deal_odds.json``): for valuing one
+    deal's choices in winning chances (``players/chances.py``)."""
+    with (DATA / "deal_odds.json").open() as f:
+        return DealOdds.from_dict(json.load(f))
 
 
 @cache

@@ -7,7 +7,7 @@ import importlib
 
 import pytest
 
-MODULES = ["cards", "rules", "deck", "scoring", "distribution", "winprob"]
+MODULES = ["cards", "rules", "deck", "scoring", "distribution", "winprob", "players.chances"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -12,10 +12,10 @@ import pytest
 from games.engine.winprob import TARGETS, DealSample, _table, deal_odds, solve, win_chance
 
 SAMPLES = (
-    DealSample(pegs=((False, 2), (True, 1)), pone_show=4, dealer_show=6),
-    DealSample(pegs=((True, 2), (False, 1), (True, 3)), pone_show=0, dealer_show=9),
-    DealSample(pegs=((False, 1),), pone_show=8, dealer_show=2),
-    DealSample(pegs=((True, 1), (False, 2), (False, 2), (True, 1)), pone_show=12, dealer_show=0),
+    DealSample(pegs=((False, 2), (True, 1)), pone_show=4, dealer_hand=6, crib=3),
+    DealSample(pegs=((True, 2), (False, 1), (True, 3)), pone_show=0, dealer_hand=9),
+    DealSample(pegs=((False, 1),), pone_show=8, dealer_hand=2),
+    DealSample(pegs=((True, 1), (False, 2), (False, 2), (True, 1)), pone_show=12, dealer_hand=0),
 )
 
 
