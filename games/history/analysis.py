@@ -1,8 +1,11 @@
-"""After-game analysis: each player's discard against the expert's best, in expected points.
+"""After-game analysis: each player's discard against the expert's best, in expected points and
+in winning chances.
 
 The expectation is the same one the expert computer and the discard hint use (``discard_table``),
-so a player can see, deal by deal, what their lay-aways cost them on average. A lay-away the site
-made for a player whose clock ran out is shown as such and not counted against them.
+so a player can see, deal by deal, what their lay-aways cost them on average; the winning chances
+(``discard_chances``) weigh the same splits at the score they were played, where near the end a
+split with fewer points can be the one that wins. A lay-away the site made for a player whose clock
+ran out is shown as such and not counted against them.
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ from django.core.cache import cache
 
 from games.engine.cards import parse_cards
 from games.engine.players import analyse_discard
+from games.engine.players.chances import discard_chances
+from games.engine.winprob import TARGETS
 from games.play.models import Game, Move, Round
 
 
@@ -29,6 +34,27 @@ class DiscardVerdict:
     best_net: float
     loss: float
     by_site: bool = False  # laid away by the site on a timeout, not by the player
+    win_best: str = ""  # the split with the best chance to win, where the table has the game's target
+    chosen_win: float | None = None
+    best_win: float | None = None
+
+    @property
+    def win_loss(self) -> float | None:
+        """The chance to win given away by the split chosen (0 for the best)."""
+        if self.chosen_win is None or self.best_win is None:
+            return None
+        return max(0.0, self.best_win - self.chosen_win)
+
+    @property
+    def win_loss_text(self) -> str:
+        return chance_lost(self.win_loss)
+
+
+def chance_lost(loss: float | None) -> str:
+    """"−3.1%": a share of the chance to win given away, in the record's words ("" where unknown)."""
+    if loss is None:
+        return ""
+    return "best" if loss < 0.0005 else f"−{loss * 100:.1f}%"
 
 
 def _fmt(cards) -> str:
@@ -70,25 +96,41 @@ def discard_verdicts(game: Game) -> list[DiscardVerdict]:
             out.append(DiscardVerdict(
                 rnd.game_no, rnd.deal_no, seat, rnd.dealer == seat, _fmt(hand6), _fmt(a.chosen.laid_away),
                 _fmt(a.best.laid_away), a.chosen.net, a.best.net, a.loss, site,
+                **_in_chances(hand6, laid, rnd.dealer == seat, deal.get("scores_before"), seat, game.target),
             ))
     return out
 
 
+def _in_chances(hand6, laid, is_dealer: bool, scores, seat: int, target: int) -> dict:
+    """The chosen split's and the best split's chance to win, at the score the deal started."""
+    if target not in TARGETS or not scores or len(scores) != 2:
+        return {}
+    chances = discard_chances(hand6, is_dealer, scores[seat], scores[1 - seat], target)
+    chosen = next(c for c in chances if frozenset(c.option.laid_away) == frozenset(laid))
+    best = chances[0]
+    return {"win_best": _fmt(best.option.laid_away), "chosen_win": chosen.win, "best_win": best.win}
+
+
 def discard_report(game: Game) -> dict:
     """Verdicts and per-seat totals, cached: a finished game never changes."""
-    key = f"discard-report:3:{game.pk}:{game.version}"  # 3: cards in notation
+    key = f"discard-report:4:{game.pk}:{game.version}"  # 4: winning chances
     report = cache.get(key)
     if report is None:
         verdicts = discard_verdicts(game)
         totals = {}
         for v in verdicts:
-            t = totals.setdefault(v.seat, {"seat": v.seat, "deals": 0, "best": 0, "loss": 0.0, "by_site": 0})
+            t = totals.setdefault(v.seat, {"seat": v.seat, "deals": 0, "best": 0, "loss": 0.0, "by_site": 0,
+                                           "win_loss": None})
             if v.by_site:
                 t["by_site"] += 1
                 continue
             t["deals"] += 1
             t["best"] += v.loss < 1e-9
             t["loss"] += v.loss
+            if v.win_loss is not None:
+                t["win_loss"] = (t["win_loss"] or 0.0) + v.win_loss
+        for t in totals.values():
+            t["win_loss_text"] = "" if t["win_loss"] is None else f"−{t['win_loss'] * 100:.1f}%"
         report = {"verdicts": verdicts, "totals": sorted(totals.values(), key=lambda t: t["seat"])}
         cache.set(key, report, timeout=24 * 3600)
     return report

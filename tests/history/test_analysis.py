@@ -67,3 +67,38 @@ def test_the_record_page_shows_the_analysis(client, alice):
     client.force_login(alice)
     html = client.get(reverse("game_record", args=[game.pk])).content.decode()
     assert "Discard analysis" in html and "points lost in expectation" in html
+
+
+def test_each_verdict_says_what_the_split_cost_in_winning_chances(alice):
+    from games.engine.cards import parse_cards
+    from games.engine.players.chances import discard_chances
+
+    game = finish_vs_computer(alice, seed=5, rules=SHORT)
+    rounds = {(r.game_no, r.deal_no): r for r in Round.objects.filter(game=game)}
+    verdicts = discard_verdicts(game)
+    assert verdicts
+    for v in verdicts:
+        deal = rounds[(v.game_no, v.deal_no)].summary
+        chances = discard_chances(parse_cards(deal["hands"][0]), v.dealer, *deal["scores_before"], target=61)
+        chosen = next(c for c in chances if frozenset(c.option.laid_away) == frozenset(parse_cards(v.chosen)))
+        assert v.best_win == pytest.approx(chances[0].win) and v.chosen_win == pytest.approx(chosen.win)
+        assert v.win_loss == pytest.approx(chances[0].win - chosen.win)
+        assert v.win_loss_text == ("best" if v.win_loss < 0.0005 else f"−{v.win_loss * 100:.1f}%")
+    (total,) = discard_report(game)["totals"]
+    assert total["win_loss"] == pytest.approx(sum(v.win_loss for v in verdicts))
+
+
+def test_the_record_shows_the_chances_given_away(client, alice):
+    game = finish_vs_computer(alice, seed=3, rules=SHORT)
+    client.force_login(alice)
+    html = client.get(reverse("game_record", args=[game.pk])).content.decode()
+    assert "To win" in html and "of winning chances given away" in html
+
+
+def test_no_chances_where_the_table_has_no_target(alice):
+    from games.engine.cards import parse_cards
+    from games.history.analysis import _in_chances
+
+    hand = parse_cards("5H 5C JD 6S KC 2D")
+    assert _in_chances(hand, hand[:2], True, [0, 0], 0, 91) == {}
+    assert _in_chances(hand, hand[:2], True, [0, 0, 0], 0, 121) == {}

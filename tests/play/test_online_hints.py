@@ -69,3 +69,22 @@ def test_a_rematch_keeps_the_hints(alice, bob):
     act(game, bob, {"type": "resign"})
     again = services.game_rematch(user=alice, game_id=game.pk)
     assert again.hints and again.invited_id == bob.pk
+
+
+def test_the_hint_gives_each_split_s_chance_to_win_best_first(alice, bob):
+    from games.engine.players.chances import discard_chances
+
+    seek = services.game_create_seek(user=alice, rules=HouseRules(), invited=bob, hints=True)
+    game = services.game_accept(user=bob, game_id=seek.pk)
+    _cut_to_discard(game, alice, bob)
+    state = load(game)
+    seat = game.seat_of(alice)
+    html = logged_in(alice).get(reverse("game", args=[game.pk])).content.decode()
+    table = html.split('class="hints"', 1)[1].split("</details>", 1)[0]
+    assert "To win" in table
+    chances = discard_chances(state.hands[seat], state.dealer == seat, 0, 0)
+    rows = table.split("<tr")[2:]  # the header row first
+    assert len(rows) == 15
+    assert f"{chances[0].win:.0%}" in rows[0] and "−" not in rows[0]  # the best gives nothing away
+    lost = chances[0].win - chances[-1].win
+    assert f"−{lost * 100:.1f}%" in rows[-1]

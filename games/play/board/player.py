@@ -179,12 +179,21 @@ def turn_clock(game: Game, v, names: list[str]) -> dict | None:
 
 
 def _hints(game: Game, v: SeatView):
-    """The discard table, where the house rules allow hints and this seat has still to lay away."""
+    """The discard table, where the house rules allow hints and this seat has still to lay away: with
+    two players each split's chance to win at today's score beside its points, best chance first."""
     if not game.hints or v.phase != "discard" or v.discarded[v.seat] or game.rated:
         return None
     from games.engine.players import discard_table
+    from games.engine.players.chances import discard_chances
+    from games.engine.winprob import TARGETS
 
-    return discard_table(v.hand, is_dealer=v.dealer == v.seat)
+    is_dealer = v.dealer == v.seat
+    if len(v.scores) != 2 or game.target not in TARGETS:
+        return [{"option": o, "win": None, "lost": ""} for o in discard_table(v.hand, is_dealer=is_dealer)]
+    chances = discard_chances(v.hand, is_dealer, v.my_score, v.scores[1 - v.side], game.target)
+    best = chances[0].win
+    return [{"option": c.option, "win": f"{c.win:.0%}",
+             "lost": "" if best - c.win < 0.0005 else f"−{(best - c.win) * 100:.1f}%"} for c in chances]
 
 
 def _record_url(game: Game) -> str:
