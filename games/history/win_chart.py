@@ -21,9 +21,10 @@ INK, GRID, LINE = "#4d5868", "#d8d4ca", "#1e5bc6"
 
 def chances(deals: list[dict], side: int, target: int) -> list[tuple[int, float]] | None:
     """``(deal number, side's chance to win as that deal starts)`` for every deal, then the
-    result as a last point; ``None`` where the table does not apply (more than two sides, a
+    result as a last point; ``None`` where the table does not apply (more than two players, a
     target without a table, a game with no deals)."""
-    if target not in TARGETS or not deals or any(len(d["scores_before"]) != 2 for d in deals):
+    # The table is for two players: a partnership's deal (four hands) scores otherwise.
+    if target not in TARGETS or not deals or any(len(d["hands"]) != 2 for d in deals):
         return None
     out = []
     for deal in deals:

@@ -12,10 +12,11 @@ from games.engine.winprob import win_chance
 from games.history.win_chart import chances, win_chart
 from tests.history.helpers import finish_between, resign_after
 
+HANDS = [["5H"] * 6, ["6H"] * 6]  # only their number matters here
 DEALS = [
-    {"deal_no": 0, "dealer": 0, "scores_before": [0, 0], "won_by": None},
-    {"deal_no": 1, "dealer": 1, "scores_before": [14, 9], "won_by": None},
-    {"deal_no": 2, "dealer": 0, "scores_before": [30, 41], "won_by": 1},
+    {"deal_no": 0, "dealer": 0, "scores_before": [0, 0], "won_by": None, "hands": HANDS},
+    {"deal_no": 1, "dealer": 1, "scores_before": [14, 9], "won_by": None, "hands": HANDS},
+    {"deal_no": 2, "dealer": 0, "scores_before": [30, 41], "won_by": 1, "hands": HANDS},
 ]
 
 
@@ -27,9 +28,11 @@ def test_each_deal_starts_at_the_table_s_chance_and_the_result_ends_the_line():
 
 
 def test_no_line_where_the_table_does_not_apply():
-    three = [{**d, "scores_before": [0, 0, 0]} for d in DEALS]
-    assert chances(three, 0, 121) is None and chances(DEALS, 0, 91) is None and chances([], 0, 121) is None
-    assert str(win_chart(three, ["a", "b", "c"], 0, 121, title="Chances")) == ""
+    three = [{**d, "scores_before": [0, 0, 0], "hands": HANDS * 2} for d in DEALS[:1]]
+    four = [{**d, "hands": HANDS * 2} for d in DEALS]  # two sides, but partnerships
+    assert chances(three, 0, 121) is None and chances(four, 0, 121) is None
+    assert chances(DEALS, 0, 91) is None and chances([], 0, 121) is None
+    assert str(win_chart(four, ["a", "b"], 0, 121, title="Chances")) == ""
 
 
 def test_the_chart_says_in_words_what_it_draws():

@@ -84,7 +84,7 @@ def record(request: HttpRequest, game_id: int) -> HttpResponse:
     ending = tournament.ending_of(game) if tournament else None
     site_ending = ending_of(game)  # the site resigned for a player: on time, or a claimed win
     seat = game.seat_of(request.user)
-    viewer_side = seat if seat is not None and len(sides) == 2 else 0
+    viewer_side = seat if seat is not None and len(names) == 2 else 0
     for result in results:
         deals_of_game = [d for d in deals if d["game_no"] == result["game_no"]]
         number = result["game_no"] + 1

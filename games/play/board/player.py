@@ -188,7 +188,7 @@ def _hints(game: Game, v: SeatView):
     from games.engine.winprob import TARGETS
 
     is_dealer = v.dealer == v.seat
-    if len(v.scores) != 2 or game.target not in TARGETS:
+    if v.players != 2 or game.target not in TARGETS:
         return [{"option": o, "win": None, "lost": ""} for o in discard_table(v.hand, is_dealer=is_dealer)]
     chances = discard_chances(v.hand, is_dealer, v.my_score, v.scores[1 - v.side], game.target)
     best = chances[0].win
