@@ -110,8 +110,7 @@ TEMPLATES = [
     },
 ]
 
-# Django's model backend with a cheaper read of each request's user (games/infra/auth.py).
-AUTHENTICATION_BACKENDS = ["games.infra.auth.ModelBackend"]
+AUTHENTICATION_BACKENDS = ["django.contrib.auth.backends.ModelBackend"]
 
 WSGI_APPLICATION = "cribsite.wsgi.application"
 ASGI_APPLICATION = "cribsite.asgi.application"

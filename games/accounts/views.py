@@ -40,7 +40,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
-        login(request, user, backend="games.infra.auth.ModelBackend")
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome, {user.username}! Start a game below.")
         return redirect("lobby")
     status = INVALID_FORM_STATUS if form.errors else 200
