@@ -25,7 +25,8 @@ from django.views.decorators.http import require_GET
 from games.accounts.export import player_data
 from games.accounts.forms import DeleteAccountForm, SignupForm
 from games.accounts.services import account_delete
-from games.play.ratelimit import LOGIN_MESSAGE, login_blocked, retry_after
+from games.accounts.throttle import LOGIN_MESSAGE, login_blocked
+from games.play.ratelimit import retry_after
 from games.play.services import ServiceError
 from games.tournaments.services import TournamentError
 
