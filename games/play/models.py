@@ -62,8 +62,8 @@ class GameQuerySet(models.QuerySet):
         two hot paths (a move, and each push a socket renders), in one plain statement
         (``games.infra.children``: about a sixth of a move's CPU, bench.move). A player loaded here
         has only ``id`` and ``username``; anything else of them would be read when asked for, a query
-each, and ``tests/play/test_hot_path.py`` counts a push's statements at tables of two and four. ``lock``:
-        the row lock of a move, on the game's row alone."""
+        each (``tests/play/test_hot_path.py`` counts a push's statements at tables of two and four).
+        ``lock``: the row lock of a move, on the game's row alone."""
         from django.contrib.auth import get_user_model
 
         return children.get_with_children(
