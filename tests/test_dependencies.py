@@ -185,7 +185,7 @@ def test_url_names_point_down_the_graph(part: str) -> None:
     assert not wrong, "\n".join(wrong)
 
 
-def test_every_url_name_used_has_an_owner() -> None:
+def test_the_url_check_knows_whose_names_they_are() -> None:
     """The URL check reads names from urls.py; one it cannot place would escape it."""
     owners = _url_owners()
     assert {"game_record", "fair_deals", "how_to_play", "login", "tournaments:detail", "lobby"} <= set(owners)
