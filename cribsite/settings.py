@@ -82,7 +82,7 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     # After sessions, auth and messages: a refused log-in gets the page with a message. Last, being
     # sync-only: Django then runs every middleware above it in one thread, with no async hop between.
-    "games.play.ratelimit.LoginThrottleMiddleware",
+    "games.accounts.throttle.LoginThrottleMiddleware",
 ]
 
 ROOT_URLCONF = "cribsite.urls"
@@ -110,8 +110,7 @@ TEMPLATES = [
     },
 ]
 
-# Django's model backend with a cheaper read of each request's user (games/infra/auth.py).
-AUTHENTICATION_BACKENDS = ["games.infra.auth.ModelBackend"]
+AUTHENTICATION_BACKENDS = ["django.contrib.auth.backends.ModelBackend"]
 
 WSGI_APPLICATION = "cribsite.wsgi.application"
 ASGI_APPLICATION = "cribsite.asgi.application"

@@ -8,3 +8,11 @@ class AccountsConfig(AppConfig):
     name = "games.accounts"
     label = "accounts"
     verbose_name = "Accounts"
+
+    def ready(self) -> None:
+        from django.urls import reverse
+
+        from games.accounts import throttle  # noqa: F401 - counts failed log-ins from the first request
+        from games.play.hooks import register_page
+
+        register_page("profile", lambda username: reverse("profile", args=[username]))

@@ -17,8 +17,6 @@ updated as for any resignation). Finished games, ratings and tournament results 
 from __future__ import annotations
 
 import logging
-import re
-from collections.abc import Iterable
 from contextlib import suppress
 from importlib import import_module
 
@@ -29,19 +27,14 @@ from django.db import transaction
 from django.db.models import Q
 
 from games.history.summaries import rename_players
+from games.play import presence
 from games.play import services as game_services
-from games.play.models import Connection, Game, Seat
-from games.play.names import DELETED_NAME, deleted_handle, is_deleted
+from games.play.models import Game, Seat
+from games.play.names import deleted_handle, is_deleted
 from games.tournaments import services as tournament_services
-from games.tournaments.broadcast import tournament_changed_on_commit
-from games.tournaments.models import Entrant, Match, Notice, Tournament
+from games.tournaments.models import Entrant, Tournament
 
 log = logging.getLogger("games.accounts")
-
-# A name inside a sentence, not a piece of a longer one: no username character either side (a full
-# stop after it ends the sentence unless another username character follows).
-_NAME_EDGE = r"[\w@+-]"
-
 
 @transaction.atomic
 def account_delete(*, user_id: int) -> AbstractBaseUser:
@@ -57,10 +50,10 @@ def account_delete(*, user_id: int) -> AbstractBaseUser:
     _leave_tournaments(user)
     _call_off_waiting_games(user)
     _resign_games_in_play(user)
-    Connection.objects.filter(user=user).delete()
+    presence.forget(user)
     if first_time:
         rename_players(Seat.objects.filter(user=user).values_list("game_id", flat=True))
-        _forget_name_in_tournaments(tournament_ids, old_name)
+        tournament_services.entrant_forget_name(tournament_ids=tournament_ids, name=old_name)
     sessions = _end_sessions(user)
     log.info("user=%s action=account_delete first_time=%s sessions=%s", user.pk, first_time, sessions)
     return user
@@ -119,27 +112,6 @@ def _resign_games_in_play(user: AbstractBaseUser) -> None:
                    .values_list("version", flat=True).first())
         if version is not None:
             game_services.game_act(user=user, game_id=game_id, version=version, action={"type": "resign"})
-
-
-def _forget_name_in_tournaments(tournament_ids: Iterable[int], name: str) -> None:
-    """The old username out of the notices and match notes of the events the player was in: they
-    were written in words ("alice has withdrawn.") and are public."""
-    pattern = re.compile(rf"(?<![\w.@+-]){re.escape(name)}(?!{_NAME_EDGE}|\.{_NAME_EDGE})")
-    for tournament_id in sorted(tournament_ids):  # one lock order
-        if not Tournament.objects.select_for_update().filter(pk=tournament_id).exists():
-            continue
-        for notice in Notice.objects.filter(tournament_id=tournament_id):
-            text = pattern.sub(DELETED_NAME, notice.text)[: Notice._meta.get_field("text").max_length]
-            reason = pattern.sub(DELETED_NAME, notice.reason)
-            if (text, reason) != (notice.text, notice.reason):
-                notice.text, notice.reason = text, reason
-                notice.save(update_fields=["text", "reason"])
-        for match in Match.objects.filter(tournament_id=tournament_id).exclude(note=""):
-            note = pattern.sub(DELETED_NAME, match.note)
-            if note != match.note:
-                match.note = note
-                match.save(update_fields=["note"])
-        tournament_changed_on_commit(tournament_id)
 
 
 def _end_sessions(user: AbstractBaseUser) -> int:

@@ -25,7 +25,8 @@ from django.views.decorators.http import require_GET
 from games.accounts.export import player_data
 from games.accounts.forms import DeleteAccountForm, SignupForm
 from games.accounts.services import account_delete
-from games.play.ratelimit import LOGIN_MESSAGE, login_blocked, retry_after
+from games.accounts.throttle import LOGIN_MESSAGE, login_blocked
+from games.play.ratelimit import retry_after
 from games.play.services import ServiceError
 from games.tournaments.services import TournamentError
 
@@ -40,7 +41,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
-        login(request, user, backend="games.infra.auth.ModelBackend")
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome, {user.username}! Start a game below.")
         return redirect("lobby")
     status = INVALID_FORM_STATUS if form.errors else 200

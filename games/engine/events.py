@@ -7,18 +7,26 @@ Putting it into words is the reader's business (the site does it in ``games.play
 An event never holds a card hidden from any seat: a discard names no cards, a hand is listed only
 when it is counted, so the log can go to every seat as it is.
 
+A stored event carries the version of its shape (``v``, :data:`EVENT_VERSION`); an event stored
+before versions were written has none and reads as version 1. When a kind's fields change, the
+version goes up and :data:`UPGRADES` gets the function that turns the previous shape into the new
+one, so stored games read in today's shape without being replayed through today's engine.
+
 >>> from games.engine.cards import parse_cards
 >>> ev = Event(0, "fifteen", 2, parse_cards("7H 8S"))
 >>> ev.to_dict()
-{'seat': 0, 'kind': 'fifteen', 'points': 2, 'cards': ['7H', '8S']}
+{'seat': 0, 'kind': 'fifteen', 'points': 2, 'cards': ['7H', '8S'], 'v': 1}
 >>> Event.from_dict(ev.to_dict()) == ev
 True
 >>> Event(1, "play", cards=parse_cards("5H"), count=15).to_dict()
-{'seat': 1, 'kind': 'play', 'points': 0, 'cards': ['5H'], 'count': 15}
+{'seat': 1, 'kind': 'play', 'points': 0, 'cards': ['5H'], 'count': 15, 'v': 1}
+>>> Event.from_dict({"seat": 1, "kind": "go", "points": 1, "cards": []}).points  # stored without v
+1
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from games.engine.cards import Card, parse_card
@@ -57,6 +65,28 @@ EVENT_KINDS = frozenset({
 })
 
 
+# The shape of a stored event. Raise it when a kind's fields change, and add to UPGRADES the function
+# that turns a dict of the previous version into the new one (UPGRADES[n]: version n to n + 1).
+EVENT_VERSION = 1
+UPGRADES: dict[int, Callable[[dict], dict]] = {}
+
+
+def upgrade(data: dict) -> dict:
+    """A stored event's dict in today's shape (``v`` = :data:`EVENT_VERSION`); one stored without a
+    version is version 1. An event from a newer version than this code knows is refused.
+
+    >>> upgrade({"seat": 0, "kind": "go", "points": 1, "cards": []})["v"] == EVENT_VERSION
+    True
+    """
+    version = data.get("v", 1)
+    if version > EVENT_VERSION:
+        raise ValueError(f"an event of version {version}: this code reads up to {EVENT_VERSION}")
+    while version < EVENT_VERSION:
+        data = UPGRADES[version](data)
+        version += 1
+    return data if data.get("v") == version else {**data, "v": version}
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     """One thing that happened. ``seat`` is the seat it concerns (``None`` for the table; for
@@ -88,10 +118,12 @@ class Event:
             data["skunks"] = list(self.skunks)
         if self.detail:
             data["detail"] = self.detail
+        data["v"] = EVENT_VERSION
         return data
 
     @classmethod
     def from_dict(cls, data: dict) -> Event:
+        data = upgrade(data)
         return cls(
             data["seat"], data["kind"], data.get("points", 0),
             tuple(parse_card(c) for c in data.get("cards", ())),

@@ -8,7 +8,14 @@ class HistoryConfig(AppConfig):
     verbose_name = "Past games and ratings"
 
     def ready(self) -> None:
+        from django.urls import reverse
+
+        from games.history.ratings import rating_for
         from games.history.receivers import on_game_finished
+        from games.play.hooks import register_page, register_rating
         from games.play.signals import game_finished
 
         game_finished.connect(on_game_finished, dispatch_uid="history.on_game_finished")
+        register_rating(rating_for)
+        register_page("record", lambda game_id: reverse("game_record", args=[game_id]))
+        register_page("fair_deals", lambda: reverse("fair_deals"))

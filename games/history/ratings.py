@@ -40,6 +40,12 @@ def is_rated(game: Game) -> bool:
     )
 
 
+def rating_for(user, target: int) -> float | None:
+    """``user``'s rating in games to ``target`` points (a pool), None if they have none there: what
+    an organiser seeds by (registered with ``games.play.hooks.register_rating``)."""
+    return Rating.objects.filter(user=user, pool=target).values_list("rating", flat=True).first()
+
+
 def first_dealers(game: Game) -> dict[int, int]:
     """``{game_no: seat that dealt first}`` for every game of the match that got as far as a deal."""
     return dict(Round.objects.filter(game=game, deal_no=0).values_list("game_no", "dealer"))

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from games.engine.actions import Action, action_from_dict
 from games.engine.errors import IllegalAction
-from games.engine.events import Event
+from games.engine.events import Event, upgrade
 from games.engine.game import GameState, apply, new_game
 from games.play.models import Game, Move
 
@@ -51,7 +51,7 @@ def replay_steps(game: Game, moves: Iterable[Move] | None = None, *, check: bool
             after, events = apply(state, action)
         except IllegalAction as exc:
             raise ReplayError(f"game {game.pk} move {move.seq}: {exc}") from exc
-        if check and [e.to_dict() for e in events] != move.events:
+        if check and [e.to_dict() for e in events] != [upgrade(e) for e in move.events]:
             raise ReplayError(f"game {game.pk} move {move.seq}: the events differ from the log")
         yield Step(number, move, action, events, state, after)
         state = after

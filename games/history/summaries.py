@@ -20,6 +20,7 @@ from games.engine.game import GameState
 from games.engine.state import DONE, SKIPPED, dealt_count, side_count
 from games.history.models import PlayerGame, final_scores
 from games.history.replay import moves_of, replay_steps
+from games.play import services as game_services
 from games.play.models import Game, Move, Round
 
 SUMMARY_VERSION = 1
@@ -290,7 +291,6 @@ def record_game(game: Game) -> list[PlayerGame]:
     A log that does not replay (only possible for games set up by hand in tests) still gets its
     PlayerGame rows, without the per-deal figures, so it shows up in lists with its result.
     """
-    from games.engine.deck import commitment, deal_seed
     from games.history.replay import ReplayError
 
     moves = moves_of(game)
@@ -299,12 +299,6 @@ def record_game(game: Game) -> list[PlayerGame]:
     except ReplayError:
         summaries = None
     if summaries is not None:
-        secret = bytes.fromhex(game.secret)
-        for deal in summaries:
-            key = {"game": game, "game_no": deal["game_no"], "deal_no": deal["deal_no"]}
-            updated = Round.objects.filter(**key).update(summary=deal)
-            if not updated:
-                seed = deal_seed(secret, deal["game_no"], deal["deal_no"])
-                Round.objects.create(**key, dealer=deal["dealer"], commitment=commitment(seed), summary=deal)
+        game_services.rounds_summarise(game=game, summaries=summaries)
     PlayerGame.objects.filter(game=game).delete()
     return PlayerGame.objects.bulk_create(player_rows(game, summaries, moves))

@@ -1,7 +1,8 @@
 """One row and its children in one plain statement, given as ``prefetch_related`` would give them.
 
-What it relies on in Django (``tests/play/test_hot_path.py`` compares the result with
-``prefetch_related`` field by field, so an upgrade that changes any of these fails there):
+What it relies on in Django (``check`` below runs as a system check at start-up, and
+``tests/play/test_hot_path.py`` compares the result with ``prefetch_related`` field by field, so an
+upgrade that changes any of these, or a child field of a kind JSON does not carry, fails there):
 
 - ``Model.from_db(alias, field_names, values)`` builds an instance from database values, as
   Django's own iterators do, and a field left out of ``field_names`` is deferred (loaded when read);
@@ -17,10 +18,14 @@ and a second statement for the seats cost more there than the statements themsel
 from __future__ import annotations
 
 import functools
+import inspect
 import json
 from operator import itemgetter
 
+from django.core import checks
+from django.core.exceptions import FieldDoesNotExist
 from django.db import connections, models
+from django.db.models.fields.related_descriptors import create_reverse_many_to_one_manager
 
 from games.infra import rows
 
@@ -28,6 +33,46 @@ from games.infra import rows
 # (a date, a boolean) would need its own conversion.
 _JSON_TYPES = {"AutoField", "BigAutoField", "ForeignKey", "PositiveSmallIntegerField", "CharField"}
 _SQL: dict[tuple, str] = {}
+# What the cache handed to a related manager must look like for it to be read as prefetched.
+_QUERYSET_ATTRIBUTES = ("_result_cache", "_prefetch_done", "_defer_next_filter")
+
+
+def check(
+    model: type[models.Model], relation: str, *, related: str, related_field: str
+) -> list[checks.Error]:
+    """What ``get_with_children(model, pk, relation, related=…, related_field=…)`` needs, as system
+    check errors: children whose every column JSON carries as it is, the related object's field,
+    and the ORM internals the cache is built from."""
+    where = f"{model.__name__}.{relation}"
+    child = model._meta.get_field(relation).related_model
+    errors = [
+        checks.Error(
+            f"{child.__name__}.{f.name} is a {f.get_internal_type()}, which games.infra.children does not "
+            f"carry through JSON ({where} is read in one statement)",
+            hint="Convert it in games/infra/children.py and add its type to _JSON_TYPES.",
+            obj=child, id="infra.E001",
+        )
+        for f in child._meta.concrete_fields
+        if f.get_internal_type() not in _JSON_TYPES
+    ]
+    other = child._meta.get_field(related).related_model
+    try:
+        other._meta.get_field(related_field)
+    except FieldDoesNotExist:
+        errors.append(
+            checks.Error(f"{other.__name__} has no field {related_field!r} ({where})", id="infra.E002")
+        )
+    queryset = models.QuerySet(child)
+    missing = [name for name in _QUERYSET_ATTRIBUTES if not hasattr(queryset, name)]
+    if "_prefetched_objects_cache" not in inspect.getsource(create_reverse_many_to_one_manager):
+        missing.append("RelatedManager reading _prefetched_objects_cache")
+    if missing:
+        errors.append(checks.Error(
+            f"Django no longer has {', '.join(missing)}: games.infra.children cannot fill {where}'s cache",
+            hint="Read this Django's prefetch_related and bring games/infra/children.py up to date.",
+            id="infra.E003",
+        ))
+    return errors
 
 
 def get_with_children(

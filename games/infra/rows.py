@@ -12,9 +12,8 @@ value in ``_meta.concrete_fields`` order, as Django's own iterators pass them;
 ``connection.ops.get_db_converters`` and ``Expression.get_db_converters`` give the converters the
 ORM applies to a column read back; ``Field.get_db_prep_save(value, connection)`` is what the ORM
 sends for a value it INSERTs or UPDATEs, and a cursor's ``rowcount`` after an UPDATE is the number
-of rows it matched, as ``QuerySet.update()`` returns it. ``tests/play/test_hot_path.py`` and
-``tests/infra/test_auth_backend.py`` compare what is built and written here with what the ORM
-builds and writes.
+of rows it matched, as ``QuerySet.update()`` returns it. ``tests/play/test_hot_path.py`` compares
+what is built and written here with what the ORM builds and writes.
 """
 
 from __future__ import annotations
@@ -53,18 +52,6 @@ def build(model: type[models.Model], connection, row, start: int = 0) -> models.
             value = fn(value, expression, connection)
         values[i] = value
     return model.from_db(connection.alias, None, values)
-
-
-def get(model: type[models.Model], connection, pk, *, lock: bool = False) -> models.Model | None:
-    """The ``model`` row with primary key ``pk``, or None. ``lock``: ``SELECT ... FOR UPDATE`` where
-    the database has it (a move's row lock)."""
-    quote = connection.ops.quote_name
-    table, key = quote(model._meta.db_table), quote(model._meta.pk.column)
-    sql = f"SELECT {columns(model, table, quote)} FROM {table} WHERE {table}.{key} = %s"
-    if lock and connection.features.has_select_for_update:
-        sql += " FOR UPDATE"
-    found = fetch(connection, sql, [pk])
-    return build(model, connection, found[0]) if found else None
 
 
 def where(

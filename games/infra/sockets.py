@@ -10,7 +10,8 @@
 
 What it relies on in Channels and asgiref: ``AsyncConsumer.dispatch`` is where Channels adds the
 clean-up and calls the handler ``get_handler_name(message)`` names; ``SyncToAsync.thread_handler``
-runs each call in its thread (``tests/live`` and the browser suite use both on every socket).
+runs each call in its thread (``tests/live`` and the browser suite use both on every socket;
+``tests/infra/test_mirrored_sources.py`` pins the source of the two methods mirrored here).
 """
 
 from __future__ import annotations

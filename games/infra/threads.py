@@ -13,6 +13,9 @@ return the database connection to the pool) still runs on one thread per request
 expects. A request that finds none free waits in the event loop, where waiting costs nothing.
 Socket renders run on their own ``SOCKET_THREADS``. With at most that many threads wanting a
 connection, the database pool never runs dry (settings checks that it is big enough).
+
+What it relies on in Django: ``handle`` and ``__call__`` mirror ``ASGIHandler``'s of Django 5.2;
+``tests/infra/test_mirrored_sources.py`` pins their source, and fails on the version that changes them.
 """
 
 from __future__ import annotations

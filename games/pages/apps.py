@@ -8,3 +8,11 @@ class PagesConfig(AppConfig):
     name = "games.pages"
     label = "pages"
     verbose_name = "Site pages"
+
+    def ready(self) -> None:
+        from django.urls import reverse
+
+        from games.play.hooks import register_page
+
+        register_page("home", lambda: reverse("home"))
+        register_page("house_rules", lambda: reverse("how_to_play") + "#house-rules")

@@ -8,3 +8,10 @@ class PlayConfig(AppConfig):
     name = "games.play"
     label = "play"
     verbose_name = "Play"
+
+    def ready(self) -> None:
+        from django.core import checks
+
+        from games.play.models import check_for_play
+
+        checks.register(check_for_play, checks.Tags.models)

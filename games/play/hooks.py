@@ -98,3 +98,61 @@ def player_notices(user) -> list[PlayerNotice]:
     """Every organiser's word for ``user``, newest first."""
     found = [notice for lookup in _notices for notice in lookup(user)]
     return sorted(found, key=lambda n: n.at, reverse=True)
+
+
+RatingFor = Callable[[Any, int], "float | None"]
+_ratings: list[RatingFor] = []
+
+
+def register_rating(rating: RatingFor) -> None:
+    """Called from the ``AppConfig.ready`` of the app that rates players: ``rating(user, target)`` is
+    the player's rating in games to ``target`` points, or None for a player not rated there."""
+    if rating not in _ratings:
+        _ratings.append(rating)
+
+
+def rating_for(target: int) -> Callable[[Any], float | None] | None:
+    """``rate(user)``: a player's rating in games to ``target`` points (None: not rated), or None if
+    no installed app rates players (an organiser then seeds in registration order)."""
+    if not _ratings:
+        return None
+    rating = _ratings[0]
+    return lambda user: rating(user, target)
+
+
+# Pages of the apps above that play's own pages link to, by what they are to play: a finished
+# game's record, how fair deals are checked, what each house rule means, and the pages the apps
+# above link to among themselves through play (a player's profile, the home page). Each is
+# registered by the app that serves it; play and its siblings ask for it by this name, never by
+# the owner's URL name.
+PAGES = {
+    "home": "the site's home page",
+    "record": "a finished game's record (a game id)",
+    "fair_deals": "how a deal's commitment is checked",
+    "house_rules": "what each house rule means",
+    "profile": "a player's profile (a username)",
+}
+_pages: dict[str, Callable[..., str]] = {}
+
+
+def register_page(name: str, url: Callable[..., str]) -> None:
+    """Called from an app's ``AppConfig.ready``: ``url(*args)`` gives the address of the page
+    ``name`` (one of ``PAGES``)."""
+    if name not in PAGES:
+        raise ValueError(f"{name!r} is not among the pages play knows: {sorted(PAGES)}")
+    _pages[name] = url
+
+
+def page_url(name: str, *args) -> str:
+    """The address of the page ``name`` (one of ``PAGES``). As ``reverse`` for a name no installed
+    app serves, it raises ``NoReverseMatch``.
+
+    >>> page_url("home")
+    '/'
+    """
+    url = _pages.get(name)
+    if url is None:
+        from django.urls import NoReverseMatch
+
+        raise NoReverseMatch(f"no installed app serves the page {name!r}")
+    return url(*args)

@@ -9,6 +9,7 @@ from django.template import defaultfilters
 from django.urls import reverse
 from django.utils import timezone
 
+from games.play import hooks
 from games.play.templatetags import cribbage
 
 
@@ -32,5 +33,5 @@ def environment(**options) -> jinja2.Environment:
     env.globals.update({f.__name__: f for f in (
         cribbage.card_face, cribbage.card_back, cribbage.card_back_items, cribbage.cribbage_board,
         cribbage.deal_commitment, cribbage.quick_message_buttons,
-    )}, url=lambda name, *args: reverse(name, args=args))
+    )}, url=lambda name, *args: reverse(name, args=args), page_url=hooks.page_url)
     return env

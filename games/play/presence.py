@@ -63,6 +63,12 @@ def disconnected(*, game_id: int, channel_name: str) -> None:
     transaction.on_commit(lambda: broadcast.presence_changed(game_id))
 
 
+def forget(user) -> None:
+    """A deleted account's sockets, open or kept to say when they left: their boards are gone with
+    their sessions, and nobody is told when a deleted player left."""
+    Connection.objects.filter(user=user).delete()
+
+
 def heartbeat(*, channel_name: str) -> None:
     Connection.objects.filter(channel_name=channel_name).update(last_seen=timezone.now())
 

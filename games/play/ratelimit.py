@@ -6,10 +6,8 @@ Two limits, both set in ``settings`` (and from the environment):
   posts about every 100 ms; this only stops a runaway script. ``games.play.views.game.act`` asks
   :func:`check_move` and answers a refusal like any other: the board, a message and 429.
 - ``RATE_LIMIT_LOGIN_FAILURES`` (default ``10/m`` per address and username) and
-  ``RATE_LIMIT_LOGIN_FAILURES_PER_IP`` (default ``100/m`` per address, whatever the username): strict.
-  Failures are counted from Django's ``user_login_failed`` signal, so the admin's log-in counts too;
-  :class:`LoginThrottleMiddleware` then refuses every attempt, right or wrong, until the window
-  passes, with 429 and a readable page.
+  ``RATE_LIMIT_LOGIN_FAILURES_PER_IP`` (default ``100/m`` per address, whatever the username): strict,
+  counted here and applied by accounts, which owns the log-in (``games.accounts.throttle``).
 
 Windows are fixed (a counter per window in the cache): cheap, one ``INCR`` a request, and at most
 twice the rate across a window boundary, which is fine for both purposes. If the cache itself is
@@ -18,23 +16,14 @@ down, limits fail open: a dead Redis must not stop people playing (the moves go 
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import logging
 import re
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.contrib import messages
-from django.contrib.auth.forms import AuthenticationForm
-from django.contrib.auth.signals import user_login_failed
 from django.core.cache import cache
-from django.dispatch import receiver
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
-from django.urls import NoReverseMatch, reverse
 
 log = logging.getLogger("games.play.ratelimit")
 
@@ -42,7 +31,6 @@ _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 _RATE = re.compile(r"^\s*(\d+)\s*/\s*(\d*)\s*([smhd])[a-z]*\s*$", re.IGNORECASE)
 
 MOVE_MESSAGE = "You are moving faster than anyone can play: wait a moment, then try again."
-LOGIN_MESSAGE = "Too many failed log-ins for this account from your address. Wait a minute and try again."
 
 
 @dataclass(frozen=True)
@@ -73,7 +61,8 @@ def parse_rate(text: str | None) -> Rate | None:
     return Rate(count, multiple * _UNITS[unit])
 
 
-def _setting(name: str) -> Rate | None:
+def setting_rate(name: str) -> Rate | None:
+    """The rate the setting ``name`` gives (none: no limit)."""
     return parse_rate(getattr(settings, name, ""))
 
 
@@ -131,6 +120,12 @@ def retry_after(rate: Rate) -> int:
     return max(1, int(rate.seconds - time.time() % rate.seconds) + 1)
 
 
+def client_ip(request) -> str:
+    # REMOTE_ADDR is the peer daphne saw; behind a proxy, run daphne with --proxy-headers
+    # (make serve: PROXY_HEADERS=1) so that it is the client's address, not the proxy's.
+    return (request.META.get("REMOTE_ADDR") if request is not None else None) or "unknown"
+
+
 # --- moves ------------------------------------------------------------------------------------------
 
 
@@ -140,76 +135,6 @@ def check_move(user) -> None:
 
     # The join time too: SQLite can hand a deleted user's id to a new account (and test runs do).
     ident = f"{user.pk}:{user.date_joined.timestamp() if getattr(user, 'date_joined', None) else ''}"
-    if not hit("move", ident, _setting("RATE_LIMIT_MOVES")):
+    if not hit("move", ident, setting_rate("RATE_LIMIT_MOVES")):
         log.warning("user=%s action=rate_limited scope=move", user.pk)
         raise RateLimited(MOVE_MESSAGE)
-
-
-# --- log-ins ----------------------------------------------------------------------------------------
-
-
-def client_ip(request: HttpRequest | None) -> str:
-    # REMOTE_ADDR is the peer daphne saw; behind a proxy, run daphne with --proxy-headers
-    # (make serve: PROXY_HEADERS=1) so that it is the client's address, not the proxy's.
-    return (request.META.get("REMOTE_ADDR") if request is not None else None) or "unknown"
-
-
-def _login_idents(request: HttpRequest | None, username: str) -> list[tuple[str, str, Rate | None]]:
-    ip = client_ip(request)
-    return [
-        ("login", f"{ip}|{username.strip().lower()}", _setting("RATE_LIMIT_LOGIN_FAILURES")),
-        ("login-ip", ip, _setting("RATE_LIMIT_LOGIN_FAILURES_PER_IP")),
-    ]
-
-
-def login_blocked(request: HttpRequest, username: str) -> Rate | None:
-    """The limit that blocks log-ins for ``username`` from this address, or None."""
-    for scope, ident, rate in _login_idents(request, username):
-        if over(scope, ident, rate):
-            return rate
-    return None
-
-
-@receiver(user_login_failed, dispatch_uid="games.play.ratelimit.count_login_failure")
-def count_login_failure(sender, credentials: dict, request: HttpRequest | None = None, **kwargs) -> None:
-    username = str(credentials.get("username", ""))
-    for scope, ident, rate in _login_idents(request, username):
-        hit(scope, ident, rate)
-    log.info("user=- action=login_failed ip=%s", client_ip(request))
-
-
-def _login_paths() -> set[str]:
-    paths = set()
-    for name in ("login", "admin:login"):
-        with contextlib.suppress(NoReverseMatch):  # a project without the admin
-            paths.add(reverse(name))
-    return paths
-
-
-class LoginThrottleMiddleware:
-    """Refuses log-in POSTs (the site's and the admin's) while their address and username are over
-    the failure limit: 429 with the log-in page and a message, or plain text for the admin."""
-
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
-        self.get_response = get_response
-        self.paths = _login_paths()
-
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        if request.method == "POST" and request.path in self.paths:
-            username = request.POST.get("username", "")
-            rate = login_blocked(request, username)
-            if rate is not None:
-                log.warning("user=- action=rate_limited scope=login ip=%s", client_ip(request))
-                return self._refuse(request, username, rate)
-        return self.get_response(request)
-
-    def _refuse(self, request: HttpRequest, username: str, rate: Rate) -> HttpResponse:
-        if request.path == reverse("login"):
-            messages.error(request, LOGIN_MESSAGE)
-            form = AuthenticationForm(request, initial={"username": username[:150]})
-            context = {"form": form, "next": request.POST.get("next", "")}
-            response = render(request, "registration/login.html", context, status=429)
-        else:
-            response = HttpResponse(LOGIN_MESSAGE, status=429, content_type="text/plain; charset=utf-8")
-        response["Retry-After"] = str(retry_after(rate))
-        return response

@@ -1,11 +1,22 @@
 """Signals other parts of the site (history, ratings, tournaments) listen to.
 
-Both are sent inside the service's transaction (``game_finished`` after the final state is written),
+They are sent inside the service's transaction (``game_finished`` after the final state is written),
 so a listener's writes (a rating, a tournament result) and the pushes it asks for on commit happen
-or not together with the game's move.
+or not together with the game's move. A listener that can fail is connected through ``guarded``:
+its writes then run in a savepoint of their own, and a fault in them is rolled back and logged
+while the move stands. Otherwise one bug in pairing would refuse the last move of every game.
 """
 
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Callable
+
+from django.db import transaction
 from django.dispatch import Signal
+
+log = logging.getLogger("games.play.signals")
 
 game_finished = Signal()  # kwargs: game (a finished games.play.models.Game)
 # A new deal was dealt, so the scores of the one before are counted (tournament pages show them).
@@ -13,3 +24,23 @@ deal_started = Signal()  # kwargs: game (games.play.models.Game), game_no, deal_
 # A player opened a game's board (its socket connected): organisers start a clock that waits for
 # both players to be at the table (games.tournaments).
 player_arrived = Signal()  # kwargs: game_id, user
+
+
+def guarded(receiver: Callable[..., None]) -> Callable[..., None]:
+    """``receiver`` in a savepoint of its own: what it wrote is undone if it raises, and the error
+    is logged instead of failing the move that sent the signal. Connect the result with
+    ``weak=False`` (nothing else holds it)."""
+
+    @functools.wraps(receiver)
+    def run(sender, **kwargs) -> None:
+        try:
+            with transaction.atomic():
+                receiver(sender, **kwargs)
+        except Exception:
+            game = kwargs.get("game")
+            log.exception(
+                "receiver=%s.%s game=%s failed; its writes are undone and the move stands",
+                receiver.__module__, receiver.__qualname__, getattr(game, "pk", kwargs.get("game_id")),
+            )
+
+    return run

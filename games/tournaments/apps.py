@@ -9,13 +9,18 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         from games.play.hooks import register_organiser, register_player_notices
-        from games.play.signals import deal_started, game_finished, player_arrived
+        from games.play.signals import deal_started, game_finished, guarded, player_arrived
         from games.tournaments.announcements import for_player
         from games.tournaments.results import lookup
         from games.tournaments.services import on_deal_started, on_game_finished, on_player_arrived
 
-        game_finished.connect(on_game_finished, dispatch_uid="tournaments.on_game_finished")
-        deal_started.connect(on_deal_started, dispatch_uid="tournaments.on_deal_started")
-        player_arrived.connect(on_player_arrived, dispatch_uid="tournaments.on_player_arrived")
+        # Guarded: a fault in pairing or scoring is logged and undone, and the move that finished
+        # the game still stands (its director can set the result in the admin).
+        for signal, receiver in (
+            (game_finished, on_game_finished),
+            (deal_started, on_deal_started),
+            (player_arrived, on_player_arrived),
+        ):
+            signal.connect(guarded(receiver), weak=False, dispatch_uid=f"tournaments.{receiver.__name__}")
         register_organiser(lookup)
         register_player_notices(for_player)

@@ -6,16 +6,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import groupby
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404, redirect, render, resolve_url
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
+from games.play.hooks import page_url
 from games.play.models import Game
 from games.tournaments import bracket, pairing, services
 from games.tournaments import watch as watching
@@ -137,7 +139,7 @@ def _drawing(ko: list[Match], me: Entrant | None, user) -> bracket.Drawing | Non
         elif m.status == Match.Status.ACTIVE and m.game_id:  # anyone else may watch it
             href = reverse("tournaments:watch", args=[m.tournament_id, m.pk])
         elif m.game_id and m.game is not None and m.game.status == Game.Status.FINISHED:  # public record
-            href = reverse("game_record", args=[m.game_id])
+            href = page_url("record", m.game_id)
         rounds.setdefault(m.round_no, []).append((m.slot, _line(m, 0, me), _line(m, 1, me), href, m.status))
     names = {r: pairing.round_name(r, rounds_total) for r in rounds}
     return bracket.layout(rounds, names)
@@ -175,6 +177,7 @@ def detail_context(t: Tournament, user) -> dict:
     qualified = qualifying.qualification(t, table) if t.status != Tournament.Status.UPCOMING else None
     return {
         "t": t,
+        "login_url": resolve_url(settings.LOGIN_URL),
         "user": user,
         "entrants": entrants,
         "active_count": sum(1 for e in entrants if not e.withdrawn),

@@ -164,12 +164,6 @@ def test_profile_shows_the_rating_and_its_history(alice, bob, client):
     assert f"/players/{alice.username}/games/" in html and f"/players/{alice.username}/stats/" in html
 
 
-def test_the_glicko2_module_examples_hold():
-    import doctest
-
-    assert doctest.testmod(glicko2).failed == 0
-
-
 def test_resigning_a_match_between_games_counts_as_one_more_loss(alice, bob):
     rules = HouseRules(target=61, match_games=3)
     game = services.game_create_between(players=[alice, bob], rules=rules, rated=True)

@@ -16,8 +16,9 @@ from django.contrib.auth import get_user_model
 from django.test import Client, override_settings
 from django.urls import reverse
 
+from games.accounts.throttle import LOGIN_MESSAGE
 from games.play import ratelimit, services
-from games.play.ratelimit import LOGIN_MESSAGE, MOVE_MESSAGE, Rate, parse_rate
+from games.play.ratelimit import MOVE_MESSAGE, Rate, parse_rate
 from tests.live.support import board_version, two_players
 from tests.play.factories import snapshot
 

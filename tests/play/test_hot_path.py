@@ -14,6 +14,7 @@ from django.apps import apps
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
+from games.engine.rules import HouseRules
 from games.play import services
 from games.play.board.player import render_board_oob
 from games.play.models import Game, Move, Seat
@@ -293,3 +294,20 @@ def test_plain_writes_store_what_the_orms_writes_store(alice, bob):
     assert {k: mine[k] for k in fields} == {k: theirs[k] for k in fields}
     assert rows.update(Game, connection, {"id": game.pk, "version": game.version}, fields) == 0  # stale
     assert stored(Game, pk=game.pk) == mine
+
+
+def test_a_push_at_a_table_of_four_reads_no_player_field_it_did_not_load(alice):
+    """``for_play`` loads each player with their id and name only; a board that read anything else
+    of them (an e-mail, a join date) would cost a query per player on every push."""
+    bob, carol, dave = make_user("bob"), make_user("carol"), make_user("dave")
+    game = services.game_create_table(
+        user=alice, rules=HouseRules(players=4),
+        seats=[{"kind": "invite", "user": user} for user in (bob, carol, dave)],
+    )
+    for user in (bob, carol, dave):
+        game = services.game_accept(user=user, game_id=game.pk)
+    assert game.status == Game.Status.ACTIVE
+    for viewer in (alice, bob, carol, dave):
+        with CaptureQueriesContext(connection) as queries:
+            assert render_board_oob(game.pk, viewer, "x" * 64)
+        assert len(queries) == 2, [q["sql"] for q in queries.captured_queries]

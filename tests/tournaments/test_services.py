@@ -9,6 +9,8 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
+from games.history.models import Rating
+from games.play import hooks
 from games.play.models import Game
 from games.tournaments import services
 from games.tournaments.models import Entrant, Match, Notice, Tournament
@@ -78,30 +80,42 @@ def test_start_needs_two_players() -> None:
         services.tournament_start(tournament_id=t.pk)
 
 
-def test_seeding_by_hand_then_registration_order(settings) -> None:
-    settings.TOURNAMENT_RATING_FUNCTION = "tests.tournaments.test_services.no_such_function"
+def test_seeding_by_hand_then_registration_order(monkeypatch) -> None:
+    monkeypatch.setattr(hooks, "_ratings", [])  # a site without ratings
     players = make_players(4)
     t = make_tournament(players)
     Entrant.objects.filter(tournament=t, user=players[3]).update(seed=1)
     assert [e.user for e in services.seeding_order(t)] == [players[3], players[0], players[1], players[2]]
-    assert services.rating_function() is None
+    assert services.rating_function(t) is None
     assert services.seed_entrants(tournament_id=t.pk) is False  # no ratings: registration order
     assert [e.user for e in services.seeding_order(t)] == players
 
 
-def test_seeding_by_rating_when_the_site_has_ratings(settings) -> None:
+def test_seeding_by_rating_when_the_site_has_ratings(monkeypatch) -> None:
     players = make_players(4)
     t = make_tournament(players)
     ratings = {players[0].pk: 1400, players[1].pk: None, players[2].pk: 1700, players[3].pk: 1550}
-    settings.TOURNAMENT_RATING_FUNCTION = "tests.tournaments.test_services.fake_rating"
-    fake_rating.table = ratings
+    asked = set()
+
+    def fake_rating(user, target):
+        asked.add(target)
+        return ratings[user.pk]
+
+    monkeypatch.setattr(hooks, "_ratings", [fake_rating])
     assert services.seed_entrants(tournament_id=t.pk) is True
     # The unrated player comes last.
     assert [e.user for e in services.seeding_order(t)] == [players[2], players[3], players[0], players[1]]
+    assert asked == {t.target}
 
 
-def fake_rating(user):
-    return fake_rating.table.get(user.pk)
+def test_seeding_reads_the_ratings_history_keeps_for_the_events_length() -> None:
+    players = make_players(3)
+    t = make_tournament(players)
+    Rating.objects.create(user=players[2], pool=t.target, rating=1800)
+    Rating.objects.create(user=players[1], pool=t.target, rating=1600)
+    Rating.objects.create(user=players[0], pool=61 if t.target == 121 else 121, rating=2000)  # another length
+    assert services.seed_entrants(tournament_id=t.pk) is True
+    assert [e.user for e in services.seeding_order(t)] == [players[2], players[1], players[0]]
 
 
 # --- the draw -------------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.middleware.csrf import get_token
-from django.urls import NoReverseMatch, reverse
+from django.urls import NoReverseMatch
 from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
 from django.utils.safestring import SafeString
@@ -30,7 +30,7 @@ from games.play.board.table import (
     table_of,
     tracks,
 )
-from games.play.hooks import organiser_of
+from games.play.hooks import organiser_of, page_url
 from games.play.models import Game
 from games.play.narration import LogLine, log_lines
 
@@ -200,7 +200,7 @@ def _record_url(game: Game) -> str:
     if game.status != Game.Status.FINISHED:
         return ""
     try:
-        return reverse("game_record", args=[game.pk])
+        return page_url("record", game.pk)
     except NoReverseMatch:
         return ""
 

@@ -16,7 +16,7 @@ from games.play.services.away import (
     game_say,
     game_timeout,
 )
-from games.play.services.core import FINISHED_PHASES, Outcome, load_state, redraw_boards
+from games.play.services.core import FINISHED_PHASES, Outcome, load_state, redraw_boards, rounds_summarise
 from games.play.services.errors import (
     IllegalMove,
     NotAPlayer,
@@ -61,4 +61,5 @@ __all__ = [
     "game_rematch", "game_say", "game_timeout", "game_withdraw", "load_state", "organiser_notice",
     "organiser_start_clock",
     "parse_action", "play_computer_turns", "redraw_boards", "rematch_in_play", "rematch_offer",
+    "rounds_summarise",
 ]

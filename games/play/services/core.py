@@ -145,15 +145,28 @@ def _record_round(game: Game, before: engine.GameState, after: engine.GameState)
     # A new deal is a new deck: the cut for deal deals the first one without changing deal_no.
     if not after.deck or after.deck == before.deck:
         return
-    seed = deal_seed(bytes.fromhex(game.secret), after.game_no, after.deal_no)
     # One INSERT that leaves a deal already recorded alone: get_or_create took four statements
     # (a read, a savepoint, the insert, its release) on every deal.
-    Round.objects.bulk_create(
-        [Round(game=game, game_no=after.game_no, deal_no=after.deal_no, dealer=after.dealer,
-               commitment=commitment(seed))],
-        ignore_conflicts=True,
-    )
+    Round.objects.bulk_create([_round(game, after.game_no, after.deal_no, after.dealer)],
+                              ignore_conflicts=True)
     deal_started.send(sender=Game, game=game, game_no=after.game_no, deal_no=after.deal_no)
+
+
+def _round(game: Game, game_no: int, deal_no: int, dealer: int, summary: dict | None = None) -> Round:
+    seed = deal_seed(bytes.fromhex(game.secret), game_no, deal_no)
+    return Round(game=game, game_no=game_no, deal_no=deal_no, dealer=dealer, commitment=commitment(seed),
+                 summary=summary or {})
+
+
+def rounds_summarise(*, game: Game, summaries: list[dict]) -> None:
+    """Keep each deal's summary (what history worked out from the move log: a dict with its
+    ``game_no``, ``deal_no`` and ``dealer``) on the deal's ``Round``. A deal without one (only a game
+    set up by hand, bypassing the moves) gets it, with the commitment a move would have given it."""
+    for deal in summaries:
+        key = {"game_no": deal["game_no"], "deal_no": deal["deal_no"]}
+        if not Round.objects.filter(game=game, **key).update(summary=deal):
+            Round.objects.bulk_create([_round(game, dealer=deal["dealer"], summary=deal, **key)],
+                                      ignore_conflicts=True)
 
 
 def _after_commit(game: Game, *, origin: str = "", actor: int | None = None) -> None:

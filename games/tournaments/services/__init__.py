@@ -16,6 +16,7 @@ from games.tournaments.services.common import (
 from games.tournaments.services.entrants import (
     UnknownPlayers,
     entrant_add,
+    entrant_forget_name,
     entrant_remove,
     entrant_withdraw,
     entrants_add_many,
@@ -76,6 +77,7 @@ __all__ = [
     "apply_due_forfeits",
     "entrant_add",
     "entrant_remove",
+    "entrant_forget_name",
     "entrant_withdraw",
     "entrants_add_many",
     "entrants_import",

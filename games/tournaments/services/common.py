@@ -5,10 +5,9 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
-from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.utils.module_loading import import_string
 
+from games.play import hooks
 from games.tournaments import pairing
 from games.tournaments.broadcast import tournament_changed_on_commit
 from games.tournaments.models import Entrant, Match, Notice, Tournament
@@ -16,7 +15,6 @@ from games.tournaments.services.errors import TournamentError
 
 log = logging.getLogger("games.tournaments")
 
-RATING_FUNCTIONS = ("games.history.ratings.rating_for", "games.ratings.rating_for")
 # Results decided off the board: set on the match before the game is resigned on a player's behalf,
 # so the game_finished listener keeps them instead of scoring the resignation.
 PRESET = (Match.Decided.FORFEIT, Match.Decided.WITHDRAWAL, Match.Decided.ADMIN)
@@ -56,23 +54,18 @@ def games_to_win(match_games: int) -> int:
     return match_games // 2 + 1
 
 
-def rating_function() -> Callable | None:
-    """``rating_for(user)`` if the site has one, else None (seeding then falls back to
-    registration order)."""
-    configured = getattr(settings, "TOURNAMENT_RATING_FUNCTION", None)
-    for path in (configured,) if configured else RATING_FUNCTIONS:
-        try:
-            return import_string(path)
-        except ImportError:
-            continue
-    return None
+def rating_function(t: Tournament) -> Callable | None:
+    """``rate(user)``: a player's rating in games of ``t``'s length, if the site rates players
+    (``games.play.hooks.register_rating``), else None (seeding then falls back to registration
+    order)."""
+    return hooks.rating_for(t.target)
 
 
 def seeding_order(t: Tournament) -> list[Entrant]:
     """Active entrants best seed first: seeds set by hand, then by rating if the site has ratings,
     then in registration order."""
     entrants = list(t.entrants.active().select_related("user"))
-    rate = rating_function()
+    rate = rating_function(t)
 
     def rating(e: Entrant) -> float:
         if rate is None:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+import re
+from collections.abc import Iterable
 from datetime import datetime
 
 from django.contrib.auth import get_user_model
@@ -10,12 +12,18 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
+from games.play.names import DELETED_NAME
+from games.tournaments.broadcast import tournament_changed_on_commit
 from games.tournaments.models import Entrant, Match, Notice, Tournament
 from games.tournaments.services import outcomes, rounds
 from games.tournaments.services.common import _changed, _lock, _notice, rating_function
 from games.tournaments.services.errors import NotNow, TournamentError
 
 log = logging.getLogger("games.tournaments")
+
+# A name inside a sentence, not a piece of a longer one: no username character either side (a full
+# stop after it ends the sentence unless another username character follows).
+_NAME_EDGE = r"[\w@+-]"
 
 @transaction.atomic
 def tournament_register(
@@ -75,23 +83,24 @@ def entrant_remove(*, entrant_id: int, by: AbstractBaseUser | None = None) -> No
 
 @transaction.atomic
 def seed_entrants(*, tournament_id: int, by: AbstractBaseUser | None = None, by_rating: bool = True) -> bool:
-    """Number the active entrants 1..n: by rating (if the site has ratings, and ``by_rating``), else
-    by registration order. Returns whether ratings were used."""
+    """Number the active entrants 1..n: by rating (if the site has ratings, and ``by_rating``), the
+    unrated after the rated, each in registration order. Returns whether any rating was used."""
     t = _lock(tournament_id)
     if t.status != Tournament.Status.UPCOMING:
         raise NotNow("Seeds are fixed once the tournament has started.")
-    rate = rating_function() if by_rating else None
+    rate = rating_function(t) if by_rating else None
     entrants = list(t.entrants.active().select_related("user"))
+    ratings = {e.pk: rate(e.user) if rate is not None else None for e in entrants}
 
     def key(e: Entrant) -> tuple:
-        value = rate(e.user) if rate is not None else None
+        value = ratings[e.pk]
         return (value is None, -(value or 0), e.registered_at, e.pk)
 
     for i, e in enumerate(sorted(entrants, key=key), start=1):
         Entrant.objects.filter(pk=e.pk).update(seed=i)
     t.entrants.filter(withdrawn=True).update(seed=None)
     _changed(t)
-    return rate is not None
+    return any(value is not None for value in ratings.values())
 
 
 @transaction.atomic
@@ -216,3 +225,24 @@ def _entered_text(new: list[Entrant], how: str) -> str:
     names = [e.user.get_username() for e in new]
     shown = ", ".join(names[:12]) + (f" and {len(names) - 12} more" if len(names) > 12 else "")
     return f"{len(new)} player{'s' if len(new) > 1 else ''} entered {how}: {shown}."
+
+
+@transaction.atomic
+def entrant_forget_name(*, tournament_ids: Iterable[int], name: str) -> None:
+    """A deleted account's old username out of the notices and match notes of the events it was
+    in: they were written in words ("alice has withdrawn.") and are public."""
+    pattern = re.compile(rf"(?<![\w.@+-]){re.escape(name)}(?!{_NAME_EDGE}|\.{_NAME_EDGE})")
+    longest = Notice._meta.get_field("text").max_length
+    for tournament_id in sorted(tournament_ids):  # one lock order
+        if not Tournament.objects.select_for_update().filter(pk=tournament_id).exists():
+            continue
+        for notice in Notice.objects.filter(tournament_id=tournament_id):
+            text = pattern.sub(DELETED_NAME, notice.text)[:longest]
+            reason = pattern.sub(DELETED_NAME, notice.reason)
+            if (text, reason) != (notice.text, notice.reason):
+                Notice.objects.filter(pk=notice.pk).update(text=text, reason=reason)
+        for match in Match.objects.filter(tournament_id=tournament_id).exclude(note=""):
+            note = pattern.sub(DELETED_NAME, match.note)
+            if note != match.note:
+                Match.objects.filter(pk=match.pk).update(note=note)
+        tournament_changed_on_commit(tournament_id)
