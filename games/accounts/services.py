@@ -28,6 +28,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Q
 
+from games.accounts.models import TablePreferences
 from games.history.summaries import rename_players
 from games.play import services as game_services
 from games.play.models import Connection, Game, Seat
@@ -77,6 +78,7 @@ def _anonymise(user: AbstractBaseUser) -> None:
     user.save()
     user.groups.clear()
     user.user_permissions.clear()
+    TablePreferences.objects.filter(user=user).delete()
 
 
 def _leave_tournaments(user: AbstractBaseUser) -> None:
