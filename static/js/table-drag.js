@@ -56,7 +56,9 @@
     const box = Array.from(document.querySelectorAll("#board .discard-form input[name=cards]"))
       .find(function (b) { return b.value === was.value; });
     if (box && !box.checked && !box.disabled) {
-      box.click();
+      // Not box.click(): the click that ends a mouse drag is swallowed above, and would take it too.
+      box.checked = true;
+      box.dispatchEvent(new Event("change", { bubbles: true }));
       box.focus();
     }
   }
