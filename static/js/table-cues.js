@@ -88,7 +88,7 @@
       mine: board.hasAttribute("data-my-turn"),
       title: board.dataset.title || "",
       cards: board.querySelectorAll(".pile .cards li, .crib .cards li").length,
-      hand: board.querySelectorAll(".seat--me .card").length,
+      hand: board.querySelectorAll(".seat--me .card[data-card]").length,
       pegs: Array.from(board.querySelectorAll(".board-svg .peg--front")).map(function (p) { return p.dataset.hole; }).join(","),
     };
   }

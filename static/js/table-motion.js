@@ -80,6 +80,10 @@
     if (!table) return;
     const seen = {};
     let dealt = 0;
+    // A new deal comes from the pack: where it lay before (the starter still face down), else
+    // where it lies now (the last deal's starter was face up).
+    const packNow = board.querySelector(".starter .card--back");
+    const pack = snap.pack || (packNow ? rectOf(packNow) : null);
     table.querySelectorAll(".card[data-card]").forEach(function (el) {
       if (!tracked(el)) return;
       const code = el.dataset.card;
@@ -91,7 +95,7 @@
         const from = lastOf(snap.backs["seat-" + played.dataset.seat]) || snap.seats[played.dataset.seat];
         if (from) { glide(el, from, 0, true); return; }
       }
-      if (el.closest(".seat--me") && snap.pack) { glide(el, snap.pack, STAGGER * dealt++); return; }
+      if (el.closest(".seat--me") && pack) { glide(el, pack, STAGGER * dealt++); return; }
       turnOver(el);  // the starter, a shown hand, the crib: turned face up where they lie
     });
     // My cards that left the table's faces (laid away): where the crib's new backs come from.
@@ -113,7 +117,7 @@
     });
     newBacks.forEach(function (b) {
       if (b.place === "crib") { const from = laid.shift(); if (from) glide(b.el, from); }
-      else if (b.place.indexOf("seat-") === 0 && snap.pack) glide(b.el, snap.pack, STAGGER * dealt++);
+      else if (b.place.indexOf("seat-") === 0 && pack) glide(b.el, pack, STAGGER * dealt++);
     });
   }
 

@@ -157,7 +157,8 @@ def test_the_keys_list_on_a_phone(browser: Browser, live_daphne: str):
     alice = make_user("keysphone")
     game = computer_game(alice)
     page = open_game(browser, live_daphne, alice, game, PHONE)
-    page.get_by_role("button", name="Keys").click()
+    expect(page.get_by_role("button", name="Keys")).to_be_hidden()  # a phone keeps its one line
+    page.keyboard.press("?")
     expect(page.get_by_role("dialog", name="Keys at the table")).to_be_visible()
     screenshot(page, "motion-keys-phone", full_page=False)
     page.get_by_role("button", name="Close").click()
@@ -307,7 +308,7 @@ def test_nothing_moves_under_reduced_motion_or_with_the_switch_off(browser: Brow
     page = open_game(browser, live_daphne, alice, game, **options)
     theirs = open_game(browser, live_daphne, bob, game)
     if why == "switch":
-        switch = page.get_by_role("checkbox", name="Animations")
+        switch = page.get_by_role("switch", name="Animations")
         expect(switch).to_be_checked()
         with page.expect_response(lambda r: r.url.endswith("/accounts/table/")) as answer:
             switch.uncheck()
@@ -326,7 +327,7 @@ def test_nothing_moves_under_reduced_motion_or_with_the_switch_off(browser: Brow
         assert style[0] == "none" or style[1] in ("0s", "1e-05s"), (selector, style)
     if why == "switch":  # kept for the account: the next visit starts with it off
         page.reload()
-        expect(page.get_by_role("checkbox", name="Animations")).not_to_be_checked()
+        expect(page.get_by_role("switch", name="Animations")).not_to_be_checked()
         expect(page.locator(".board-live")).to_have_attribute("data-motion", "off")
     page.context.close()
     theirs.context.close()
@@ -340,7 +341,7 @@ def test_a_hidden_tab_says_your_turn_and_sounds_mark_the_moves(browser: Browser,
     game = laid_away_deal(alice, bob)
     page = open_game(browser, live_daphne, alice, game)
     theirs = open_game(browser, live_daphne, bob, game)
-    sound = page.get_by_role("checkbox", name="Sound")
+    sound = page.get_by_role("switch", name="Sound")
     expect(sound).not_to_be_checked()  # off until the player turns it on
     with page.expect_response(lambda r: r.url.endswith("/accounts/table/")):
         sound.check()
