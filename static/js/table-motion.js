@@ -11,7 +11,8 @@
 (function () {
   "use strict";
   const DURATION = 240;
-  const STAGGER = 12;  // between the cards of a deal, so the last one still lands within ~300 ms
+  const STAGGER = 12;  // between the cards of a deal...
+  const LAST = 60;  // ...and no later than this, so the last of them still lands within 300 ms
   const EASE = "cubic-bezier(0.2, 0.7, 0.3, 1)";
   const reduced = window.matchMedia("(prefers-reduced-motion: reduce)");
 
@@ -95,7 +96,7 @@
         const from = lastOf(snap.backs["seat-" + played.dataset.seat]) || snap.seats[played.dataset.seat];
         if (from) { glide(el, from, 0, true); return; }
       }
-      if (el.closest(".seat--me") && pack) { glide(el, pack, STAGGER * dealt++); return; }
+      if (el.closest(".seat--me") && pack) { glide(el, pack, Math.min(LAST, STAGGER * dealt++)); return; }
       turnOver(el);  // the starter, a shown hand, the crib: turned face up where they lie
     });
     // My cards that left the table's faces (laid away): where the crib's new backs come from.
@@ -117,7 +118,7 @@
     });
     newBacks.forEach(function (b) {
       if (b.place === "crib") { const from = laid.shift(); if (from) glide(b.el, from); }
-      else if (b.place.indexOf("seat-") === 0 && pack) glide(b.el, pack, STAGGER * dealt++);
+      else if (b.place.indexOf("seat-") === 0 && pack) glide(b.el, pack, Math.min(LAST, STAGGER * dealt++));
     });
   }
 

@@ -50,7 +50,11 @@ new MutationObserver((records) => {
     const version = Number(n.dataset.version);
     const running = window.__beforeSwap[window.__beforeSwap.length - 1] || 0;
     setTimeout(() => window.__boards.push({version, running,
-      later: document.getAnimations().filter((a) => a.playState === "running").length}), 40);
+      later: document.getAnimations().filter((a) => a.playState === "running").length,
+      longest: Math.max(0, ...document.getAnimations()  // what moves on the board (not the calls' fade)
+        .filter((a) => a.effect.target && a.effect.target.closest("#board"))
+        .map((a) => a.effect.getComputedTiming().endTime)),
+    }), 40);
   }
 }).observe(document, {childList: true, subtree: true});
 """
@@ -149,6 +153,10 @@ def test_a_whole_game_against_the_computer_with_the_keyboard_alone(browser: Brow
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     assert {"c", "l", "1", "n"} <= used, used
+    # Cards dealt, played, laid away and turned, pegs moved: each motion within 300 ms.
+    drawn = boards(page)
+    assert sum(1 for b in drawn if b["later"]) > 10
+    assert max(b["longest"] for b in drawn) <= 300
     expect(page.locator("section.result")).to_contain_text("Final score")
     page.context.close()
 
@@ -163,6 +171,22 @@ def test_the_keys_list_on_a_phone(browser: Browser, live_daphne: str):
     screenshot(page, "motion-keys-phone", full_page=False)
     page.get_by_role("button", name="Close").click()
     expect(page.get_by_role("dialog")).to_be_hidden()
+    page.context.close()
+
+
+def test_keys_typed_into_a_field_are_the_player_s_own(browser: Browser, live_daphne: str):
+    page = at_the_lay_away(browser, live_daphne, "typing", LAPTOP)
+    # Any text field on the page (a chat box, a form of the page around the board).
+    page.evaluate("() => { const f = document.createElement('input'); f.id = 'words';"
+                  " f.setAttribute('aria-label', 'Words');"
+                  " document.querySelector('.board-status').append(f); }")
+    page.locator("#words").type("12l?")
+    expect(page.locator("#words")).to_have_value("12l?")
+    expect(page.locator(".card-pick__box:checked")).to_have_count(0)
+    expect(page.get_by_role("dialog")).to_be_hidden()
+    page.locator("#words").blur()
+    page.keyboard.press("2")  # out of the field, the same key picks the second card
+    expect(page.locator(".card-pick__box:checked")).to_have_count(1)
     page.context.close()
 
 
@@ -260,6 +284,7 @@ def test_a_move_pushed_mid_motion_is_drawn_and_the_next_key_is_not_held(browser:
     theirs.locator("button[value='9C']").click()  # pushed to alice while TD still moves
     assert wait_past(page, seen)
     expect(page.locator(".pile [data-card='9C']")).to_be_visible()
+    page.wait_for_function("(v) => window.__boards.some(b => b.version > v)", arg=seen)
     pushed = [b for b in boards(page) if b["version"] > seen][0]
     assert pushed["running"] > 0, "the push did not land mid-motion"
     assert load(game).count == 29
@@ -358,12 +383,15 @@ def test_a_hidden_tab_says_your_turn_and_sounds_mark_the_moves(browser: Browser,
 
     page.evaluate("() => { window.__sounds = []; }")
     seen = version(page)
-    page.keyboard.press("1")
+    five = page.locator(".play-form .hand button[name=card]").evaluate_all(
+        "bs => bs.findIndex(b => b.value === '5D')")
+    page.keyboard.press(str(five + 1))  # fifteen two: a card, then a peg
     assert wait_past(page, seen)
+    page.wait_for_function("() => window.__sounds.includes('peg')")
     seen = version(page)
     theirs.locator("button[value='9C']").click()
     assert wait_past(page, seen)
-    assert page.evaluate("() => window.__sounds").count("card") == 2
+    assert page.evaluate("() => window.__sounds") == ["card", "peg", "card", "turn"]
     page.context.close()
     theirs.context.close()
 
