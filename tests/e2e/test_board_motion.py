@@ -8,6 +8,8 @@ turned on. Screenshots at 1280x720 and 390x844: the keys' list, a drag, the wait
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -17,7 +19,17 @@ from games.engine.rules import HouseRules
 from games.play.models import Game
 from tests.e2e.helpers import screenshot, serious_axe_violations
 from tests.live.support import session_key
-from tests.play.factories import GO_HANDS, act, computer_game, human_game, load, make_user, stack
+from tests.play.factories import (
+    GO_HANDS,
+    GO_PLAY,
+    act,
+    computer_game,
+    human_game,
+    load,
+    make_user,
+    play_out,
+    stack,
+)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True), pytest.mark.timeout(240)]
 
@@ -402,10 +414,6 @@ def test_a_hidden_tab_says_your_turn_and_sounds_mark_the_moves(browser: Browser,
 @pytest.mark.parametrize(("name", "viewport"), [("laptop", LAPTOP), ("phone", PHONE)])
 def test_after_next_hand_each_board_says_whom_it_waits_for(browser: Browser, live_daphne: str,
                                                            name: str, viewport: dict):
-    import random
-
-    from tests.play.factories import play_out
-
     alice, bob = make_user(f"alicew{name}"), make_user(f"bobw{name}")
     game = human_game(alice, bob)
     play_out(game, {0: alice, 1: bob}, random.Random(4),
@@ -423,4 +431,50 @@ def test_after_next_hand_each_board_says_whom_it_waits_for(browser: Browser, liv
     screenshot(theirs, f"motion-ready-{name}", full_page=False)
     assert serious_axe_violations(page) == []
     page.context.close()
+    theirs.context.close()
+
+
+# ---------- the show by keys ----------
+
+
+def test_counting_muggins_and_accepting_by_keys(browser: Browser, live_daphne: str):
+    alice, bob = make_user("alicek"), make_user("bobk")
+    game = stack(human_game(alice, bob, rules=HouseRules(manual_counting=True, muggins=True)),
+                 dealer=0, hands=GO_HANDS, starter="5C")
+    act(game, alice, {"type": "discard", "cards": ["8S", "9S"]})
+    act(game, bob, {"type": "discard", "cards": ["3S", "4S"]})
+    users = {0: alice, 1: bob}
+    for seat, action in GO_PLAY:
+        act(game, users[seat], action)
+    assert load(game).phase == "show"
+    mine = open_game(browser, live_daphne, alice, game)
+    theirs = open_game(browser, live_daphne, bob, game)
+
+    # bob counts his hand short: K takes him to the field, the digits are typed there, Enter counts.
+    theirs.locator("body").focus()
+    theirs.keyboard.press("k")
+    expect(theirs.locator("#count-points")).to_be_focused()
+    theirs.keyboard.type("2")
+    seen = version(mine)
+    theirs.keyboard.press("Enter")
+    assert wait_past(mine, seen)
+    expect(mine.get_by_role("button", name="Muggins!")).to_be_visible()
+    seen = version(mine)
+    mine.keyboard.press("m")  # alice takes what he missed
+    assert wait_past(mine, seen)
+    assert load(game).show[0].muggins == 2
+
+    # alice counts hers right, and bob accepts with A.
+    mine.keyboard.press("k")
+    expect(mine.locator("#count-points")).to_be_focused()
+    mine.keyboard.type("16")
+    seen = version(theirs)
+    mine.keyboard.press("Enter")
+    assert wait_past(theirs, seen)
+    expect(theirs.get_by_role("button", name="Accept the count")).to_be_visible()
+    seen = version(theirs)
+    theirs.keyboard.press("a")
+    assert wait_past(theirs, seen)
+    assert load(game).show[1].status == "done"
+    mine.context.close()
     theirs.context.close()
