@@ -129,7 +129,7 @@
   let before = null;
   function measure(e) {
     const target = e.detail && e.detail.target;
-    if (!target || target.id !== "board" || !enabled()) return;
+    if (!target || target.id !== "board" || !target.isConnected || !enabled()) return;
     before = snapshot(target);
   }
   document.addEventListener("htmx:beforeSwap", measure);
