@@ -15,6 +15,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Q
 from django.utils import timezone
 
+from games.accounts.preferences import FIELDS, preferences_of
 from games.history.export import game_json
 from games.history.models import PlayerGame, Rating, RatingChange
 from games.history.stats import player_stats
@@ -41,6 +42,7 @@ def _iso(value: datetime | None) -> str | None:
 
 
 def player_data(user: AbstractBaseUser) -> dict:
+    prefs = preferences_of(user)
     return {
         "format": FORMAT,
         "exported_at": _iso(timezone.now()),
@@ -49,6 +51,7 @@ def player_data(user: AbstractBaseUser) -> dict:
             "last_name": user.last_name, "date_joined": _iso(user.date_joined),
             "last_login": _iso(user.last_login),
         },
+        "table_preferences": {name: getattr(prefs, name) for name in FIELDS},
         "ratings": [
             {"pool": r.pool, "rating": r.rating, "rd": r.rd, "volatility": r.volatility,
              "provisional": r.provisional, "games": r.games, "wins": r.wins, "losses": r.losses,

@@ -26,6 +26,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Q
 
+from games.accounts.models import TablePreferences
 from games.history.summaries import rename_players
 from games.play import presence
 from games.play import services as game_services
@@ -70,6 +71,7 @@ def _anonymise(user: AbstractBaseUser) -> None:
     user.save()
     user.groups.clear()
     user.user_permissions.clear()
+    TablePreferences.objects.filter(user=user).delete()
 
 
 def _leave_tournaments(user: AbstractBaseUser) -> None:

@@ -1,6 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
+from games.accounts import preference_views
 from games.accounts import views as views_accounts
 
 urlpatterns = [
@@ -24,5 +25,6 @@ urlpatterns = [
     path("u/<str:username>/", views_accounts.profile, name="profile"),
     path("u/<str:username>/data.json", views_accounts.download_data, name="account_data"),
     path("delete/", views_accounts.delete_account, name="account_delete"),
+    path("table/", preference_views.table_preferences, name="table_preferences"),
     path("deleted/", views_accounts.account_deleted, name="account_deleted"),
 ]

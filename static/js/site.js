@@ -87,9 +87,9 @@
     const form = document.querySelector("#board .discard-form");
     if (!form) return;
     const left = wanted() - discardBoxes(true).length;
-    const button = form.querySelector(".discard-submit");
+    const button = document.querySelector("#board .discard-submit");  // by the crib, outside the form
     if (button) button.disabled = left !== 0;
-    const count = form.querySelector(".discard-count");
+    const count = document.querySelector("#board .discard-count");
     if (count) count.textContent = left > 0 ? "Pick " + (left === 1 ? "one more card" : left + " cards") + "." : "";
   }
   document.addEventListener("change", function (e) {

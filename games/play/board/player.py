@@ -68,6 +68,7 @@ def board_context(game: Game, user, *, error: str = "") -> dict:
         "hints": _hints(game, v),
         "record_url": _record_url(game),
         "tab_title": tab_title(v, seat, names),
+        "my_turn": v.my_turn and v.phase not in ("game_over", "match_over"),
         "cut_deck": [  # fifty-two places to cut, drawn only while cutting for deal
             {"position": p, "taken_by": cut_taken.get(p), "legal": p in cut_legal} for p in range(52)
         ] if v.phase == "cut" else [],
@@ -84,6 +85,7 @@ def board_context(game: Game, user, *, error: str = "") -> dict:
         "rematch_game": SimpleLazyObject(lambda: _rematch_in_play(game, user)),
         "rematch_waiting": SimpleLazyObject(lambda: _my_rematch_waiting(game, user)),
         "can_next_deal": any(isinstance(a, NextDeal) for a in v.legal_actions),
+        **_waiting(v, names, seat),
         "play_order": _play_order(v, names),
         "online": not game.vs_computer,
         "can_abort": not abort_refusal(game, state),
@@ -145,6 +147,20 @@ def _rematch_offered(game: Game, user) -> bool:
 
     others = [s.user_id for s in game.seat_list() if s.user_id and s.user_id != user.pk]
     return len(others) == 1 and rematch_offer(game, by=others[0]) is not None
+
+
+def _waiting(v: SeatView, names: list[str], seat: int) -> dict:
+    """Where every seat acts at once (laying away, "Next hand"), who the table still waits for, and
+    who is already ready for the next hand: a player who pressed it is not left guessing."""
+    if not isinstance(v.turn, tuple):
+        return {"waiting_for": "", "ready_names": "", "ready_count": 0}
+    ready = [names[s] for s in range(v.players) if v.phase == "show" and v.acks[s] and s != seat]
+    return {"waiting_for": _and([names[s] for s in v.turn if s != seat]),
+            "ready_names": _and(ready), "ready_count": len(ready)}
+
+
+def _and(names: list[str]) -> str:
+    return " and ".join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else "".join(names)
 
 
 def _play_order(v: SeatView, names: list[str]) -> list[str]:

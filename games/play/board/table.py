@@ -208,7 +208,7 @@ def table_context(
         "crib_open": (),  # a replay lays the crib open before its count
         "crib_card": None,
         # The cards played this deal, those laid before the count went back to 0 set apart.
-        "pile": [{"name": names[s], "card": c, "mine": s == viewer, "earlier": i < played}
+        "pile": [{"name": names[s], "seat": s, "card": c, "mine": s == viewer, "earlier": i < played}
                  for i, (s, c) in enumerate(v.plays)],
         "cut_cards": [{"name": names[s], "card": c, "deals": v.dealer == s and v.phase != "cut"}
                       for s, c in enumerate(v.cut_cards) if c is not None],
