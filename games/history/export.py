@@ -117,6 +117,9 @@ def deal_views(game: Game, names: list[str]) -> list[dict]:
         players = deal_players(deal)
         sides = side_count(players)
         side_name = side_names(Table(tuple(names)))
+        # The game hole is the last hole: a count past it still ends there, as on the board.
+        before = on_board(deal["scores_before"], game.target)
+        after = on_board(deal["scores_after"], game.target)
         out.append({
             **deal,
             "number": deal["deal_no"] + 1,
@@ -129,12 +132,11 @@ def deal_views(game: Game, names: list[str]) -> list[dict]:
             "players": [
                 {"seat": s, "name": names[s], "hand": deal["hands"][s], "discards": deal["discards"][s],
                  "points": deal["points"][s], "total": sum(deal["points"][s].values()),
-                 "before": deal["scores_before"][s % sides], "after": deal["scores_after"][s % sides]}
+                 "before": before[s % sides], "after": after[s % sides]}
                 for s in range(players)
             ],
             "sides": [
-                {"side": k, "name": side_name[k], "before": deal["scores_before"][k],
-                 "after": deal["scores_after"][k]}
+                {"side": k, "name": side_name[k], "before": before[k], "after": after[k]}
                 for k in range(sides)
             ],
             "pegging_lines": [_pegging_line(line, names) for line in deal["pegging"]],

@@ -94,8 +94,6 @@ def record(request: HttpRequest, game_id: int) -> HttpResponse:
             "words": _record_words(result, sides, ending if result is results[-1] else None, site_ending),
             "score_line": " – ".join(
                 f"{sides[i]} {s}" for i, s in enumerate(on_board(result["scores"], game.target))),
-            # The board stops at the game hole; the record keeps what the last count came to.
-            "pegged": max(result["scores"]) if max(result["scores"]) > game.target else None,
             "chart": score_chart(deals_of_game, sides, game.target, title=title) if deals_of_game else "",
             "skunk_name": SKUNK_NAMES[result["skunk"]],
             # Three players: each loser is judged on its own score, so say who was skunked.
