@@ -8,7 +8,8 @@ class HistoryConfig(AppConfig):
     verbose_name = "Past games and ratings"
 
     def ready(self) -> None:
-        from games.history.receivers import on_game_finished
-        from games.play.signals import game_finished
+        from games.history.receivers import on_game_finished, on_result_entered
+        from games.play.signals import game_finished, result_entered
 
         game_finished.connect(on_game_finished, dispatch_uid="history.on_game_finished")
+        result_entered.connect(on_result_entered, dispatch_uid="history.on_result_entered")
