@@ -1,7 +1,7 @@
 """A player's statistics, summed from their PlayerGame rows (online and computer games apart).
 
 A game whose result the director entered counts in the games, wins and skunks, and is left out of
-every figure drawn from the deals (``BY_DEAL``): ``entered`` says how many were.
+every figure drawn from the deals (``BY_DEAL``): ``entered_games`` says how many were.
 
 Averages per deal are over *complete* deals (the show counted to the end): pegging (the play's
 fifteens, 31s, pairs, runs, goes and last cards; his heels is not pegging) and hand points split
@@ -70,7 +70,7 @@ def player_stats(user, *, vs_computer: bool | None = None, players: int = 2) -> 
     totals = rows.aggregate(
         games=Count("pk"),
         wins=Count("pk", filter=Q(result=PlayerGame.Result.WIN)),
-        entered=Count("pk", filter=Q(entered=True)),
+        entered_games=Count("pk", filter=Q(entered=True)),
         best_hand=Max("best_hand", filter=played),
         **{name: Sum(name) for name in SUMMED},
         **{name: Sum(name, filter=played) for name in BY_DEAL},

@@ -170,7 +170,7 @@ class ResultLine:
 
 def result_line(
     table: Table, winner: int, scores, reason: str, *, skunks=(), ending: dict | None = None,
-    how: str = "", entered: bool = False, past: bool = False,
+    how: str = "", entered: bool = False, past: bool = False, score_beside: bool = False,
 ) -> ResultLine:
     """A game's result in words: the one wording of it for the log, the board's result, the replay
     and the record. The winner's score comes first, at the game hole.
@@ -179,7 +179,8 @@ def result_line(
     behind, so it says who led; ``ending`` (``games.play.endings``): the site ended the game for
     the loser, and it says why. ``how``: the organiser's own word for a match decided off the
     board ("by forfeit"). ``entered``: the director entered the result (``scores`` may then be
-    empty: not given). ``past``: "won", for the record.
+    empty: not given). ``past``: "won", for the record; ``score_beside``: the final score is
+    printed beside the line, so the line does not say it, nor who led before a resignation.
 
     >>> bob = Table(("alice", "bob"))
     >>> str(result_line(bob, 0, [121, 87], "target", skunks=[0, 1]))
@@ -192,22 +193,24 @@ def result_line(
     'bob wins 121–97 (entered by the director)'
     >>> str(result_line(bob, 0, [25, 28], "resign", ending={"how": "time", "seat": 1, "timeouts": 3}))
     'alice wins on time (3 timeouts)'
+    >>> str(result_line(bob, 0, [121, 87], "target", skunks=[0, 1], past=True, score_beside=True))
+    'alice won (skunk)'
     """
     who = side_who(table, winner, start=True)
     word = "won" if past else verb(who, "wins")
+    score = "" if score_beside or not scores else f" {scores_line(on_board(scores, table.target), winner)}"
     if entered:
         notes = [_skunk_note(table, winner, skunks) if scores else "", ENTERED_MARK]
-        score = f" {scores_line(on_board(scores, table.target), winner)}" if scores else ""
         return ResultLine(who.text, f"{word}{score} ({', '.join(n for n in notes if n)})")
     if how:
         return ResultLine(who.text, f"{word} {how}")
     if reason == "resign":
         if ending is not None:
             return ResultLine(who.text, ending_words(ending, word))
-        return ResultLine(who.text, f"{word} by resignation ({_who_led(table, winner, scores)})")
+        led = "" if score_beside else f" ({_who_led(table, winner, scores)})"
+        return ResultLine(who.text, f"{word} by resignation{led}")
     note = _skunk_note(table, winner, skunks)
-    return ResultLine(who.text, f"{word} {scores_line(on_board(scores, table.target), winner)}"
-                                + (f" ({note})" if note else ""))
+    return ResultLine(who.text, f"{word}{score}" + (f" ({note})" if note else ""))
 
 
 def _who_led(table: Table, winner: int, scores) -> str:

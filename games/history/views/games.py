@@ -94,7 +94,7 @@ def record(request: HttpRequest, game_id: int) -> HttpResponse:
             "number": number,
             "line": result_line(table, result["winner"], result["scores"], result["reason"],
                                 skunks=result.get("skunks") or (), ending=site_ending, how=how,
-                                entered=final["entered"], past=True),
+                                entered=final["entered"], past=True, score_beside=True),
             "score_line": " – ".join(
                 f"{sides[i]} {s}" for i, s in enumerate(on_board(result["scores"], game.target))),
             "chart": score_chart(deals_of_game, sides, game.target, title=title) if deals_of_game else "",

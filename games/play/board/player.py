@@ -111,6 +111,7 @@ def aborted_context(game: Game, seat: int, error: str = "") -> dict:
         "me": seat,
         "names": names,
         "aborted_by": "" if by is None else ("You" if by == seat else names[by]),
+        "aborted_by_me": by == seat,  # from the seat: a player may be called "You…"
         "tab_title": f"Called off · {_table(names, seat)}",
         "online": False,  # no presence, no chat: there is no one to wait for
         "tournament": None,
