@@ -1,6 +1,6 @@
-"""In Chromium, at a desktop's size and a phone's: the board and the record of a match whose result
-the director entered show that result (its games and scores, marked as entered), not the 0–0 of the
-resignation the game was ended by. Screenshots are saved to look at."""
+"""In Chromium, at a desktop's size and a phone's: the board, the record, the replay and My games of a
+match whose result the director entered show that result (its games and scores, marked as entered),
+not the 0–0 of the resignation the game was ended by. Screenshots are saved to look at."""
 
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ def test_the_board_and_the_record_show_the_entered_result(live_daphne: str, brow
         expect(result.get_by_role("heading")).to_have_text("You win 121–85 (skunk, entered by the director)")
         expect(result).to_contain_text("Final score: You 121 – p2 85.")
         expect(result).to_contain_text("Match: You 2 – p2 1. You win the match.")
-        expect(page.locator(".house-rules")).to_contain_text("match 2–1")
+        expect(page.locator(".game-header .house-rules").first).to_contain_text("match 2–1")
         result.scroll_into_view_if_needed()
         screenshot(page, f"entered-result-board-{size}", full_page=False)
         screenshot(page, f"entered-result-board-{size}-full")
@@ -62,5 +62,17 @@ def test_the_board_and_the_record_show_the_entered_result(live_daphne: str, brow
         expect(page.get_by_test_id("final-score").first).to_have_text("p1 121 – p2 97")
         screenshot(page, f"entered-result-record-{size}", full_page=False)
         screenshot(page, f"entered-result-record-{size}-full")
+
+        page.get_by_role("link", name="Replay").click()
+        page.get_by_role("button", name="Last").click()
+        expect(page.locator(".replay-results")).to_contain_text(
+            "p1 wins the match 2–1 (entered by the director).")
+        screenshot(page, f"entered-result-replay-{size}")
+
+        page.goto(f"/players/{m.entrant1.user.username}/games/")
+        row = page.locator(f'.history-row[data-game="{game.pk}"]')
+        expect(row).to_contain_text("Won (entered by the director)")
+        expect(row).to_contain_text("121–85")
+        screenshot(page, f"entered-result-my-games-{size}")
     finally:
         context.close()
