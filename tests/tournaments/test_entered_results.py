@@ -169,3 +169,33 @@ def test_a_rated_entered_result_rates_the_games_entered() -> None:
     services.match_set_result(match_id=m.pk, winner_id=m.entrant1_id, reason="Paper", games1=2, games2=1)
     change = RatingChange.objects.get(game_id=m.game_id, user=m.entrant1.user)
     assert (change.results, change.score) == (3, 2.0)
+
+
+def test_a_result_entered_before_games_kept_it_is_put_on_its_game_by_the_migration() -> None:
+    from importlib import import_module
+
+    from django.apps import apps
+
+    from games.history.summaries import record_game
+
+    t, m = _match(match_games=3)
+    services.match_set_result(match_id=m.pk, winner_id=m.entrant2_id, reason="Paper",
+                              scores="121-97, 80-121, 50-121")
+    game = Game.objects.get(pk=m.game_id)
+    game.result = {k: v for k, v in game.result.items() if k != "entered"}  # as the old code left it
+    game.winner_seat = 1
+    game.save(update_fields=["result", "winner_seat"])
+    record_game(game)
+    assert not PlayerGame.objects.get(game=game, seat=1).entered
+
+    import_module("games.tournaments.migrations.0007_entered_results_on_games").forwards(apps, None)
+    game.refresh_from_db()
+    assert game.result["entered"]["match_scores"] == [1, 2]
+    migrated = {row.seat: row for row in PlayerGame.objects.filter(game=game)}
+    record_game(game)  # what the site writes for a game entered today
+    today = {row.seat: row for row in PlayerGame.objects.filter(game=game)}
+    fields = ("result", "entered", "resigned", "score", "opponent_score", "margin", "games_won", "games_lost",
+              "skunks_given", "skunks_taken", "double_skunks_given", "double_skunks_taken")
+    for seat in (0, 1):
+        assert {f: getattr(migrated[seat], f) for f in fields} == {f: getattr(today[seat], f) for f in fields}
+    assert "p2 won the match p1 1 – p2 2 (entered by the director)" in _pages(m)["record"]
