@@ -187,7 +187,7 @@ def result_line(
     'alice wins 121–87 (skunk)'
     >>> str(result_line(Table(("You", "bob"), 0), 0, [25, 28], "resign"))
     'You win by resignation (bob led 28–25)'
-    >>> str(result_line(Table(("alice", "You"), 1), 0, [60, 40], "resign", past=True))
+    >>> str(result_line(Table(("alice", "You"), 1), 0, [40, 60], "resign", past=True))
     'alice won by resignation (you led 60–40)'
     >>> str(result_line(bob, 1, [97, 121], "resign", entered=True))
     'bob wins 121–97 (entered by the director)'
