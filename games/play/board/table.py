@@ -72,7 +72,8 @@ def tracks(v: TableView, sides: list[str], first: int | None = None, final: dict
     """One peg track per side, the reader's (``first``) nearest; a winner stands in the game hole.
     ``final``: a result the director entered puts the pegs at its last game's scores."""
     order = list(range(v.sides)) if first is None else [first, *(s for s in range(v.sides) if s != first)]
-    front, back = entered_scores(v, final) or v.scores, entered_scores(v, final) or v.back_pegs
+    entered = entered_scores(v, final)
+    front, back = entered or v.scores, entered or v.back_pegs
     return [
         {"label": sides[side], "front": min(front[side], v.target),
          "back": min(back[side], v.target), "color": TRACK_COLORS[k % len(TRACK_COLORS)]}
@@ -124,7 +125,6 @@ def result_summary(
         scores = on_board(last["scores"], v.target) if last else ()
         skunks, skunk = (last["skunks"], last["skunk"]) if last else ((), 0)
         words = result_line(table, winner, scores, ENTERED, skunks=skunks, entered=True)
-        how_note = decided.note if decided is not None else ""
         skunks_off = False
     else:
         r = v.result
@@ -132,7 +132,6 @@ def result_summary(
         scores, skunks, skunk = on_board(r.scores, v.target), r.skunks, r.skunk
         how = decided.how if decided is not None else ""
         words = result_line(table, winner, scores, r.reason, skunks=skunks, ending=ending, how=how)
-        how_note = decided.note if decided is not None else ""
         # A house rule that changed the result is worth a word where the skunk would have been.
         skunks_off = not v.rules.skunks and r.reason == "target" and r.loser_score < v.rules.skunk_line
     return {
@@ -142,7 +141,7 @@ def result_summary(
         "winner": sides[winner],
         "i_won": winner == viewer_side,
         "headline": str(words),
-        "note": how_note,
+        "note": decided.note if decided is not None else "",
         "tournament": organised,
         "scores": " – ".join(f"{sides[i]} {s}" for i, s in enumerate(scores)),
         "skunk": SKUNK_NAMES[skunk],
