@@ -199,3 +199,34 @@ def test_a_result_entered_before_games_kept_it_is_put_on_its_game_by_the_migrati
     for seat in (0, 1):
         assert {f: getattr(migrated[seat], f) for f in fields} == {f: getattr(today[seat], f) for f in fields}
     assert "p2 won the match p1 1 – p2 2 (entered by the director)" in _pages(m)["record"]
+
+
+@pytest.fixture
+def director():
+    from django.contrib.auth import get_user_model
+
+    staff = get_user_model().objects.create_superuser("td", email="td@example.com", password=None)
+    return logged_in(staff)
+
+
+def test_a_result_entered_on_the_admins_match_page_shows_on_every_screen(director) -> None:
+    t, m = _match()
+    response = director.post(reverse("admin:tournaments_match_result", args=[m.pk]),
+                             {"winner": m.entrant1_id, "reason": "Played at the club", "scores": "121-97"})
+    assert response.status_code == 302
+    for name, page in _pages(m).items():
+        assert MARK in page and ("121–97" in page or "121 – p2 97" in page), name
+
+
+def test_a_result_entered_on_the_desks_score_sheet_shows_on_every_screen(director) -> None:
+    from .test_desk import sheet, url
+
+    t, m = _match()
+    response = director.post(url("results", t), sheet(t, {m.pk: (m.entrant2_id, "97-121")}))
+    assert response.status_code == 302
+    pages = _pages(m)
+    for name, page in pages.items():
+        # Lists put their reader's score first: p1 lost 97–121.
+        shown = ("121–97", "97–121", "97 – p2 121", "97 – You 121")
+        assert MARK in page and any(score in page for score in shown), name
+    assert "p2 wins 121–97 (entered by the director)" in pages["board"]
