@@ -1,6 +1,7 @@
-"""In Chromium, at a desktop's size and a phone's: the board, the record, the replay and My games of a
-match whose result the director entered show that result (its games and scores, marked as entered),
-not the 0–0 of the resignation the game was ended by. Screenshots are saved to look at."""
+"""In Chromium, at a desktop's size and a phone's: the board, the record, the replay, My games, the
+statistics and the lobby of a match whose result the director entered show that result (its games and
+scores, marked as entered), not the 0–0 of the resignation the game was ended by. Screenshots are
+saved to look at."""
 
 from __future__ import annotations
 
@@ -74,5 +75,14 @@ def test_the_board_and_the_record_show_the_entered_result(live_daphne: str, brow
         expect(row).to_contain_text("Won (entered by the director)")
         expect(row).to_contain_text("121–85")
         screenshot(page, f"entered-result-my-games-{size}")
+
+        page.goto(f"/players/{m.entrant1.user.username}/stats/")
+        expect(page.locator('[data-stat="entered"]').first).to_contain_text(
+            "1 game whose result the director entered is left out")
+        screenshot(page, f"entered-result-stats-{size}")
+
+        page.goto("/lobby/")
+        expect(page.get_by_text("Won (entered by the director)")).to_be_visible()
+        screenshot(page, f"entered-result-lobby-{size}")
     finally:
         context.close()
