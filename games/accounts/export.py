@@ -29,8 +29,8 @@ FORMAT = "cribbage-hall-player/1"
 
 # A PlayerGame row's own figures: who, when and which game are already in the game's record.
 HISTORY_FIELDS = (
-    "result", "resigned", "score", "opponent_score", "margin", "games_won", "games_lost", "skunks_given",
-    "skunks_taken", "double_skunks_given", "double_skunks_taken", "deals", "replayed",
+    "result", "resigned", "entered", "score", "opponent_score", "margin", "games_won", "games_lost",
+    "skunks_given", "skunks_taken", "double_skunks_given", "double_skunks_taken", "deals", "replayed",
     "complete_deals_dealer", "complete_deals_pone", "pegging_dealer", "pegging_pone", "hand_dealer",
     "hand_pone", "crib", "best_hand", "hands_28", "hands_29",
 )

@@ -4,6 +4,16 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
 
+from games.play.names import reserved_name_reason
+
+
+def clean_player_name(username: str) -> str:
+    """Refuse a name the game's sentences use for someone else ("You", "Computer…")."""
+    reason = reserved_name_reason(username) if username else None  # None: refused already
+    if reason is not None:
+        raise forms.ValidationError(reason, code="reserved")
+    return username
+
 
 class SignupForm(UserCreationForm):
     email = forms.EmailField(required=False, help_text="Optional: only used to reset a forgotten password.")
@@ -11,6 +21,9 @@ class SignupForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         model = User
         fields = ("username", "email")
+
+    def clean_username(self) -> str:
+        return clean_player_name(super().clean_username())
 
     def clean_email(self) -> str:
         # A password reset mails every account with the address: a second account on it would

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from games.engine.cards import Card, parse_card
+from games.engine.errors import MalformedAction
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,7 +142,8 @@ def action_to_dict(action: Action) -> dict:
 
 
 def action_from_dict(data: dict) -> Action:
-    """Inverse of :func:`action_to_dict`; raises ``ValueError`` for an unknown type or bad field."""
+    """Inverse of :func:`action_to_dict`; raises ``MalformedAction`` for an unknown type or a bad
+    field, ``BadCard`` (a kind of it) for a card's bad notation."""
     try:
         cls = _TYPES[data["type"]]
         seat = int(data["seat"])
@@ -154,5 +156,7 @@ def action_from_dict(data: dict) -> Action:
         if cls is Count:
             return Count(seat, int(data["points"]))
         return cls(seat)
-    except (KeyError, TypeError) as exc:
-        raise ValueError(f"not an action: {data!r}") from exc
+    except MalformedAction:
+        raise
+    except (KeyError, TypeError, ValueError) as exc:
+        raise MalformedAction(f"not an action: {data!r}") from exc

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from games.engine.errors import BadCard
+
 RANK_CHARS = "A23456789TJQK"
 SUITS = "SHDC"
 RANK_NAMES = (
@@ -32,7 +34,7 @@ class Card:
 
     def __post_init__(self) -> None:
         if not 1 <= self.rank <= 13 or self.suit not in SUITS:
-            raise ValueError(f"not a card: rank={self.rank!r} suit={self.suit!r}")
+            raise BadCard(f"not a card: rank={self.rank!r} suit={self.suit!r}")
 
     @property
     def value(self) -> int:
@@ -64,7 +66,7 @@ class Card:
 def parse_card(token: str) -> Card:
     """Parse one card in notation (``"5H"``, ``"TD"``; ``10D`` and lower case are accepted too).
 
-    Raises ``ValueError`` naming the bad token.
+    Raises ``BadCard`` (a ``ValueError``) naming the bad token.
     """
     known = _BY_NOTATION.get(token)  # saved states hold canonical notation: ~100 cards a board
     if known is not None:
@@ -73,7 +75,7 @@ def parse_card(token: str) -> Card:
     if text.startswith("10"):
         text = "T" + text[2:]
     if len(text) != 2 or text[0] not in RANK_CHARS or text[1] not in SUITS:
-        raise ValueError(f"bad card {token!r}: expected rank A23456789TJQK then suit SHDC, e.g. 5H")
+        raise BadCard(f"bad card {token!r}: expected rank A23456789TJQK then suit SHDC, e.g. 5H")
     return Card(RANK_CHARS.index(text[0]) + 1, text[1])
 
 

@@ -12,12 +12,13 @@ from __future__ import annotations
 from django.template.loader import render_to_string
 
 from games.engine.deck import deal_seed
-from games.engine.state import SKUNK_NAMES, side_count, teams
+from games.engine.state import side_count, teams
 from games.history.summaries import deal_players, summaries_for
 from games.play import endings
+from games.play.game_result import ENTERED, final_result
 from games.play.models import Game, Move, Round
 from games.play.names import is_deleted
-from games.play.narration import Table, line, on_board, score_words, side_names, skunked, win_phrase
+from games.play.narration import Table, line, on_board, result_line, score_words, side_names
 
 FORMAT = "cribbage-hall-game/1"
 
@@ -68,26 +69,21 @@ def game_json(game: Game) -> dict:
 def game_text(game: Game) -> str:
     """The game as plain text: players, result, then every deal with its pegging and shows."""
     names = game.seat_names()
-    sides = side_names(Table(tuple(names)))
-    ending = endings.ending_of(game)
+    table = Table(tuple(names), None, game.target, game.peg_out_zone)
+    final = final_result(game) or {"games": [], "entered": False, "winner": None}
+    results = [
+        {"game_no": r["game_no"] + 1,
+         "line": result_line(table, r["winner"], r["scores"], r["reason"], skunks=r.get("skunks") or (),
+                             ending=endings.ending_of(game), entered=final["entered"], past=True)}
+        for r in final["games"]
+    ]
+    if final["entered"] and not results:
+        line_ = result_line(table, final["winner"], (), ENTERED, entered=True, past=True)
+        results = [{"game_no": 0, "line": line_}]
     return render_to_string("history/export.txt", {
-        "game": game, "names": names, "sides": sides, "deals": deal_views(game, names),
-        "results": [
-            {**r, "game_no": r["game_no"] + 1, "winner": sides[r["winner"]],
-             "words": win_phrase(sides, r["winner"], on_board(r["scores"], game.target), r["reason"],
-                                 verb_word="won", ending=ending),
-             "skunked": skunked_words(sides, r)}
-            for r in (game.result or {}).get("games", [])
-        ],
+        "game": game, "names": names, "sides": side_names(table), "deals": deal_views(game, names),
+        "results": results,
     })
-
-
-def skunked_words(sides: list[str], result: dict) -> str:
-    """"a skunk", or who was skunked where more than one player lost ("Computer 2 skunked")."""
-    skunks = result.get("skunks") or []
-    if len(sides) > 2 and skunks:
-        return skunked(sides, skunks, with_verb=False)
-    return f"a {SKUNK_NAMES[result['skunk']]}" if result["skunk"] else ""
 
 
 def timeouts_by_deal(game: Game, names: list[str]) -> dict[tuple[int, int], list[str]]:
@@ -117,6 +113,9 @@ def deal_views(game: Game, names: list[str]) -> list[dict]:
         players = deal_players(deal)
         sides = side_count(players)
         side_name = side_names(Table(tuple(names)))
+        # The game hole is the last hole: a count past it still ends there, as on the board.
+        before = on_board(deal["scores_before"], game.target)
+        after = on_board(deal["scores_after"], game.target)
         out.append({
             **deal,
             "number": deal["deal_no"] + 1,
@@ -129,12 +128,11 @@ def deal_views(game: Game, names: list[str]) -> list[dict]:
             "players": [
                 {"seat": s, "name": names[s], "hand": deal["hands"][s], "discards": deal["discards"][s],
                  "points": deal["points"][s], "total": sum(deal["points"][s].values()),
-                 "before": deal["scores_before"][s % sides], "after": deal["scores_after"][s % sides]}
+                 "before": before[s % sides], "after": after[s % sides]}
                 for s in range(players)
             ],
             "sides": [
-                {"side": k, "name": side_name[k], "before": deal["scores_before"][k],
-                 "after": deal["scores_after"][k]}
+                {"side": k, "name": side_name[k], "before": before[k], "after": after[k]}
                 for k in range(sides)
             ],
             "pegging_lines": [_pegging_line(line, names) for line in deal["pegging"]],

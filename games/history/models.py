@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from games.play.game_result import final_result_of
 from games.play.hooks import organised
 from games.play.models import Game
 
@@ -26,8 +27,9 @@ class PlayerGameQuerySet(models.QuerySet):
 
 
 def final_scores(result: dict | None) -> list[int]:
-    """A finished game's last scores, one per side (``Game.result``: the last game of a match)."""
-    result = result or {}
+    """A finished game's last scores, one per side (``Game.result``, or as ``final_result`` reads it:
+    the last game of a match; empty for a result entered without scores)."""
+    result = final_result_of(result) or {}
     games = result.get("games") or []
     return list(games[-1]["scores"] if games else result.get("scores") or [])
 
@@ -84,6 +86,11 @@ class PlayerGame(models.Model):
     double_skunks_given = models.PositiveSmallIntegerField(default=0)
     double_skunks_taken = models.PositiveSmallIntegerField(default=0)
     deals = models.PositiveSmallIntegerField(default=0, help_text="Deals started, complete or not.")
+    entered = models.BooleanField(
+        default=False,
+        help_text="The director entered the result (games.play.game_result): the cards did not decide "
+        "it, and the statistics per deal leave the game out.",
+    )
 
     # From the replay of the log; all zero when the log could not be replayed (replayed=False).
     replayed = models.BooleanField(default=False)
@@ -127,8 +134,10 @@ class PlayerGame(models.Model):
     @property
     def score_line(self) -> str:
         """``121–95``: own score first, then the other sides' clockwise (needs ``game`` loaded for three
-        or four players)."""
+        or four players); "—" for a result the director entered without scores."""
         target = self.target
+        if self.entered and not (self.score or self.opponent_score):
+            return "—"
         if self.players == 2:
             return f"{min(self.score, target)}\u2013{min(self.opponent_score, target)}"
         final = final_scores(self.game.result)

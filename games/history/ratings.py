@@ -2,7 +2,8 @@
 
 * **What counts.** A finished game between two people that was created rated. Games against the
   computer, casual games and tables of three or four never touch a rating. 121-point and
-  61-point games are separate pools.
+  61-point games are separate pools. A result the director entered counts as entered (the games
+  each player won), once: a correction made after the rating leaves the rating as it was.
 * **A rating period is one finished Game** (a single game or a whole best-of-N match), as lichess
   rates game by game. Each game of a match is one result in that period, so a 2-1 match counts
   two wins and a loss. A match resigned between games adds one loss for the resigner.
@@ -26,6 +27,7 @@ from django.db import transaction
 
 from games.history import glicko2
 from games.history.models import Rating, RatingChange
+from games.play.game_result import final_result
 from games.play.models import Game, Move, Round
 
 FIRST_DEALER_WIN_RATE = {121: 0.55, 61: 0.55}
@@ -53,8 +55,13 @@ def first_dealers(game: Game) -> dict[int, int]:
 
 def game_outcomes(game: Game) -> list[tuple[int, int | None]]:
     """``(winner seat, first dealer or None)`` for each result of the rating period."""
+    final = final_result(game) or {}
+    games = final.get("games") or []
+    if final.get("entered"):
+        # The director's result: no deal decided it, so no first dealer; each game won counts, the
+        # games' scores given or not.
+        return [(side, None) for side, won in enumerate(final["match_scores"]) for _ in range(won)]
     dealers = first_dealers(game)
-    games = (game.result or {}).get("games") or []
     outcomes = [(g["winner"], dealers.get(g["game_no"])) for g in games]
     last = Move.objects.filter(game=game).order_by("-seq").first()
     resigned = last is not None and last.action.get("type") == "resign"

@@ -29,3 +29,13 @@ def on_game_finished(sender, game: Game, **kwargs) -> None:
             rate_game(game)
     except Exception:
         log.exception("game=%s ratings could not be updated", game.pk)
+
+
+def on_result_entered(sender, game: Game, **kwargs) -> None:
+    """The director replaced a finished game's result: its rows are written again from it. A rating
+    already moved by the game stays as it was (a rating period is not replayed)."""
+    try:
+        with transaction.atomic():
+            record_game(game)
+    except Exception:
+        log.exception("game=%s history could not be recorded", game.pk)

@@ -12,10 +12,22 @@ from games.engine.game import GameState
 from games.engine.view import public_view
 from games.history.replay import Step, state_at
 from games.play import endings
-from games.play.board.table import side_names, table_context, tracks
+from games.play.board.table import side_names, table_context, tracks, with_entered
+from games.play.game_result import ENTERED, final_result
 from games.play.hooks import organiser_of
 from games.play.models import Game, Move
-from games.play.narration import Table, action_words, line, log_lines, on_board, win_phrase
+from games.play.narration import (
+    ENTERED_MARK,
+    Table,
+    action_words,
+    line,
+    log_lines,
+    match_line,
+    result_line,
+    reworded,
+    side_who,
+    verb,
+)
 
 
 def describe(step: Step, names: list[str], ending: dict | None = None) -> str:
@@ -55,15 +67,11 @@ def board_from_state(state: GameState, names: list[str], ending: dict | None = N
         crib_open=state.crib,
         crib_card=state.deck[state.starter_index - 1] if state.players == 3 and state.deck else None,
         results=[
-            {"game_no": r.game_no + 1, "winner": sides[r.winner],
-             "words": win_phrase(sides, r.winner, on_board(r.scores, v.target), r.reason, ending=ending,
-                                 verb_word="win" if len(state.teams[r.winner]) > 1 else "wins"),
-             "skunk": r.skunk_name, "reason": r.reason}
+            {"game_no": r.game_no + 1,
+             "line": str(result_line(table, r.winner, r.scores, r.reason, skunks=r.skunks, ending=ending))}
             for r in state.results
         ],
-        match_winner=sides[state.match_winner] if state.match_winner is not None else "",
-        match_verb="win" if state.match_winner is not None and len(state.teams[state.match_winner]) > 1
-        else "wins",
+        match_won=_match_won(table, state.match_winner) if state.match_winner is not None else "",
     )
     return context
 
@@ -101,15 +109,49 @@ def replay_context(game: Game, number: int, moves: list[Move], viewer: int | Non
         next=shown[min(len(shown) - 1, at + 1)],
         last=shown[-1],
         what=describe(step, names, ending) if step else "Before the cut for deal",
-        events=[ln.text for ln in log_lines(table, [*said, *step.events], ending)] if step else [],
+        events=log_lines(table, [*said, *step.events], ending) if step else [],
         at=step.move.created_at if step else None,
     )
-    if state.phase == "match_over" and context["results"]:  # the end: a tournament may say more
+    if state.phase == "match_over" and context["results"]:  # the end: the director or an event may say more
         organised = organiser_of(game)
         decided = organised.ending_of(game) if organised else None
-        if decided is not None:
+        final = final_result(game)
+        if final is not None and final["entered"]:
+            context["results"] = _entered_lines(table, final)
+            context["match_won"] = _match_won(table, final["winner"], final["match_scores"], entered=True)
+            # The resignation made on the loser's behalf reads as what it stood for, as on the board.
+            texts = {"resign": (decided.note if decided is not None else "") or f"Result {ENTERED_MARK}",
+                     "game_won": context["results"][-1]["line"], "match_won": context["match_won"]}
+            context["log"] = reworded(context["log"], texts)
+            v = context["v"]
+            nearest = None if viewer is None else v.side_of(viewer)
+            context["tracks"] = tracks(v, context["sides"], nearest, final)
+            with_entered(context, final)
+            if step is not None and step.move.action.get("type") == "resign":
+                context["what"] = texts["resign"]
+            context["events"] = reworded(context["events"], texts)
+        elif decided is not None and decided.how:
             last = context["results"][-1]
-            if decided.how:
-                last["words"] = f"{'win' if ' & ' in last['winner'] else 'wins'} {decided.how}"
+            last["line"] = str(result_line(table, game.winner_seat, (), "resign", how=decided.how))
+        if decided is not None:
             context["note"] = decided.note
+    context["events"] = [ln.text for ln in context["events"]]
     return context
+
+
+def _entered_lines(table: Table, final: dict) -> list[dict]:
+    """The games of a result the director entered, or the match alone when no game's score was given."""
+    if not final["games"]:
+        return [{"game_no": 0, "line": str(result_line(table, final["winner"], (), ENTERED, entered=True))}]
+    return [{"game_no": g["game_no"] + 1,
+             "line": str(result_line(table, g["winner"], g["scores"], ENTERED, skunks=g["skunks"],
+                                     entered=True))}
+            for g in final["games"]]
+
+
+def _match_won(table: Table, side: int, match_scores=(), *, entered: bool = False) -> str:
+    """"alice wins the match", with the games when the director entered them."""
+    if entered:
+        return match_line(table, side, match_scores, entered=True)
+    who = side_who(table, side, start=True)
+    return f"{who} {verb(who, 'wins')} the match"

@@ -1,5 +1,8 @@
 """A player's statistics, summed from their PlayerGame rows (online and computer games apart).
 
+A game whose result the director entered counts in the games, wins and skunks, and is left out of
+every figure drawn from the deals (``BY_DEAL``): ``entered_games`` says how many were.
+
 Averages per deal are over *complete* deals (the show counted to the end): pegging (the play's
 fifteens, 31s, pairs, runs, goes and last cards; his heels is not pegging) and hand points split
 by whether the player dealt, crib points over the deals they dealt.
@@ -13,9 +16,13 @@ from games.history.models import PlayerGame
 from games.play.names import DELETED_NAME, is_deleted
 
 SUMMED = (
-    "skunks_given", "skunks_taken", "double_skunks_given", "double_skunks_taken", "deals",
-    "complete_deals_dealer", "complete_deals_pone", "pegging_dealer", "pegging_pone",
-    "hand_dealer", "hand_pone", "crib", "hands_28", "hands_29", "games_won", "games_lost",
+    "skunks_given", "skunks_taken", "double_skunks_given", "double_skunks_taken", "games_won", "games_lost",
+)
+# What the deals say: a game whose result the director entered was not decided by them (its deals, if
+# any, were cut short by the director's word), so these leave it out.
+BY_DEAL = (
+    "deals", "complete_deals_dealer", "complete_deals_pone", "pegging_dealer", "pegging_pone",
+    "hand_dealer", "hand_pone", "crib", "hands_28", "hands_29",
 )
 
 
@@ -59,11 +66,14 @@ def player_stats(user, *, vs_computer: bool | None = None, players: int = 2) -> 
     rows = PlayerGame.objects.filter(user=user, players=players)
     if vs_computer is not None:
         rows = rows.filter(vs_computer=vs_computer)
+    played = Q(entered=False)
     totals = rows.aggregate(
         games=Count("pk"),
         wins=Count("pk", filter=Q(result=PlayerGame.Result.WIN)),
-        best_hand=Max("best_hand"),
+        entered_games=Count("pk", filter=Q(entered=True)),
+        best_hand=Max("best_hand", filter=played),
         **{name: Sum(name) for name in SUMMED},
+        **{name: Sum(name, filter=played) for name in BY_DEAL},
     )
     totals = {k: (v or 0) if k != "best_hand" else v for k, v in totals.items()}
     games, wins = totals["games"], totals["wins"]

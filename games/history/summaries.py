@@ -21,6 +21,7 @@ from games.engine.state import DONE, SKIPPED, dealt_count, side_count
 from games.history.models import PlayerGame, final_scores
 from games.history.replay import moves_of, replay_steps
 from games.play import services as game_services
+from games.play.game_result import final_result
 from games.play.models import Game, Move, Round
 
 SUMMARY_VERSION = 1
@@ -249,10 +250,12 @@ def player_rows(game: Game, summaries: list[dict] | None, moves: list[Move]) -> 
     names = row_names(game)
     players = len(seats)
     sides = side_count(players)
-    result = game.result or {}
+    result = final_result(game) or {}
     games = result.get("games") or []
-    final = final_scores(result) or [0] * sides
-    resigned = any(m.action.get("type") == "resign" for m in moves)
+    entered = bool(result.get("entered"))
+    final = final_scores(game.result) or [0] * sides
+    match_scores = result.get("match_scores") or []
+    resigned = not entered and any(m.action.get("type") == "resign" for m in moves)
     duration = game.finished_at - moves[0].created_at if moves and game.finished_at else None
     deals = len(summaries) if summaries is not None else Round.objects.filter(game=game).count()
     rows = []
@@ -263,6 +266,9 @@ def player_rows(game: Game, summaries: list[dict] | None, moves: list[Move]) -> 
         partner = next((s for s in seats if s.index != me and s.index % sides == side), None)
         won = [g for g in games if g["winner"] == side]
         lost = [g for g in games if g["winner"] != side]
+        # An entered result may give the games won without their scores.
+        games_won = match_scores[side] if entered else len(won)
+        games_lost = sum(match_scores) - games_won if entered else len(lost)
         stats = _deal_stats(me, summaries) if summaries is not None else {}
         rows.append(PlayerGame(
             game=game, seat=me, user=seat.user, players=players,
@@ -271,10 +277,11 @@ def player_rows(game: Game, summaries: list[dict] | None, moves: list[Move]) -> 
             vs_computer=game.vs_computer, rated=game.rated, target=game.target,
             finished_at=game.finished_at or game.updated_at,
             duration=duration if duration is None or duration >= timedelta(0) else None,
-            result=PlayerGame.Result.WIN if game.winner_seat == side else PlayerGame.Result.LOSS,
-            resigned=resigned, score=final[side], opponent_score=_best_other(final, side),
-            margin=sum(game_margin(g, side, game.target) for g in games),
-            games_won=len(won), games_lost=len(lost),
+            result=PlayerGame.Result.WIN if result.get("winner", game.winner_seat) == side
+            else PlayerGame.Result.LOSS,
+            resigned=resigned, entered=entered, score=final[side], opponent_score=_best_other(final, side),
+            margin=sum(game_margin(g, side, game.target) for g in games if g["scores"]),
+            games_won=games_won, games_lost=games_lost,
             skunks_given=sum(g["skunk"] >= 1 for g in won),
             skunks_taken=sum(_skunks(g)[side] >= 1 for g in lost),
             double_skunks_given=sum(g["skunk"] >= 2 for g in won),

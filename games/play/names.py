@@ -34,3 +34,38 @@ def public_name(username: str | None) -> str:
     if not username:
         return ""
     return DELETED_NAME if is_deleted(username) else username
+
+
+# The words the narration uses for a person (``games.play.narration``, the boards, the results): a
+# player called one of them would read as the narration's own word ("You win" for someone else's
+# win, "Computer (easy)" for a person, "entered by the director").
+RESERVED_NAMES = frozenset({
+    "you", "your", "yours", "yourself", "me", "seat", "player", "opponent", "partner", "director",
+    "organiser", "organizer", "everyone", "nobody", "spectator",
+})
+# Words a name may not begin with, whatever follows: "Computer 2 (easy)" names a computer's seat,
+# "Seat 3" and "Player 2" a place at the table.
+RESERVED_PREFIXES = ("computer",)
+NUMBERED = ("seat", "player")
+
+
+def reserved_name_reason(username: str) -> str | None:
+    """Why ``username`` may not be a player's name, or None if it may.
+
+    >>> reserved_name_reason("You")[:60]
+    '“You” is a word the game itself uses for a player (“You win”'
+    >>> reserved_name_reason("Younger") is None
+    True
+    >>> reserved_name_reason("computer_kate")
+    'A name that begins with “computer” would read as one of the computer players: choose another name.'
+    """
+    folded = username.casefold()
+    bare = folded.rstrip("0123456789_-.")
+    if folded in RESERVED_NAMES or (bare in NUMBERED and bare != folded):
+        return (f"“{username}” is a word the game itself uses for a player (“You win”), so others would "
+                "misread it: choose another name.")
+    for prefix in RESERVED_PREFIXES:
+        if folded.startswith(prefix):
+            return (f"A name that begins with “{prefix}” would read as one of the computer players: "
+                    "choose another name.")
+    return None

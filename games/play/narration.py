@@ -79,42 +79,55 @@ class LogLine:
 # --- names and verbs ------------------------------------------------------------------------------
 
 
-def _lower_you(name: str) -> str:
-    """A name as it reads inside a sentence: "you", "you & carol"; any other name as it is."""
-    return "you" + name[3:] if name.startswith("You") else name
+@dataclass(frozen=True)
+class Who:
+    """Who a sentence is about, as its reader reads it: ``text`` ("You", "bob", "You & carol") and
+    whether it takes the plain verb (``plural``: the reader, or a partnership). Grammar comes from
+    the seats and the reader, never from the text: a player may be called "Younger"."""
+
+    text: str
+    plural: bool
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def seat_who(table: Table, seat: int, *, start: bool = False) -> Who:
+    """One seat: "You" (or "you" inside a sentence) for the reader's own, else its name."""
+    if seat == table.viewer:
+        return Who("You" if start else "you", True)
+    return Who(table.names[seat], False)
+
+
+def side_who(table: Table, side: int, *, start: bool = False) -> Who:
+    """One side: the player, or "You & carol" for a partnership (the reader first)."""
+    seats = sorted(teams(table.players)[side], key=lambda s: s != table.viewer)
+    text = " & ".join(seat_who(table, s, start=start and i == 0).text for i, s in enumerate(seats))
+    return Who(text, len(seats) > 1 or table.viewer in seats)
 
 
 def seat_name(table: Table, seat: int, *, start: bool = False) -> str:
-    name = table.names[seat]
-    return name if start else _lower_you(name)
+    return seat_who(table, seat, start=start).text
 
 
 def side_name(table: Table, side: int, *, start: bool = False) -> str:
-    """One name per side: the player, or "You & carol" for a partnership (the reader first)."""
-    seats = sorted(teams(table.players)[side], key=lambda s: table.names[s] != "You")
-    name = " & ".join(table.names[s] for s in seats)
-    return name if start else _lower_you(name)
+    return side_who(table, side, start=start).text
 
 
 def side_names(table: Table) -> list[str]:
     return [side_name(table, side, start=True) for side in range(table.sides)]
 
 
-def _plural(name: str) -> bool:
-    """Whether a subject takes the plain verb: "You deal", "alice & carol win"."""
-    return name.startswith(("You", "you")) or " & " in name
-
-
-def verb(subject: str, third: str, plain: str | None = None) -> str:
-    """``third`` ("deals") for one other person, ``plain`` ("deal") for "You" or a partnership."""
-    if not _plural(subject):
+def verb(subject: Who, third: str, plain: str | None = None) -> str:
+    """``third`` ("deals") for one other person, ``plain`` ("deal") for the reader or a partnership."""
+    if not subject.plural:
         return third
     return plain if plain is not None else third[:-1] if third.endswith("s") else third
 
 
-def said(subject: str, third: str, plain: str | None = None) -> str:
+def said(subject: Who, third: str, plain: str | None = None) -> str:
     """"bob deals", "You deal"."""
-    return f"{subject} {verb(subject, third, plain)}"
+    return f"{subject.text} {verb(subject, third, plain)}"
 
 
 def on_board(scores, target: int) -> tuple[int, ...]:
@@ -140,46 +153,94 @@ def _and(words: list[str]) -> str:
 
 # --- results ---------------------------------------------------------------------------------------
 
+ENTERED_MARK = "entered by the director"
 
-def win_phrase(labels: list[str], winner: int, scores, reason: str, *, verb_word: str,
-               ending: dict | None = None) -> str:
-    """What follows the winner's name in a result line, the same on the board, the replay and the
-    record: "wins 121–98", the winner's score first. After a resignation the winner may have been
-    behind, so it says who led: "wins by resignation (bob led 28–25)".
 
-    >>> win_phrase(["alice", "bob"], 0, [25, 28], "resign", verb_word="wins")
-    'wins by resignation (bob led 28–25)'
-    >>> win_phrase(["You", "bob"], 1, [60, 40], "resign", verb_word="wins")
-    'wins by resignation (you led 60–40)'
-    >>> win_phrase(["alice", "bob"], 1, [98, 121], "target", verb_word="won")
-    'won 121–98'
+@dataclass(frozen=True)
+class ResultLine:
+    """A game's result for one reader: ``who`` won and the ``words`` that follow ("wins 121–97
+    (skunk)"); as text, the two together."""
 
-    A resignation the site made for a player (``ending``, see ``games.play.endings``) says why:
+    who: str
+    words: str
 
-    >>> win_phrase(["alice", "bob"], 0, [25, 28], "resign", verb_word="wins",
-    ...            ending={"how": "time", "seat": 1, "timeouts": 3})
-    'wins on time (3 timeouts)'
+    def __str__(self) -> str:
+        return f"{self.who} {self.words}"
+
+
+def result_line(
+    table: Table, winner: int, scores, reason: str, *, skunks=(), ending: dict | None = None,
+    how: str = "", entered: bool = False, past: bool = False, score_beside: bool = False,
+) -> ResultLine:
+    """A game's result in words: the one wording of it for the log, the board's result, the replay
+    and the record. The winner's score comes first, at the game hole.
+
+    ``reason``: "target" (played out) or "resign". After a resignation the winner may have been
+    behind, so it says who led; ``ending`` (``games.play.endings``): the site ended the game for
+    the loser, and it says why. ``how``: the organiser's own word for a match decided off the
+    board ("by forfeit"). ``entered``: the director entered the result (``scores`` may then be
+    empty: not given). ``past``: "won", for the record; ``score_beside``: the final score is
+    printed beside the line, so the line does not say it, nor who led before a resignation.
+
+    >>> bob = Table(("alice", "bob"))
+    >>> str(result_line(bob, 0, [121, 87], "target", skunks=[0, 1]))
+    'alice wins 121–87 (skunk)'
+    >>> str(result_line(Table(("You", "bob"), 0), 0, [25, 28], "resign"))
+    'You win by resignation (bob led 28–25)'
+    >>> str(result_line(Table(("alice", "You"), 1), 0, [40, 60], "resign", past=True))
+    'alice won by resignation (you led 60–40)'
+    >>> str(result_line(bob, 1, [97, 121], "resign", entered=True))
+    'bob wins 121–97 (entered by the director)'
+    >>> str(result_line(bob, 0, [25, 28], "resign", ending={"how": "time", "seat": 1, "timeouts": 3}))
+    'alice wins on time (3 timeouts)'
+    >>> str(result_line(bob, 0, [121, 87], "target", skunks=[0, 1], past=True, score_beside=True))
+    'alice won (skunk)'
     """
-    if reason != "resign":
-        return f"{verb_word} {scores_line(scores, winner)}"
-    if ending is not None:
-        return ending_words(ending, verb_word)
+    who = side_who(table, winner, start=True)
+    word = "won" if past else verb(who, "wins")
+    score = "" if score_beside or not scores else f" {scores_line(on_board(scores, table.target), winner)}"
+    if entered:
+        notes = [_skunk_note(table, winner, skunks) if scores else "", ENTERED_MARK]
+        return ResultLine(who.text, f"{word}{score} ({', '.join(n for n in notes if n)})")
+    if how:
+        return ResultLine(who.text, f"{word} {how}")
+    if reason == "resign":
+        if ending is not None:
+            return ResultLine(who.text, ending_words(ending, word))
+        led = "" if score_beside else f" ({_who_led(table, winner, scores)})"
+        return ResultLine(who.text, f"{word} by resignation{led}")
+    note = _skunk_note(table, winner, skunks)
+    return ResultLine(who.text, f"{word}{score}" + (f" ({note})" if note else ""))
+
+
+def _who_led(table: Table, winner: int, scores) -> str:
+    """Who was ahead when the game was resigned: "bob led 28–25", "level at 40–40"."""
     sides = len(scores)
     order = [(winner + k) % sides for k in range(sides)]
     top = max(scores)
     leaders = [s for s in order if scores[s] == top]
     if len(leaders) > 1:
-        how = "level at " + DASH.join(str(scores[s]) for s in order)
-    else:
-        lead = leaders[0]
-        line_ = DASH.join(str(scores[s]) for s in [lead, *(s for s in order if s != lead)])
-        how = f"{_mid_sentence(labels[lead])} led {line_}"
-    return f"{verb_word} by resignation ({how})"
+        return "level at " + DASH.join(str(scores[s]) for s in order)
+    lead = leaders[0]
+    line_ = DASH.join(str(scores[s]) for s in [lead, *(s for s in order if s != lead)])
+    return f"{side_name(table, lead)} led {line_}"
 
 
-def _mid_sentence(name: str) -> str:
-    """"You & Carol" and "Seat 1" as they read after an opening bracket."""
-    return name[0].lower() + name[1:] if name.startswith(("You", "Seat")) else name
+def _skunk_note(table: Table, winner: int, skunks) -> str:
+    """"skunk" (two sides), "you double skunked, carol skunked" (each loser of three); empty for none."""
+    if not skunks or not max(skunks):
+        return ""
+    if table.sides == 2:
+        return SKUNK_NAMES[max(skunks)]
+    losers = [(winner + k) % table.sides for k in range(1, table.sides)]
+    return ", ".join(f"{side_name(table, s)} {SKUNK_NAMES[skunks[s]]}ed" for s in losers if skunks[s])
+
+
+def match_line(table: Table, winner: int, match_scores, *, entered: bool = False) -> str:
+    """"You win the match 2–1", the winner's games first."""
+    who = side_who(table, winner, start=True)
+    mark = f" ({ENTERED_MARK})" if entered else ""
+    return f"{who.text} {verb(who, 'wins')} the match {scores_line(match_scores, winner)}{mark}"
 
 
 def ending_words(ending: dict, verb_word: str) -> str:
@@ -190,60 +251,47 @@ def ending_words(ending: dict, verb_word: str) -> str:
     return f"{verb_word} by claim (opponent absent)"
 
 
-def skunked(sides: list[str], skunks, *, with_verb: bool = True) -> str:
+def skunked(table: Table, skunks, *, with_verb: bool = True) -> str:
     """Who was skunked, where more than one player lost: "Computer 2 is skunked", "You are double
     skunked"; without the verb, for a bracket: "Computer 2 skunked"."""
 
-    def be(name: str) -> str:
+    def be(who: Who) -> str:
         if not with_verb:
             return ""
-        return "are " if _plural(name) else "is "
+        return "are " if who.plural else "is "
 
-    return ", ".join(f"{name} {be(name)}{SKUNK_NAMES[k]}ed"
-                     for name, k in zip(sides, skunks, strict=False) if k)
+    return ", ".join(f"{who.text} {be(who)}{SKUNK_NAMES[k]}ed"
+                     for who, k in ((side_who(table, s, start=True), k) for s, k in enumerate(skunks)) if k)
 
 
 # --- one event -------------------------------------------------------------------------------------
 
 
 def _game_won(table: Table, e: Event, ending: dict | None) -> str:
-    e = replace(e, scores=on_board(e.scores, table.target))
-    winner = side_name(table, e.seat, start=True)
-    word = verb(winner, "wins")
-    if e.detail == "resign":
-        words = win_phrase(side_names(table), e.seat, e.scores, "resign", verb_word=word, ending=ending)
-        return f"{winner} {words}"
-    if table.sides == 2:
-        skunk = max(e.skunks, default=0)
-        how = f" ({SKUNK_NAMES[skunk]})" if skunk else ""
-    else:
-        losers = [(e.seat + k) % table.sides for k in range(1, table.sides)]
-        notes = [f"{side_name(table, s)} {SKUNK_NAMES[e.skunks[s]]}ed" for s in losers if e.skunks[s]]
-        how = f" ({', '.join(notes)})" if notes else ""
-    return f"{winner} {word} {scores_line(e.scores, e.seat)}{how}"
+    return str(result_line(table, e.seat, e.scores, e.detail, skunks=e.skunks, ending=ending))
 
 
 def _dealer(table: Table, e: Event) -> str:
     if e.detail == "lost":
         if table.sides == table.players:
-            loser = seat_name(table, e.seat, start=True)
+            loser = seat_who(table, e.seat, start=True)
             return f"{loser} lost the last game and {verb(loser, 'deals')} first"
         side = side_name(table, e.seat % table.sides, start=True)
-        return f"{side} lost the last game: {said(seat_name(table, e.seat), 'deals')} first"
+        return f"{side} lost the last game: {said(seat_who(table, e.seat), 'deals')} first"
     low = e.cards[e.seat]
     if low.rank == 1:
         why = "Ace is low"
     else:
         higher = sorted({c.rank for s, c in enumerate(e.cards) if s != e.seat})
         why = f"{RANK_NAMES[low.rank - 1]} is lower than {_and([RANK_NAMES[r - 1] for r in higher])}"
-    return f"{why}: {said(seat_name(table, e.seat), 'deals')}"
+    return f"{why}: {said(seat_who(table, e.seat), 'deals')}"
 
 
 def _sentence(table: Table, e: Event, ending: dict | None) -> str | None:
     """Events that name their seat in a sentence of their own; None for the others."""
     kind = e.kind
     if kind == "deal":
-        return said(seat_name(table, e.seat, start=True), "deals")
+        return said(seat_who(table, e.seat, start=True), "deals")
     if kind == "dealer":
         return _dealer(table, e)
     if kind == "recut":
@@ -253,25 +301,24 @@ def _sentence(table: Table, e: Event, ending: dict | None) -> str | None:
         return f"Equal low cards ({rank}): cut again"
     if kind == "discard":
         cards = "two cards" if table.players == 2 else "one card"
-        return f"{said(seat_name(table, e.seat, start=True), 'lays away', 'lay away')} {cards}"
+        return f"{said(seat_who(table, e.seat, start=True), 'lays away', 'lay away')} {cards}"
     if kind == "cut_pack":
-        return said(seat_name(table, e.seat, start=True), "cuts the pack", "cut the pack")
+        return said(seat_who(table, e.seat, start=True), "cuts the pack", "cut the pack")
     if kind == "starter":
         return f"Starter: {e.cards[0].name}"
     if kind == "reset":
         return "The count goes back to 0"
     if kind == "peg_out_zone":
-        who = seat_name(table, e.seat, start=True)
+        who = seat_who(table, e.seat, start=True)
         zone = table.peg_out_zone
         where = "in the stink hole" if zone == 1 else f"within {zone} of {table.target}"
         return f"{who} {verb(who, 'was', 'were')} {where} when the show began: the {e.detail} scores nothing"
     if kind == "game_won":
         return _game_won(table, e, ending)
     if kind == "match_won":
-        winner = side_name(table, e.seat, start=True)
-        return f"{winner} {verb(winner, 'wins')} the match {DASH.join(map(str, e.scores))}"
+        return match_line(table, e.seat, e.scores)
     if kind == "resign":
-        who = seat_name(table, e.seat, start=True)
+        who = seat_who(table, e.seat, start=True)
         if ending is None:
             return said(who, "resigns")
         if ending["how"] == "time":
@@ -306,7 +353,7 @@ def _what(e: Event) -> str:
 
 def _note(table: Table, note: dict) -> str:
     """The site's own note on a move (see ``games.play.endings``) in words."""
-    who = seat_name(table, note["seat"], start=True)
+    who = seat_who(table, note["seat"], start=True)
     if note["kind"] == "timeout":
         count, limit = note["timeouts"], note["limit"]
         if count >= limit:
@@ -316,8 +363,9 @@ def _note(table: Table, note: dict) -> str:
         return f"{who} ran out of time: the site {did} {for_whom} (timeout {count} of {limit})"
     minutes = note.get("minutes", 0)
     away = f"{minutes} minute{'s' if minutes != 1 else ''}"
-    claimer = seat_name(table, note["by"], start=True) if note.get("by") is not None else "The other player"
-    gone = seat_name(table, note["seat"])
+    by = note.get("by")
+    claimer = seat_who(table, by, start=True) if by is not None else Who("The other player", False)
+    gone = seat_who(table, note["seat"])
     return f"{said(claimer, 'claims', 'claim')} the win: {gone} {verb(gone, 'was', 'were')} away for {away}"
 
 

@@ -1,10 +1,11 @@
 """How a tournament game reads wherever it is shown (the board, the watch page, the game record, the
 lists): the tournament's answer to ``games.play.hooks``, registered in ``TournamentsConfig.ready``.
 
-A match decided off the board (a forfeit, a withdrawal, the organiser's result) ends its game in play
-by a resignation made on the loser's behalf (``services.outcomes._decide``): the game's own result says
-"by resignation", and only the match knows what happened. A cancelled tournament leaves its open
-games to be played out, but they no longer count.
+A match decided off the board (a forfeit, a withdrawal) ends its game in play by a resignation made on
+the loser's behalf (``services.outcomes._decide``): the game's own result says "by resignation", and
+only the match knows what happened. A result the director enters is put on the game itself
+(``games.play.game_result``), so every screen shows it; the match adds only the director's reason.
+A cancelled tournament leaves its open games to be played out, but they no longer count.
 """
 
 from __future__ import annotations

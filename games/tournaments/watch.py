@@ -13,7 +13,16 @@ from django.utils.safestring import SafeString
 from games.engine.view import public_view
 from games.play import components
 from games.play.board.player import turn_clock
-from games.play.board.table import off_board, result_summary, side_names, table_context, table_of, tracks
+from games.play.board.table import (
+    off_board,
+    result_summary,
+    side_names,
+    table_context,
+    table_of,
+    tracks,
+    with_entered,
+)
+from games.play.game_result import final_result
 from games.play.models import Game
 from games.play.narration import log_lines
 from games.play.services import load_state
@@ -37,16 +46,19 @@ def watch_context(game: Game) -> dict:
     v = public_view(load_state(game))
     names = list(game.seat_names())
     sides = side_names(v, names)
-    result = result_summary(v, sides, None, for_game(game) if v.result else None)
-    lines = off_board(log_lines(table_of(game, names, None), v.log), result)
-    return {
+    table = table_of(game, names, None)
+    finished = game.status == Game.Status.FINISHED
+    final = final_result(game) if finished else None
+    result = result_summary(v, table, for_game(game) if v.result else None, None, final)
+    lines = off_board(log_lines(table, v.log), result)
+    return with_entered({
         **table_context(v, names, None, log=lines, result=result),
         "game": game,
-        "tracks": tracks(v, sides),
+        "tracks": tracks(v, sides, None, final),
         # A timed tournament: who is on the clock, for spectators too (only a player's page asks
         # the server to act when it runs out).
         "clock": clock_for_spectators(game, v, names),
-    }
+    }, final)
 
 
 def clock_for_spectators(game: Game, v, names: list[str]) -> dict | None:

@@ -14,7 +14,7 @@ from games.engine.rules import HouseRules
 from games.history.replay import final_state
 from games.play import services
 from games.play.models import Game, Move
-from games.play.narration import Table, log_lines, win_phrase
+from games.play.narration import Table, log_lines, result_line
 from tests.play.factories import act, logged_in, play_out
 
 pytestmark = pytest.mark.django_db
@@ -35,9 +35,10 @@ def _event(seat, kind, **data) -> dict:
         ([30, 50, 20], 0, "resign", "wins by resignation (bob led 50–30–20)"),
     ],
 )
-def test_win_phrase(scores, winner, reason, expected) -> None:
-    names = ["alice", "bob", "carol"][: len(scores)]
-    assert win_phrase(names, winner, scores, reason, verb_word="wins") == expected
+def test_result_line(scores, winner, reason, expected) -> None:
+    names = ("alice", "bob", "carol")[: len(scores)]
+    said = result_line(Table(names), winner, scores, reason)
+    assert (said.who, said.words) == (names[winner], expected)
 
 
 def test_the_logged_win_after_a_resignation_is_reworded_for_each_viewer() -> None:

@@ -12,10 +12,12 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from games.engine.errors import BadCard, MalformedAction
 from games.engine.rules import HouseRules
 from games.play import services
 from games.play.models import Game, Move
 from games.play.services import core as services_core
+from games.play.services import moves
 from tests.play.factories import (
     GO_HANDS,
     GO_PLAY,
@@ -778,3 +780,19 @@ def test_a_crib_left_uncounted_by_the_win_says_so(alice, bob, a, b, start, crib_
     else:  # her hand took her out
         assert "The game was won before your crib was counted: it does not count." in mine
         assert "The game was won before alice's crib was counted" in theirs
+
+
+@pytest.mark.parametrize(
+    ("error", "message"),
+    [
+        (BadCard("not about the words"), "That card is not one you can play."),
+        (MalformedAction("bad card, says the text, but it is no card"), "That is not a move."),
+    ],
+)
+def test_the_refusal_is_chosen_by_the_errors_type_not_its_text(go_game, a, monkeypatch, error, message):
+    def refuse(data):
+        raise error
+
+    monkeypatch.setattr(moves, "action_from_dict", refuse)
+    html = assert_board_partial(post_act(a, go_game, {"type": "play", "card": "5H"}), 422)
+    assert board_error(html) == message

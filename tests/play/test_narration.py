@@ -121,3 +121,49 @@ def test_scores_in_the_play_in_words() -> None:
 def test_a_loud_line_is_one_worth_a_call() -> None:
     assert line(ALICE, ev(0, "pair", 2, ["5H", "5S"])).loud
     assert line(ALICE, ev(1, "resign")).loud and not line(ALICE, ev(1, "deal")).loud
+
+
+YOUNGER = Table(("Younger", "You"), viewer=1)
+YOUNGER_WATCHED = Table(("Younger", "bob"))
+PARTNERS = Table(("Younger", "bob", "Yolanda", "You"), 3)
+
+
+@pytest.mark.parametrize(
+    ("table", "event", "text"),
+    [
+        (YOUNGER, ev(0, "deal"), "Younger deals"),
+        (YOUNGER_WATCHED, ev(0, "deal"), "Younger deals"),
+        (YOUNGER, ev(0, "discard"), "Younger lays away two cards"),
+        (YOUNGER, ev(0, "cut_pack"), "Younger cuts the pack"),
+        (YOUNGER, ev(0, "dealer", cards=["AH", "9S"], detail="cut"), "Ace is low: Younger deals"),
+        (YOUNGER, ev(0, "dealer", detail="lost"), "Younger lost the last game and deals first"),
+        (YOUNGER, ev(0, "game_won", scores=[121, 97], skunks=[0, 0], detail="target"), "Younger wins 121–97"),
+        (YOUNGER_WATCHED, ev(0, "game_won", scores=[121, 97], skunks=[0, 0], detail="target"),
+         "Younger wins 121–97"),
+        (YOUNGER, ev(1, "game_won", scores=[40, 50], skunks=[0, 0], detail="resign"),
+         "You win by resignation (you led 50–40)"),
+        (YOUNGER, ev(0, "game_won", scores=[30, 50], skunks=[0, 0], detail="resign"),
+         "Younger wins by resignation (you led 50–30)"),
+        (YOUNGER, ev(1, "game_won", scores=[20, 121], skunks=[2, 0], detail="target"),
+         "You win 121–20 (double skunk)"),
+        (YOUNGER, ev(0, "match_won", scores=[2, 1]), "Younger wins the match 2–1"),
+        (YOUNGER, ev(0, "resign"), "Younger resigns"),
+        (Table(("Younger", "You"), 1, 121, 1), ev(0, "peg_out_zone", detail="hand"),
+         "Younger was in the stink hole when the show began: the hand scores nothing"),
+        (PARTNERS, ev(0, "game_won", scores=[121, 97], skunks=[0, 0], detail="target"),
+         "Younger & Yolanda win 121–97"),
+        (PARTNERS, ev(1, "game_won", scores=[97, 121], skunks=[0, 0], detail="target"),
+         "You & bob win 121–97"),
+    ],
+)
+def test_grammar_comes_from_who_reads_not_from_the_name(table, event, text) -> None:
+    assert line(table, event).text == text
+
+
+def test_a_name_younger_never_reads_as_the_reader() -> None:
+    claim = {"seat": 0, "kind": "abandon", "points": 0, "cards": [], "by": 1, "minutes": 2}
+    assert line(YOUNGER, claim).text == "You claim the win: Younger was away for 2 minutes"
+    timeout = {"seat": 0, "kind": "timeout", "points": 0, "cards": [], "action": "play", "timeouts": 1,
+               "limit": 3, "game_no": 0, "deal_no": 0, "at": 1}
+    said = "Younger ran out of time: the site played for Younger (timeout 1 of 3)"
+    assert line(YOUNGER, timeout).text == said

@@ -52,7 +52,8 @@ def test_a_result_set_by_the_organiser_reads_as_such_on_the_board_and_the_record
     services.match_set_result(match_id=m.pk, winner_id=m.entrant2_id, reason="p1 did not show up")
     board = _page(m.entrant1.user, reverse("game", args=[m.game_id]))
     result = _result_section(board)
-    assert "p2 wins by the organiser's decision" in result and "resignation" not in result
+    assert "p2 wins (entered by the director)" in result and "resignation" not in result
+    assert "No game's score was entered." in result
     assert "Result set by the organiser: p1 did not show up." in result
     assert "resigns" not in board and "by resignation" not in board  # nor in the log
     assert reverse("rematch", args=[m.game_id]) not in board  # no rematch of a tournament game
@@ -61,7 +62,7 @@ def test_a_result_set_by_the_organiser_reads_as_such_on_the_board_and_the_record
     record = _page(m.entrant1.user, reverse("game_record", args=[m.game_id]))
     assert "Online, casual" not in record and "by resignation" not in record
     assert f'Tournament game: <a href="{t.get_absolute_url()}">Club Cup</a>' in record
-    assert "p2</strong> won by the organiser's decision" in record
+    assert "p2</strong> won (entered by the director)" in record
     assert "Result set by the organiser: p1 did not show up." in record
 
 

@@ -16,7 +16,6 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
-from games.engine.state import SKUNK_NAMES
 from games.history.analysis import discard_report
 from games.history.charts import score_chart
 from games.history.export import deal_views, game_json, game_text
@@ -27,9 +26,10 @@ from games.history.replay_board import replay_context
 from games.history.win_chart import win_chart
 from games.play import components
 from games.play.endings import ending_of
+from games.play.game_result import ENTERED, final_result
 from games.play.hooks import organiser_of
 from games.play.models import Game
-from games.play.narration import Table, on_board, side_names, skunked, win_phrase
+from games.play.narration import Table, on_board, result_line, side_names
 
 PER_PAGE = 20
 
@@ -73,46 +73,47 @@ def _duration(game: Game):
 def record(request: HttpRequest, game_id: int) -> HttpResponse:
     game = finished_game_or_404(request, game_id)
     names = game.seat_names()
-    sides = side_names(Table(tuple(names)))
+    table = Table(tuple(names), None, game.target, game.peg_out_zone)
+    sides = side_names(table)
     try:
         deals = deal_views(game, names)
     except ReplayError:
         deals = []
-    games = []
-    results = (game.result or {}).get("games", [])
+    final = final_result(game) or {"games": [], "match_scores": [], "entered": False, "winner": None}
+    results = final["games"]
     tournament = organiser_of(game)
     ending = tournament.ending_of(game) if tournament else None
     site_ending = ending_of(game)  # the site resigned for a player: on time, or a claimed win
     seat = game.seat_of(request.user)
     viewer_side = seat if seat is not None and len(names) == 2 else 0
+    games = []
     for result in results:
-        deals_of_game = [d for d in deals if d["game_no"] == result["game_no"]]
+        # An entered game's chart would draw the deals played, not the result.
+        deals_of_game = [] if final["entered"] else [d for d in deals if d["game_no"] == result["game_no"]]
         number = result["game_no"] + 1
         title = f"Scores in game {number}" if game.match_games > 1 else "Scores through the game"
-        skunks = result.get("skunks") or []
+        how = ending.how if ending is not None and result is results[-1] else ""
         games.append({
-            **result,
             "number": number,
-            "winner_name": sides[result["winner"]],
-            "words": _record_words(result, sides, ending if result is results[-1] else None, site_ending),
+            "line": result_line(table, result["winner"], result["scores"], result["reason"],
+                                skunks=result.get("skunks") or (), ending=site_ending, how=how,
+                                entered=final["entered"], past=True, score_beside=True),
             "score_line": " – ".join(
                 f"{sides[i]} {s}" for i, s in enumerate(on_board(result["scores"], game.target))),
-            # The board stops at the game hole; the record keeps what the last count came to.
-            "pegged": max(result["scores"]) if max(result["scores"]) > game.target else None,
             "chart": score_chart(deals_of_game, sides, game.target, title=title) if deals_of_game else "",
             "win_chart": win_chart(deals_of_game, sides, viewer_side, game.target,
                                    title=title.replace("Scores", "Chances to win")),
-            "skunk_name": SKUNK_NAMES[result["skunk"]],
-            # Three players: each loser is judged on its own score, so say who was skunked.
-            "skunked": skunked(sides, skunks, with_verb=False)
-            if len(sides) > 2 else "",
         })
+    if final["entered"] and not results:  # the games won, without their scores
+        games.append({"number": 0, "score_line": "",
+                      "line": result_line(table, final["winner"], (), ENTERED, entered=True, past=True)})
     changes = RatingChange.objects.filter(game=game).select_related("user").order_by("user__username")
+    winner = final["winner"]
     return render(request, "history/record.html", {
         "game": game, "names": names, "sides": sides, "games": games, "deals": deals,
-        "winner": sides[game.winner_seat] if game.winner_seat is not None else "",
-        "match_scores": " – ".join(
-            f"{sides[i]} {s}" for i, s in enumerate((game.result or {}).get("match_scores", []))),
+        "entered": final["entered"],
+        "winner": sides[winner] if winner is not None else "",
+        "match_scores": " – ".join(f"{sides[i]} {s}" for i, s in enumerate(final["match_scores"])),
         "rating_changes": changes, "seat": seat,
         "tournament": tournament, "note": ending.note if ending else "",
         "analysis": discard_report(game),
@@ -124,19 +125,6 @@ def record(request: HttpRequest, game_id: int) -> HttpResponse:
             for d in deals
         ],
     })
-
-
-def _record_words(result: dict, sides: list[str], decided, site_ending: dict | None) -> str:
-    """What follows the winner's name on the record, before the final score: that score is beside
-    it, so a game played out just "won", and a resignation does not say again who led."""
-    if decided is not None and decided.how:  # a tournament match decided off the board
-        return f"won {decided.how}"
-    if result["reason"] != "resign":
-        return "won"
-    if site_ending is not None:
-        return win_phrase(sides, result["winner"], result["scores"], "resign", verb_word="won",
-                          ending=site_ending)
-    return "won by resignation"
 
 
 def replay(request: HttpRequest, game_id: int) -> HttpResponse:

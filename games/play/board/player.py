@@ -29,7 +29,9 @@ from games.play.board.table import (
     table_context,
     table_of,
     tracks,
+    with_entered,
 )
+from games.play.game_result import final_result
 from games.play.hooks import organiser_of, page_url
 from games.play.models import Game
 from games.play.narration import LogLine, log_lines
@@ -52,17 +54,18 @@ def board_context(game: Game, user, *, error: str = "") -> dict:
     # database than it did.
     organised = SimpleLazyObject(lambda: organiser_of(game)) if game.organised else None
     ending = endings.ending_of(game) if game.status == Game.Status.FINISHED else None
-    result = result_summary(v, sides, v.side, organised, ending)
+    final = final_result(game) if game.status == Game.Status.FINISHED else None
+    result = result_summary(v, table, organised, ending, final)
     deal_log = endings.with_notes(v.log, endings.timeout_notes(game), v.game_no, v.deal_no)
     if ending is not None:
         deal_log = endings.with_claim(deal_log, calls)
     cut_taken = {p: names[s] for s, p in enumerate(v.cut_positions) if p is not None}
     cut_legal = {a.position for a in v.legal_actions if isinstance(a, CutForDeal)}
-    return {
+    return with_entered({
         **table_context(v, names, seat, log=off_board(log_lines(table, deal_log, ending), result),
                         result=result),
         "game": game,
-        "tracks": tracks(v, sides, v.side),
+        "tracks": tracks(v, sides, v.side, final),
         "my_score": min(v.my_score, v.target),  # a winner stands in the game hole
         "partner_name": names[v.partner] if v.partner is not None else "",
         "hints": _hints(game, v),
@@ -96,7 +99,7 @@ def board_context(game: Game, user, *, error: str = "") -> dict:
         # claimed against. A game against the computer has nobody to wait for.
         "presence": presence_context(game, user) if not game.vs_computer else None,
         "error": error,
-    }
+    }, final)
 
 
 def aborted_context(game: Game, seat: int, error: str = "") -> dict:
@@ -110,6 +113,7 @@ def aborted_context(game: Game, seat: int, error: str = "") -> dict:
         "me": seat,
         "names": names,
         "aborted_by": "" if by is None else ("You" if by == seat else names[by]),
+        "aborted_by_me": by == seat,  # from the seat: a player may be called "You…"
         "tab_title": f"Called off · {_table(names, seat)}",
         "online": False,  # no presence, no chat: there is no one to wait for
         "tournament": None,

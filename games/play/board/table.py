@@ -16,9 +16,20 @@ from django.utils.safestring import SafeString
 
 from games.engine.cards import Card
 from games.engine.events import Event
+from games.engine.state import SKUNK_NAMES
 from games.engine.view import TableView
 from games.play import components, narration
-from games.play.narration import LogLine, Table, line, on_board, reworded, win_phrase
+from games.play.game_result import ENTERED
+from games.play.narration import (
+    ENTERED_MARK,
+    LogLine,
+    Table,
+    line,
+    match_line,
+    on_board,
+    result_line,
+    reworded,
+)
 
 TRACK_COLORS = ("red", "blue", "green")
 PHASE_TITLES = {
@@ -57,63 +68,112 @@ def turn_word(v: TableView) -> str:
     return "to answer" if any(h.status == "muggins" for h in v.show) else "to count"
 
 
-def tracks(v: TableView, sides: list[str], first: int | None = None) -> list[dict]:
-    """One peg track per side, the reader's (``first``) nearest; a winner stands in the game hole."""
+def tracks(v: TableView, sides: list[str], first: int | None = None, final: dict | None = None) -> list[dict]:
+    """One peg track per side, the reader's (``first``) nearest; a winner stands in the game hole.
+    ``final``: a result the director entered puts the pegs at its last game's scores."""
     order = list(range(v.sides)) if first is None else [first, *(s for s in range(v.sides) if s != first)]
+    entered = entered_scores(v, final)
+    front, back = entered or v.scores, entered or v.back_pegs
     return [
-        {"label": sides[side], "front": min(v.scores[side], v.target),
-         "back": min(v.back_pegs[side], v.target), "color": TRACK_COLORS[k % len(TRACK_COLORS)]}
+        {"label": sides[side], "front": min(front[side], v.target),
+         "back": min(back[side], v.target), "color": TRACK_COLORS[k % len(TRACK_COLORS)]}
         for k, side in enumerate(order)
     ]
 
 
+def entered_scores(v: TableView, final: dict | None) -> tuple[int, ...] | None:
+    """The last game's scores of a result the director entered, at the game hole (None: none given)."""
+    if not final or not final.get("entered") or not final["games"]:
+        return None
+    return on_board(final["scores"], v.target)
+
+
+def with_entered(context: dict, final: dict | None) -> dict:
+    """A table whose result the director entered shows it: each seat's score at the last game's
+    entered score, and the header's match at the games entered."""
+    if not final or not final.get("entered"):
+        return context
+    v = context["v"]
+    scores = entered_scores(v, final)
+    if scores is not None:
+        context["seats"] = [{**seat, "score": scores[seat["side"]]} for seat in context["seats"]]
+        if "my_score" in context:
+            context["my_score"] = scores[v.side_of(context["me"])]
+    context["match_shown"] = final["match_scores"]
+    return context
+
+
 def result_summary(
-    v: TableView, sides: list[str], viewer_side: int | None, organised=None, ending: dict | None = None,
+    v: TableView, table: Table, organised=None, ending: dict | None = None, final: dict | None = None,
 ) -> dict | None:
-    """The game's result in words for a reader on ``viewer_side`` (None: a spectator).
+    """The game's result in words for ``table``'s reader (its ``viewer``: None for a spectator).
 
     ``organised``: who organised the game (``games.play.hooks``), whose match may have been decided
     off the board (a forfeit ends the game by a resignation made on the absent player's behalf): then
     the headline says so, and ``note`` says why. ``ending``: why the site ended the game
-    (``games.play.endings``)."""
+    (``games.play.endings``). ``final``: the game's result as every screen shows it
+    (``games.play.game_result``): one the director entered stands in place of the board's."""
     if v.result is None:
         return None
-    r = v.result
-    scores = on_board(r.scores, v.target)
-    winner = sides[r.winner]
-    mine = r.winner == viewer_side
-    verb = "win" if mine or "&" in winner else "wins"
-    words = win_phrase(sides, r.winner, scores, r.reason, verb_word=verb, ending=ending)
-    decided = organised.ending(v.match_winner, r.reason == "resign") if organised else None
-    off = decided is not None and bool(decided.how)
-    if off:
-        words = f"{verb} {decided.how}"
+    sides = narration.side_names(table)
+    viewer_side = v.side_of(table.viewer) if table.viewer is not None else None
+    entered = bool(final and final.get("entered"))
+    decided = organised.ending(v.match_winner, v.result.reason == "resign") if organised else None
+    if entered:
+        last = final["games"][-1] if final["games"] else None
+        winner, match_winner, match_scores = final["winner"], final["winner"], final["match_scores"]
+        scores = on_board(last["scores"], v.target) if last else ()
+        skunks, skunk = (last["skunks"], last["skunk"]) if last else ((), 0)
+        words = result_line(table, winner, scores, ENTERED, skunks=skunks, entered=True)
+        skunks_off = False
+    else:
+        r = v.result
+        winner, match_winner, match_scores = r.winner, v.match_winner, v.match_scores
+        scores, skunks, skunk = on_board(r.scores, v.target), r.skunks, r.skunk
+        how = decided.how if decided is not None else ""
+        words = result_line(table, winner, scores, r.reason, skunks=skunks, ending=ending, how=how)
+        # A house rule that changed the result is worth a word where the skunk would have been.
+        skunks_off = not v.rules.skunks and r.reason == "target" and r.loser_score < v.rules.skunk_line
     return {
-        "off_board": off,
-        "winner": winner,
-        "i_won": mine,
-        "headline": f"{winner} {words}" + (f" with a {r.skunk_name}" if r.skunk else ""),
+        # Decided off the board: the log's resignation and win read as the result does.
+        "off_board": entered or (decided is not None and bool(decided.how)),
+        "entered": entered,
+        "winner": sides[winner],
+        "i_won": winner == viewer_side,
+        "headline": str(words),
         "note": decided.note if decided is not None else "",
         "tournament": organised,
         "scores": " – ".join(f"{sides[i]} {s}" for i, s in enumerate(scores)),
-        "skunk": r.skunk_name,
-        # A house rule that changed the result is worth a word where the skunk would have been.
-        "skunks_off": not v.rules.skunks and r.reason == "target" and r.loser_score < v.rules.skunk_line,
-        "skunked": narration.skunked(sides, r.skunks) if len(sides) > 2 else "",
+        "skunk": SKUNK_NAMES[skunk],
+        "skunks_off": skunks_off,
+        "skunked": narration.skunked(table, skunks) if len(sides) > 2 else "",
         "match_over": v.phase == "match_over",
         "match": v.rules.match_games > 1,
-        "match_scores": " – ".join(f"{sides[i]} {s}" for i, s in enumerate(v.match_scores)),
-        "match_winner": sides[v.match_winner] if v.match_winner is not None else "",
-        "i_won_match": v.match_winner is not None and v.match_winner == viewer_side,
+        "match_scores": " – ".join(f"{sides[i]} {s}" for i, s in enumerate(match_scores)),
+        "match_winner": sides[match_winner] if match_winner is not None else "",
+        "match_line": match_line(table, match_winner, match_scores, entered=entered)
+        if match_winner is not None else "",
+        "match_won": _match_won(table, match_winner) if match_winner is not None else "",
+        "i_won_match": match_winner is not None and match_winner == viewer_side,
     }
+
+
+def _match_won(table: Table, side: int) -> str:
+    """"You win the match", "bob wins the match"."""
+    who = narration.side_who(table, side, start=True)
+    return f"{who} {narration.verb(who, 'wins')} the match"
 
 
 def off_board(lines: list[LogLine], result: dict | None) -> list[LogLine]:
     """The log of a game whose match was decided off the board: the resignation made on the loser's
-    behalf reads as what it stood for, and the win as the headline does."""
+    behalf reads as what it stood for, and the win (and the match) as the result does."""
     if not result or not result["off_board"]:
         return lines
-    return reworded(lines, {"resign": result["note"], "game_won": result["headline"]})
+    texts = {"resign": result["note"] or ("Result " + ENTERED_MARK if result["entered"] else ""),
+             "game_won": result["headline"]}
+    if result["entered"] and result["match_line"]:
+        texts["match_won"] = result["match_line"]
+    return reworded(lines, {kind: text for kind, text in texts.items() if text})
 
 
 def count_calls(v: TableView, table: Table) -> list[LogLine]:

@@ -36,6 +36,7 @@ from games.play.services.moves import (
     parse_action,
     play_computer_turns,
 )
+from games.play.services.results import game_enter_result
 from games.play.services.tables import (
     game_accept,
     game_create_between,
@@ -57,6 +58,7 @@ __all__ = [
     "STALE_MESSAGE", "IllegalMove", "NotAPlayer", "NotAvailable", "Outcome", "RateLimited",
     "RematchWaiting", "ServiceError", "StaleVersion", "abort_refusal", "computer_to_act", "game_abort",
     "game_accept", "game_act", "game_claim_win", "game_computer_step", "game_create_between",
+    "game_enter_result",
     "game_create_seek", "game_create_table", "game_create_vs_computer", "game_decline", "game_leave",
     "game_rematch", "game_say", "game_timeout", "game_withdraw", "load_state", "organiser_notice",
     "organiser_start_clock",

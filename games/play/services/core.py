@@ -90,11 +90,12 @@ def _next_seq(game: Game) -> int:
 
 def _apply(
     game: Game, action: Action, *, note: Event | dict | None = None, by_timeout: bool = False,
-    origin: str = "", actor: int | None = None, ending: dict | None = None,
+    origin: str = "", actor: int | None = None, ending: dict | None = None, entered: dict | None = None,
 ) -> Outcome:
     """Apply ``action``; ``note`` is an event of the site's own (a timeout, a claim) logged first
     (a dict may say more than an Event: see ``games.play.endings``); ``ending``: why the site ended the
-    game, kept in its result."""
+    game, kept in its result; ``entered``: the result the director entered, which the game ends on
+    (``games.play.game_result``)."""
     state = load_state(game)
     try:
         new_state, events = engine.apply(state, action)
@@ -125,6 +126,7 @@ def _apply(
             "match_scores": list(new_state.match_scores),
             "games": [r.to_dict() for r in new_state.results],
             **({"ending": ending} if ending else {}),
+            **({"entered": entered} if entered else {}),
         }
         fields.update(status=game.status, finished_at=game.finished_at, winner_seat=game.winner_seat,
                       result=game.result)

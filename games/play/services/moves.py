@@ -11,6 +11,7 @@ from django.db import transaction
 
 from games.engine import game as engine
 from games.engine.actions import Action, action_from_dict, action_to_dict
+from games.engine.errors import BadCard, MalformedAction
 from games.engine.view import view
 from games.play.models import Game, Move, Seat
 from games.play.services.core import (
@@ -33,13 +34,17 @@ def parse_action(seat: int, data: dict) -> Action:
     """Build an engine action from untrusted form data; the seat always comes from the session."""
     try:
         return action_from_dict({**data, "seat": seat})
-    except ValueError as exc:
+    except BadCard as exc:
         # The parser's text is for developers (card notation); a forged form gets a plain refusal.
+        log.info("bad card from seat %s: %s (%r)", seat, exc, data)
+        raise IllegalMove(BAD_CARD_MESSAGE) from None
+    except MalformedAction as exc:
         log.info("malformed action from seat %s: %s (%r)", seat, exc, data)
-        raise IllegalMove(BAD_CARD_MESSAGE if "bad card" in str(exc) else "That is not a move.") from None
+        raise IllegalMove(NOT_A_MOVE_MESSAGE) from None
 
 
 BAD_CARD_MESSAGE = "That card is not one you can play."
+NOT_A_MOVE_MESSAGE = "That is not a move."
 
 
 @transaction.atomic

@@ -153,10 +153,14 @@ def _commitment_html(secret: str, game_no: int, deal_no: int, match: bool) -> Sa
 @register.simple_tag
 def how_ended(game, organised=None) -> str:
     """How a game that did not end at the target ended, for a list: "resignation", "on time",
-    "claim: opponent absent", or the organiser's word ("forfeit"; ``organised``: see
-    ``games.play.hooks``)."""
+    "claim: opponent absent", "entered by the director", or the organiser's word ("forfeit";
+    ``organised``: see ``games.play.hooks``)."""
     from games.play.endings import ending_of, list_word
+    from games.play.game_result import is_entered
+    from games.play.narration import ENTERED_MARK
 
+    if is_entered(game):
+        return ENTERED_MARK
     if organised is not None and organised.list_word:
         return organised.list_word
     return list_word(ending_of(game)) or "resignation"

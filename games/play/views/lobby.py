@@ -14,6 +14,7 @@ from games.engine.view import view
 from games.play import services
 from games.play.board.table import seat_names
 from games.play.forms import ComputerGameForm, SeekForm, TableForm
+from games.play.game_result import final_result
 from games.play.hooks import organised, player_notices
 from games.play.models import Game
 
@@ -232,11 +233,17 @@ def game_row(game: Game, user, organised=None) -> dict:
         return {"game": game, "opponent": opponent, "score": "", "status": game.get_status_display()}
     row = {"game": game, "opponent": opponent, "organised": organised}
     v = view(services.load_state(game), seat)
-    shown = [min(s, v.target) for s in v.scores]  # the winner stands in the game hole
-    score = f"{shown[v.side]}–" + "–".join(str(s) for i, s in enumerate(shown) if i != v.side)
+    final = final_result(game) if game.status == Game.Status.FINISHED else None
+    entered = bool(final and final["entered"])  # the director's result stands in place of the board's
+    scores = final["scores"] if entered else v.scores
+    match_scores = final["match_scores"] if entered else v.match_scores
+    shown = [min(s, v.target) for s in scores]  # the winner stands in the game hole
+    others = "–".join(str(s) for i, s in enumerate(shown) if i != v.side)
+    score = f"{shown[v.side]}–{others}" if shown else "—"
     if game.status == Game.Status.FINISHED:
-        status = "Won" if v.match_winner == v.side else "Lost"
-        row["resigned"] = bool(v.results) and v.results[-1].reason == "resign"  # the list says how
+        status = "Won" if (final["winner"] if entered else v.match_winner) == v.side else "Lost"
+        # The list says how: a resignation, or the director's word.
+        row["resigned"] = entered or (bool(v.results) and v.results[-1].reason == "resign")
     elif game.status == Game.Status.ABORTED:
         status = "Aborted"
     elif v.my_turn:
@@ -246,6 +253,6 @@ def game_row(game: Game, user, organised=None) -> dict:
     # Rows of the same opponent tell apart by their terms, the match so far and when each moved.
     details = [" · ".join(game.rules_summary())]
     if v.rules.match_games > 1:
-        others = (str(s) for i, s in enumerate(v.match_scores) if i != v.side)
-        details.append(f"games {v.match_scores[v.side]}–" + "–".join(others))
+        others = (str(s) for i, s in enumerate(match_scores) if i != v.side)
+        details.append(f"games {match_scores[v.side]}–" + "–".join(others))
     return {**row, "score": score, "status": status, "details": details, "moved_at": game.updated_at}

@@ -128,12 +128,31 @@ def _decide(
     game = Game.objects.filter(pk=m.game_id).first() if m.game_id else None
     if game is not None and game.status == Game.Status.ACTIVE and not m.decided:
         m.save()
-        loser = m.entrant2 if winner_side == 0 else m.entrant1
-        game_services.game_act(
-            user=loser.user, game_id=game.pk, version=game.version, action={"type": "resign"}
-        )
+        if decided_by == Match.Decided.ADMIN:
+            # The director's result: the game ends on it, and every screen shows it as entered.
+            enter_on_game(m, winner_side)
+        else:
+            loser = m.entrant2 if winner_side == 0 else m.entrant1
+            game_services.game_act(
+                user=loser.user, game_id=game.pk, version=game.version, action={"type": "resign"}
+            )
         m.refresh_from_db()
         t.refresh_from_db()  # the listener closed the match and moved the tournament on
         return
     _close(m)
     _after_result(t, m, by=by, progress=progress)
+
+
+def entered_scores(text: str) -> list[list[int]]:
+    """The game scores kept on a match ("121-97, 88-121", the first player's first), by side."""
+    return [[int(n) for n in part.strip().split("-")] for part in text.split(",") if part.strip()]
+
+
+def enter_on_game(m: Match, winner_side: int) -> None:
+    """Put the director's result for ``m`` on its game (ending it if it is in play), so the board,
+    the lists, the record and the statistics show what was entered."""
+    in_play_or_over = (Game.Status.ACTIVE, Game.Status.FINISHED)
+    if m.game_id is None or not Game.objects.filter(pk=m.game_id, status__in=in_play_or_over).exists():
+        return
+    game_services.game_enter_result(game_id=m.game_id, winner=winner_side, match_scores=(m.games1, m.games2),
+                                    scores=entered_scores(m.game_scores))

@@ -178,6 +178,7 @@ def _apply(t: Tournament, m: Match, result: Proposed, reason: str, by, *, notice
         m.note = reason
         m.status = Match.Status.FINISHED
         m.save()
+        outcomes.enter_on_game(m, result.winner_side)  # its game shows the corrected result too
         if m.stage == Tournament.Stage.KNOCKOUT and old_winner != winner.pk:
             # Refused when the next match is decided already: the transaction then undoes it all.
             rounds._carry_winner(t, m, by=by)
