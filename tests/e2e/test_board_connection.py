@@ -28,13 +28,17 @@ def test_a_move_the_server_never_got_is_said_and_sent_again(browser: Browser, li
     page.locator(".cut-deck button.fan__card:not([disabled])").nth(20).click(position={"x": 6, "y": 20})
     note = page.locator("#unsent")
     expect(note).to_be_visible()
-    expect(note).to_have_text("Not sent: reconnecting…")
+    expect(note).to_contain_text("Not sent yet: the server cannot be reached")
+    # The request that failed says more than the open socket: the status does not say "Connected".
+    expect(page.locator("#connection")).not_to_have_attribute("data-state", "open")
     screenshot(page, "board-not-sent-desktop")
     page.unroute(act)
     # Sent again by itself, and the board moves on: the computer cut too, so the deal is made.
     page.wait_for_function("(v) => Number(document.querySelector('#board').dataset.version) > v", arg=version,
                            timeout=15000)
-    expect(note).to_be_hidden()
+    expect(note).to_have_text("Your move was sent.")
+    expect(page.locator("#connection")).to_have_attribute("data-state", "open")
+    expect(note).to_be_hidden(timeout=10000)
 
 
 @pytest.mark.parametrize(("name", "viewport"), [("desktop", DESKTOP), ("phone", PHONE)])

@@ -1,0 +1,126 @@
+"""Whether the channel layer delivers, watched once per process for all of its game sockets.
+
+Redis pub/sub delivers at most once: a push sent while Redis is away is lost, and the boards it was
+for stay behind until something draws them again. Each socket's own heartbeat would notice, but only
+every ``HEARTBEAT_SECONDS``, so boards caught up 10 to 20 s after Redis came back. Here one task per
+process sends a probe through the layer to itself every ``PROBE_SECONDS``; a probe that does not come
+back within ``PROBE_TIMEOUT`` means the layer is down. When it delivers again, every socket of the
+process whose board is older than its game's version (one query for all their games) draws the
+board at once, and every socket tells its page whether pushes flow (``GameConsumer.layer_changed``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import weakref
+from typing import Protocol
+
+from channels.layers import get_channel_layer
+
+from games.infra.sockets import database_sync_to_async
+
+log = logging.getLogger(__name__)
+
+PROBE_SECONDS = 0.5
+# Generous: an event loop busy with hundreds of sockets must not read as an outage.
+PROBE_TIMEOUT = 2.0
+
+
+class Watched(Protocol):
+    game_id: int
+    sent_version: int
+
+    async def layer_changed(self, up: bool, version: int | None) -> None: ...
+
+
+class LayerWatch:
+    def __init__(self) -> None:
+        self.sockets: set[Watched] = set()
+        self.up = True
+        self._task: asyncio.Task | None = None
+        self._channel: str | None = None
+        self._reader: asyncio.Task | None = None
+        self._arrived = asyncio.Event()
+        self._back = 0  # the newest probe that came back
+
+    def join(self, socket: Watched) -> None:
+        self.sockets.add(socket)
+        if self._task is None or self._task.done():
+            self._task = asyncio.ensure_future(self._run())
+
+    def leave(self, socket: Watched) -> None:
+        self.sockets.discard(socket)
+        if not self.sockets and self._task is not None:
+            self._task.cancel()
+            self._task = None
+
+    async def _run(self) -> None:
+        layer = get_channel_layer()
+        sent = 0
+        try:
+            while self.sockets:
+                sent += 1
+                up = await self._probe(layer, sent)
+                if up != self.up:
+                    self.up = up
+                    word = "delivers again: catching up" if up else "does not deliver: waiting with"
+                    log.warning("the channel layer %s %d sockets", word, len(self.sockets))
+                    await self._tell(up)
+                await asyncio.sleep(PROBE_SECONDS)
+        finally:
+            if self._reader is not None:
+                self._reader.cancel()
+                self._reader = self._channel = None
+
+    async def _probe(self, layer, n: int) -> bool:
+        try:
+            if self._channel is None:
+                # A channel of the process's own: subscribing needs the layer, so retried until it answers.
+                self._channel = await asyncio.wait_for(layer.new_channel("layer-watch."), PROBE_TIMEOUT)
+                self._reader = asyncio.ensure_future(self._read(layer, self._channel))
+            self._arrived.clear()
+            await asyncio.wait_for(layer.send(self._channel, {"type": "probe", "n": n}), PROBE_TIMEOUT)
+            async with asyncio.timeout(PROBE_TIMEOUT):
+                while self._back < n:
+                    await self._arrived.wait()
+                    self._arrived.clear()
+            return True
+        except Exception:  # noqa: BLE001 - refused, reset or timed out: all say the layer is away
+            return False
+
+    async def _read(self, layer, channel: str) -> None:
+        # One read that is never cut off: the pub/sub layer forgets a channel whose read is cancelled.
+        while True:
+            message = await layer.receive(channel)
+            self._back = max(self._back, int(message.get("n", 0)))
+            self._arrived.set()
+
+    async def _tell(self, up: bool) -> None:
+        sockets = list(self.sockets)
+        versions: dict[int, int] = {}
+        if up:
+            with contextlib.suppress(Exception):  # a database that is away too: each heartbeat heals
+                versions = await _versions({s.game_id for s in sockets})
+        await asyncio.gather(*(s.layer_changed(up, versions.get(s.game_id)) for s in sockets),
+                             return_exceptions=True)
+
+
+@database_sync_to_async
+def _versions(game_ids: set[int]) -> dict[int, int]:
+    from games.play.models import Game
+
+    return dict(Game.objects.filter(pk__in=game_ids).values_list("pk", "version"))
+
+
+_watches: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, LayerWatch] = weakref.WeakKeyDictionary()
+
+
+def watch() -> LayerWatch:
+    """The running event loop's watch (one per process: daphne runs one loop)."""
+    loop = asyncio.get_running_loop()
+    found = _watches.get(loop)
+    if found is None:
+        found = _watches[loop] = LayerWatch()
+    return found
