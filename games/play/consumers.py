@@ -151,9 +151,14 @@ class GameConsumer(Consumer):
         pushes made meanwhile are lost, so a board behind ``version`` is drawn now."""
         if up:
             self.beats_back = self.beats_sent  # beats lost with the layer say nothing of this socket
-            if version is not None and version > self.sent_version:
-                await self._send_board()
+            if version is not None:
+                await self.catch_up(version)
         await self._tell_page(version, live=up)
+
+    async def catch_up(self, version: int) -> None:
+        """The game is at ``version``: a board behind it is drawn (a push lost, or none possible)."""
+        if version > self.sent_version:
+            await self._send_board()
 
     async def _tell_page(self, version: int | None, *, live: bool) -> None:
         """The page's own heartbeat: the game's version (a page behind it asks for the board) and

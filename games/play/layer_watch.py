@@ -7,6 +7,9 @@ process sends a probe through the layer to itself every ``PROBE_SECONDS``; a pro
 back within ``PROBE_TIMEOUT`` means the layer is down. When it delivers again, every socket of the
 process whose board is older than its game's version (one query for all their games) draws the
 board at once, and every socket tells its page whether pushes flow (``GameConsumer.layer_changed``).
+While the layer is away, moves still commit over HTTP: the watch reads its games' versions every
+``OUTAGE_POLL_SECONDS`` (again one query) and the sockets behind draw their boards, so a game goes on
+at that pace instead of stalling until the layer returns.
 """
 
 from __future__ import annotations
@@ -24,8 +27,12 @@ from games.infra.sockets import database_sync_to_async
 log = logging.getLogger(__name__)
 
 PROBE_SECONDS = 0.5
+OUTAGE_POLL_SECONDS = 2.0
 # Generous: an event loop busy with hundreds of sockets must not read as an outage.
 PROBE_TIMEOUT = 2.0
+# A probe published while Redis was back but this process not yet subscribed again is lost: within
+# the timeout another goes out this often, so the return is seen at the first one that can arrive.
+PROBE_AGAIN_SECONDS = 0.2
 
 
 class Watched(Protocol):
@@ -33,6 +40,8 @@ class Watched(Protocol):
     sent_version: int
 
     async def layer_changed(self, up: bool, version: int | None) -> None: ...
+
+    async def catch_up(self, version: int) -> None: ...
 
 
 class LayerWatch:
@@ -43,6 +52,7 @@ class LayerWatch:
         self._channel: str | None = None
         self._reader: asyncio.Task | None = None
         self._arrived = asyncio.Event()
+        self._sent = 0  # the newest probe sent
         self._back = 0  # the newest probe that came back
 
     def join(self, socket: Watched) -> None:
@@ -58,35 +68,49 @@ class LayerWatch:
 
     async def _run(self) -> None:
         layer = get_channel_layer()
-        sent = 0
+        loop = asyncio.get_running_loop()
+        polled = 0.0
         try:
             while self.sockets:
-                sent += 1
-                up = await self._probe(layer, sent)
+                up = await self._probe(layer)
                 if up != self.up:
                     self.up = up
-                    word = "delivers again: catching up" if up else "does not deliver: waiting with"
+                    word = "delivers again: catching up" if up else "does not deliver: polling for"
                     log.warning("the channel layer %s %d sockets", word, len(self.sockets))
                     await self._tell(up)
+                    polled = loop.time()
+                elif not up and loop.time() - polled >= OUTAGE_POLL_SECONDS:
+                    await self._poll()
+                    polled = loop.time()
                 await asyncio.sleep(PROBE_SECONDS)
         finally:
             if self._reader is not None:
                 self._reader.cancel()
                 self._reader = self._channel = None
 
-    async def _probe(self, layer, n: int) -> bool:
+    async def _probe(self, layer) -> bool:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + PROBE_TIMEOUT
+        first = self._sent + 1
         try:
             if self._channel is None:
                 # A channel of the process's own: subscribing needs the layer, so retried until it answers.
                 self._channel = await asyncio.wait_for(layer.new_channel("layer-watch."), PROBE_TIMEOUT)
                 self._reader = asyncio.ensure_future(self._read(layer, self._channel))
-            self._arrived.clear()
-            await asyncio.wait_for(layer.send(self._channel, {"type": "probe", "n": n}), PROBE_TIMEOUT)
-            async with asyncio.timeout(PROBE_TIMEOUT):
-                while self._back < n:
-                    await self._arrived.wait()
-                    self._arrived.clear()
-            return True
+            while True:
+                self._sent += 1
+                self._arrived.clear()
+                left = deadline - loop.time()
+                await asyncio.wait_for(layer.send(self._channel, {"type": "probe", "n": self._sent}), left)
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(min(PROBE_AGAIN_SECONDS, max(0.0, deadline - loop.time()))):
+                        while self._back < first:
+                            await self._arrived.wait()
+                            self._arrived.clear()
+                if self._back >= first:
+                    return True
+                if loop.time() >= deadline:
+                    return False
         except Exception:  # noqa: BLE001 - refused, reset or timed out: all say the layer is away
             return False
 
@@ -105,6 +129,16 @@ class LayerWatch:
                 versions = await _versions({s.game_id for s in sockets})
         await asyncio.gather(*(s.layer_changed(up, versions.get(s.game_id)) for s in sockets),
                              return_exceptions=True)
+
+
+    async def _poll(self) -> None:
+        sockets = list(self.sockets)
+        try:
+            versions = await _versions({s.game_id for s in sockets})
+        except Exception:  # noqa: BLE001 - a database that is away too: the next poll tries again
+            return
+        behind = [s for s in sockets if versions.get(s.game_id, -1) > s.sent_version]
+        await asyncio.gather(*(s.catch_up(versions[s.game_id]) for s in behind), return_exceptions=True)
 
 
 @database_sync_to_async

@@ -328,9 +328,10 @@ async def test_a_board_behind_catches_up_as_soon_as_the_layer_delivers_again(mon
     so, long before the next heartbeat."""
     import json
 
-    from games.play import presence
+    from games.play import layer_watch, presence
 
     monkeypatch.setattr(presence, "HEARTBEAT_SECONDS", 60)
+    monkeypatch.setattr(layer_watch, "OUTAGE_POLL_SECONDS", 60)
     game, alice, bob, _ = await sync_to_async(_two_player_game)()
     h_alice, = await sync_to_async(_headers_for)(alice)
     sock = await _connect(game.pk, h_alice)
@@ -356,6 +357,33 @@ async def test_a_board_behind_catches_up_as_soon_as_the_layer_delivers_again(mon
     assert _version(await sock.receive_from(timeout=5)) == game.version + 1
     assert loop.time() - back < 2
     assert json.loads(await sock.receive_from(timeout=5)) == {"beat": game.version + 1, "live": True}
+    await sock.disconnect(timeout=10)
+
+
+async def test_while_the_layer_is_away_boards_follow_the_moves_a_little_later(monkeypatch):
+    """Moves still commit over HTTP while Redis is away: the process reads its games' versions
+    every OUTAGE_POLL_SECONDS and the sockets behind draw their boards."""
+    import json
+
+    from games.play import layer_watch, presence
+
+    monkeypatch.setattr(presence, "HEARTBEAT_SECONDS", 60)
+    monkeypatch.setattr(layer_watch, "OUTAGE_POLL_SECONDS", 0.5)
+    game, alice, bob, _ = await sync_to_async(_two_player_game)()
+    h_alice, = await sync_to_async(_headers_for)(alice)
+    sock = await _connect(game.pk, h_alice)
+    await _receive_board(sock)
+    layer = get_channel_layer()
+
+    async def refused(*args, **kwargs):
+        raise ConnectionError("the channel layer cannot be reached")
+
+    monkeypatch.setattr(layer, "send", refused)
+    monkeypatch.setattr(layer, "group_send", refused)
+    assert json.loads(await sock.receive_from(timeout=5))["live"] is False
+    await sync_to_async(services.game_act)(user=bob, game_id=game.pk, version=game.version,
+                                           action={"type": "cut_for_deal", "position": "5"})
+    assert _version(await _receive_board(sock)) == game.version + 1
     await sock.disconnect(timeout=10)
 
 
