@@ -52,7 +52,7 @@
   // silence says the socket is dead even while the browser keeps it open) and the page's own
   // requests (one that cannot reach the server says so before any socket notices).
   function link(elt) {
-    if (!elt.connectionLink) elt.connectionLink = { open: false, everOpen: false, live: true, failed: false, heard: 0 };
+    if (!elt.connectionLink) elt.connectionLink = { open: false, tried: false, live: true, failed: false, heard: 0 };
     return elt.connectionLink;
   }
   function sockets() { return Array.from(document.querySelectorAll("[ws-connect]")); }
@@ -60,7 +60,7 @@
     const l = link(elt);
     if (!navigator.onLine) setState(elt, "offline", "Offline: waiting for the network…");
     else if (l.open && l.live && !l.failed) setState(elt, "open", "Connected");
-    else if (!l.everOpen && !l.failed) setState(elt, "connecting", "Connecting…");
+    else if (!l.tried && !l.failed) setState(elt, "connecting", "Connecting…");
     else setState(elt, "closed", "Reconnecting…");
   }
   function wrapperOf(elt) {
@@ -109,7 +109,7 @@
   document.addEventListener("htmx:wsOpen", function (e) {
     if (!isCurrent(e)) return;
     const l = link(e.detail.elt);
-    l.open = l.everOpen = l.live = true;
+    l.open = l.tried = l.live = true;
     l.failed = false;  // a handshake just went through: the server can be reached
     l.heard = Date.now();
     l.asked = 0;
@@ -119,13 +119,19 @@
     if (!isCurrent(e)) return;
     const elt = e.detail.elt;
     link(elt).open = false;
+    link(elt).tried = true;
     showLink(elt);
     // The extension retries only after an abnormal close; a server that shut down cleanly for a
     // restart (1000, 1001) is retried too. A refusal (4xxx) is final.
     const code = e.detail.event && e.detail.event.code;
     if (code === 1000 || code === 1001) setTimeout(function () { reconnectNow(elt); }, htmx.config.wsReconnectDelay(0));
   });
-  document.addEventListener("htmx:wsError", function (e) { link(e.detail.elt).open = false; showLink(e.detail.elt); });
+  document.addEventListener("htmx:wsError", function (e) {
+    const l = link(e.detail.elt);
+    l.open = false;
+    l.tried = true;
+    showLink(e.detail.elt);
+  });
 
   // The server's heartbeat: {"beat": the game's version, "live": whether pushes reach the socket}.
   document.addEventListener("htmx:wsBeforeMessage", function (e) {
@@ -413,7 +419,7 @@
     if (incoming === null) { window.location.reload(); return; }  // signed out meanwhile: the page says
     const board = document.getElementById("board");
     if (board && incoming >= Number(board.dataset.version)) htmx.swap(board, html, { swapStyle: "outerHTML" });
-    if (status === 409) unsentNote("Your move was not made: the board changed while you were away. Here it is now.", "refused");
+    if (status === 409) unsentNote("Your move was not made: the board changed while you were away.", "refused");
     else if (status >= 400) unsentNote("Your move was not made: see the board for why.", "refused");
     else {
       unsentNote("Your move was sent.", "sent");

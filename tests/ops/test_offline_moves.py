@@ -1,4 +1,5 @@
-"""A card played while the network is gone, and the server restarted meanwhile, lands exactly once.
+"""A card played while the network is gone, and the server restarted meanwhile, lands exactly once;
+and a board reconnects within two seconds of its server's return, however long it was away.
 
 The site runs as in production (``cribsite.serve``, DEBUG off). Alice, on her turn, loses the network
 (Playwright takes the page offline), plays a card, and the server is stopped and started again on
@@ -140,5 +141,30 @@ def test_a_card_played_through_a_minute_offline_and_a_restart_lands_once(
         expect(page.locator("#unsent")).to_contain_text("Not sent yet: you are offline")
         assert played_ten(game) == 0
         back_online(page, game, seen, "phone")
+        page.context.close()
+    wait_for_other_sessions_to_end()
+
+
+def test_the_board_reconnects_within_two_seconds_of_the_server_s_return(
+    browser: Browser, static_root, server_log
+):
+    """Down for ten seconds: the page's retries have stopped growing long before (at 1.5 s)."""
+    game, alice = alice_to_play()
+    with Site(1, static_root, server_log) as site:
+        base, port = site.urls[0], site.port
+        page = open_board(browser, base, game, alice, DESKTOP)
+    down = time.monotonic()
+    connection = page.locator("#connection")
+    expect(connection).to_have_attribute("data-state", "closed")
+    expect(connection).to_have_text("Reconnecting…")
+    while time.monotonic() - down < 10:
+        assert connection.get_attribute("data-state") == "closed"
+        page.wait_for_timeout(500)
+    with Site(1, static_root, server_log, port=port):
+        up = time.monotonic()  # the site answers HTTP from here
+        expect(connection).to_have_attribute("data-state", "open", timeout=10000)
+        took = time.monotonic() - up
+        assert took < BACK_SECONDS, f"{took:.1f} s to reconnect"
+        expect(connection).to_have_text("Connected")
         page.context.close()
     wait_for_other_sessions_to_end()
