@@ -91,10 +91,10 @@
     if (evenIfOpen) (wrapper.replace || wrapper.init).call(wrapper);
     else if (!socketUp(wrapper.socket)) wrapper.init();
   }
-  // Ask an open socket for the board: the answer is news of the game and proof the socket lives.
+  // Ask a board's open socket for the board: the answer is news of the game and proof it lives.
   function askForBoard(elt) {
     const wrapper = wrapperOf(elt);
-    if (wrapper && wrapper.socket && wrapper.socket.readyState === WebSocket.OPEN) {
+    if (elt.dataset.beatMs && wrapper && wrapper.socket && wrapper.socket.readyState === WebSocket.OPEN) {
       wrapper.socket.send("board");
       link(elt).asked = Date.now();
     }
@@ -105,8 +105,10 @@
     return !wrapper || !socket || wrapper.socket === socket;  // not a socket replaced since
   }
 
+  // The first connecting comes before the extension has stored its wrapper: open and close guard too.
   document.addEventListener("htmx:wsConnecting", function (e) { guard(e.detail.elt); });
   document.addEventListener("htmx:wsOpen", function (e) {
+    guard(e.detail.elt);
     if (!isCurrent(e)) return;
     const l = link(e.detail.elt);
     l.open = l.tried = l.live = true;
@@ -116,6 +118,7 @@
     showLink(e.detail.elt);
   });
   document.addEventListener("htmx:wsClose", function (e) {
+    guard(e.detail.elt);
     if (!isCurrent(e)) return;
     const elt = e.detail.elt;
     link(elt).open = false;
@@ -403,6 +406,7 @@
       })
       .catch(function () {
         sending = false;
+        if (unsent !== move) return;  // answered: what failed was drawing the answer, not sending
         requestFailed();
         unsentNote(navigator.onLine ? "Not sent yet: the server cannot be reached. Trying again…"
           : "Not sent yet: you are offline. Your move goes as soon as the network is back.", "waiting");
@@ -423,7 +427,10 @@
     else if (status >= 400) unsentNote("Your move was not made: see the board for why.", "refused");
     else {
       unsentNote("Your move was sent.", "sent");
-      setTimeout(function () { if (!unsent) unsentNote(""); }, 6000);
+      setTimeout(function () {
+        const note = document.getElementById("unsent");
+        if (!unsent && note && note.dataset.kind === "sent") unsentNote("");
+      }, 6000);
     }
   }
   document.addEventListener("board:reachable", sendAgain);
