@@ -44,16 +44,64 @@ class Watched(Protocol):
     async def catch_up(self, version: int) -> None: ...
 
 
+class _Probe:
+    """A channel of the watch's own and the probes sent through it, for one run of the watch (a
+    run that ends while the next begins must not share its channel)."""
+
+    def __init__(self, layer) -> None:
+        self.layer = layer
+        self.channel: str | None = None
+        self.reader: asyncio.Task | None = None
+        self.arrived = asyncio.Event()
+        self.sent = 0  # the newest probe sent
+        self.back = 0  # the newest probe that came back
+
+    async def answers(self) -> bool:
+        """Whether a probe comes back through the layer within ``PROBE_TIMEOUT``."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + PROBE_TIMEOUT
+        first = self.sent + 1
+        try:
+            if self.reader is not None and self.reader.done():  # its read failed: start afresh
+                self.channel = self.reader = None
+            if self.channel is None:
+                # Subscribing needs the layer: tried again at every probe until it answers.
+                self.channel = await asyncio.wait_for(self.layer.new_channel("layer-watch."), PROBE_TIMEOUT)
+                self.reader = asyncio.ensure_future(self._read(self.channel))
+            while True:
+                self.sent += 1
+                self.arrived.clear()
+                message = {"type": "probe", "n": self.sent}
+                await asyncio.wait_for(self.layer.send(self.channel, message), deadline - loop.time())
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(min(PROBE_AGAIN_SECONDS, max(0.0, deadline - loop.time()))):
+                        while self.back < first:
+                            await self.arrived.wait()
+                            self.arrived.clear()
+                if self.back >= first:
+                    return True
+                if loop.time() >= deadline:
+                    return False
+        except Exception:  # noqa: BLE001 - refused, reset or timed out: all say the layer is away
+            return False
+
+    async def _read(self, channel: str) -> None:
+        # One read that is never cut off: the pub/sub layer forgets a channel whose read is cancelled.
+        while True:
+            message = await self.layer.receive(channel)
+            self.back = max(self.back, int(message.get("n", 0)))
+            self.arrived.set()
+
+    def close(self) -> None:
+        if self.reader is not None:
+            self.reader.cancel()
+
+
 class LayerWatch:
     def __init__(self) -> None:
         self.sockets: set[Watched] = set()
         self.up = True
         self._task: asyncio.Task | None = None
-        self._channel: str | None = None
-        self._reader: asyncio.Task | None = None
-        self._arrived = asyncio.Event()
-        self._sent = 0  # the newest probe sent
-        self._back = 0  # the newest probe that came back
 
     def join(self, socket: Watched) -> None:
         self.sockets.add(socket)
@@ -67,12 +115,12 @@ class LayerWatch:
             self._task = None
 
     async def _run(self) -> None:
-        layer = get_channel_layer()
+        probe = _Probe(get_channel_layer())
         loop = asyncio.get_running_loop()
         polled = 0.0
         try:
             while self.sockets:
-                up = await self._probe(layer)
+                up = await probe.answers()
                 if up != self.up:
                     self.up = up
                     word = "delivers again: catching up" if up else "does not deliver: polling for"
@@ -84,42 +132,7 @@ class LayerWatch:
                     polled = loop.time()
                 await asyncio.sleep(PROBE_SECONDS)
         finally:
-            if self._reader is not None:
-                self._reader.cancel()
-                self._reader = self._channel = None
-
-    async def _probe(self, layer) -> bool:
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + PROBE_TIMEOUT
-        first = self._sent + 1
-        try:
-            if self._channel is None:
-                # A channel of the process's own: subscribing needs the layer, so retried until it answers.
-                self._channel = await asyncio.wait_for(layer.new_channel("layer-watch."), PROBE_TIMEOUT)
-                self._reader = asyncio.ensure_future(self._read(layer, self._channel))
-            while True:
-                self._sent += 1
-                self._arrived.clear()
-                left = deadline - loop.time()
-                await asyncio.wait_for(layer.send(self._channel, {"type": "probe", "n": self._sent}), left)
-                with contextlib.suppress(TimeoutError):
-                    async with asyncio.timeout(min(PROBE_AGAIN_SECONDS, max(0.0, deadline - loop.time()))):
-                        while self._back < first:
-                            await self._arrived.wait()
-                            self._arrived.clear()
-                if self._back >= first:
-                    return True
-                if loop.time() >= deadline:
-                    return False
-        except Exception:  # noqa: BLE001 - refused, reset or timed out: all say the layer is away
-            return False
-
-    async def _read(self, layer, channel: str) -> None:
-        # One read that is never cut off: the pub/sub layer forgets a channel whose read is cancelled.
-        while True:
-            message = await layer.receive(channel)
-            self._back = max(self._back, int(message.get("n", 0)))
-            self._arrived.set()
+            probe.close()
 
     async def _tell(self, up: bool) -> None:
         sockets = list(self.sockets)
