@@ -377,10 +377,24 @@
     return !!(board && config && config.verb === "post" && MOVE.test(config.path) && config.elt &&
       (board.contains(config.elt) || config.elt.closest("[hx-ext~='board-answer']")));
   }
+  // The button the move was made with stays marked while it waits, through any redraw of the board.
+  function markWaiting() {
+    document.querySelectorAll("#board [data-unsent]").forEach(function (b) { b.removeAttribute("data-unsent"); });
+    if (!unsent || !unsent.button) return;
+    const button = Array.from(document.querySelectorAll("#board button[name]")).find(function (b) {
+      return b.getAttribute("name") === unsent.button.name && b.getAttribute("value") === unsent.button.value;
+    });
+    if (button) button.setAttribute("data-unsent", "");
+  }
+  document.addEventListener("htmx:afterSwap", markWaiting);
+  document.addEventListener("htmx:oobAfterSwap", markWaiting);
   function keep(config) {
     if (unsent) return;
     const headers = Object.assign({}, config.headers, { "Content-Type": "application/x-www-form-urlencoded" });
-    unsent = { path: config.path, body: new URLSearchParams(config.formData).toString(), headers: headers, tries: 0 };
+    const submitter = config.triggeringEvent && config.triggeringEvent.submitter;
+    unsent = { path: config.path, body: new URLSearchParams(config.formData).toString(), headers: headers, tries: 0,
+      button: submitter && submitter.name ? { name: submitter.name, value: submitter.value } : null };
+    markWaiting();
     unsentNote(navigator.onLine ? "Not sent yet: the server cannot be reached. Your move goes as soon as it can."
       : "Not sent yet: you are offline. Your move goes as soon as the network is back.", "waiting");
     later();
@@ -417,6 +431,7 @@
   function answered(move, status, html) {
     sending = false;
     unsent = null;
+    markWaiting();
     clearTimeout(retry);
     requestReached();
     const incoming = boardVersion(html);

@@ -72,8 +72,8 @@ def play_the_ten_offline(page: Page) -> None:
     page.get_by_role("button", name="Ten of diamonds").click()
     note = page.locator("#unsent")
     expect(note).to_contain_text("Not sent yet: you are offline")
-    # The card is still in the hand, and the board where it was: nothing pretends it was played.
-    expect(page.get_by_role("button", name="Ten of diamonds")).to_be_visible()
+    # The card is still in the hand, marked as waiting: nothing pretends it was played.
+    expect(page.get_by_role("button", name="Ten of diamonds")).to_have_attribute("data-unsent", "")
 
 
 def back_online(page: Page, game: Game, seen: int, name: str) -> None:
