@@ -80,10 +80,11 @@
     wrapper.replace = init;
     wrapper.init = function () { if (!socketUp(this.socket)) init.call(this); };
   }
-  // Retries come quickly and stop growing at 1.5 s: a board is back within two seconds of the
-  // server, and a refused connection costs the server nothing. Jitter spreads a restart's pages.
+  // Retries come quickly and stop growing at a second: a board is back within two seconds of the
+  // server (the handshake and the first board take the rest), and a refused connection costs the
+  // server nothing. Jitter spreads a restart's pages.
   htmx.config.wsReconnectDelay = function (retries) {
-    return Math.min(1500, 250 * Math.pow(2, retries)) * (0.6 + 0.4 * Math.random());
+    return Math.min(1000, 250 * Math.pow(2, retries)) * (0.6 + 0.4 * Math.random());
   };
   function reconnectNow(elt, evenIfOpen) {
     const wrapper = wrapperOf(elt);

@@ -148,7 +148,7 @@ def test_a_card_played_through_a_minute_offline_and_a_restart_lands_once(
 def test_the_board_reconnects_within_two_seconds_of_the_server_s_return(
     browser: Browser, static_root, server_log
 ):
-    """Down for ten seconds: the page's retries have stopped growing long before (at 1.5 s)."""
+    """Down for ten seconds: the page's retries have stopped growing long before (at a second)."""
     game, alice = alice_to_play()
     with Site(1, static_root, server_log) as site:
         base, port = site.urls[0], site.port
