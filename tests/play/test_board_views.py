@@ -492,7 +492,9 @@ def test_a_move_sent_again_gets_the_board_and_is_made_once(go_game, a):
     form = {"type": "discard", "cards": ["8S", "9S"]}
     assert_board_partial(post_act(a, go_game, form, version=version), 200)
     before = snapshot(go_game)
-    html = assert_board_partial(post_act(a, go_game, form, version=version), 200)
+    again = post_act(a, go_game, form, version=version)
+    assert again["Idempotent-Replayed"] == "true"
+    html = assert_board_partial(again, 200)
     assert board_error(html) == ""
     assert version_in(html) == go_game.version
     assert snapshot(go_game) == before

@@ -105,9 +105,13 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
             user=request.user, game_id=game_id, version=version, action=action, origin=board_tab(request)
         )
     except services.AlreadyMade:
-        # A page sending again a move whose answer it lost: the move stands, the answer is the board.
+        # A page sending again a move whose answer it lost: the move stands, the answer is the board,
+        # marked as a replay (the header payment APIs use for an idempotent retry) for any client
+        # that counts what it made.
         game = Game.objects.with_seats().get(pk=game_id)
-        return _board_response(request, game) if request.htmx else redirect(game)
+        response = _board_response(request, game) if request.htmx else redirect(game)
+        response["Idempotent-Replayed"] = "true"
+        return response
     except services.ServiceError as exc:
         game = get_object_or_404(Game.objects.with_seats(), pk=game_id)
         if game.seat_of(request.user) is None:
