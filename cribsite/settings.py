@@ -162,8 +162,10 @@ if REDIS_URL:
     # The list-based RedisChannelLayer costs a group lookup, a script and a blocking pop per socket:
     # at 200 games this layer served 18% more moves with 17% less CPU a move (docs/performance.md). It
     # delivers at most once; a push lost in a Redis blip is made good by the socket's heartbeat,
-    # and a socket whose heartbeat does not come back through the layer is closed, so the page
-    # shows "Reconnecting…" (games/play/consumers.py).
+    # a socket whose heartbeat does not come back through the layer is closed, so the page
+    # shows "Reconnecting…" (games/play/consumers.py), and while the whole layer is away each
+    # process polls its games' versions and catches every board up on its return
+    # (games/play/layer_watch.py).
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import re
 from urllib.parse import parse_qs
@@ -20,7 +21,7 @@ from django.middleware.csrf import CSRF_ALLOWED_CHARS, CSRF_SECRET_LENGTH, get_t
 
 from games.infra import timeline
 from games.infra.sockets import Consumer, database_sync_to_async
-from games.play import broadcast
+from games.play import broadcast, layer_watch
 
 log = logging.getLogger(__name__)
 
@@ -92,10 +93,13 @@ class GameConsumer(Consumer):
         await self._send_board()
         await self._presence("connected")
         self.heartbeat = asyncio.ensure_future(self._beat())
+        self.watch = layer_watch.watch()
+        self.watch.join(self)
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):
             self.heartbeat.cancel()
+            self.watch.leave(self)
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await self._presence("disconnected")
 
@@ -105,7 +109,10 @@ class GameConsumer(Consumer):
         with contextlib.suppress(asyncio.CancelledError):
             while True:
                 await asyncio.sleep(presence.heartbeat_delay(first=self.beats_sent == 0))
-                if self.beats_back < self.beats_sent:
+                # While the process's watch finds the whole layer away, a new socket would fare no
+                # better: this one stays, its page is told, and the watch catches it up on return.
+                live = self.watch.up
+                if live and self.beats_back < self.beats_sent:
                     # The last heartbeat sent through the channel layer to this very socket has
                     # not come back: pushes are not arriving. Closing with 1013 ("try again
                     # later") makes the page say "Reconnecting…" and reconnect, and a new socket
@@ -123,6 +130,9 @@ class GameConsumer(Consumer):
                 # that sent it and this one): the page would wait for a move already made.
                 if version is not None and version > self.sent_version:
                     await self._send_board()
+                await self._tell_page(version, live=live)
+                if not live:
+                    continue
                 self.beats_sent += 1
                 beat = {"type": "game.beat", "n": self.beats_sent}
                 try:
@@ -135,6 +145,26 @@ class GameConsumer(Consumer):
 
     async def game_beat(self, event: dict) -> None:
         self.beats_back = max(self.beats_back, int(event.get("n", 0)))
+
+    async def layer_changed(self, up: bool, version: int | None) -> None:
+        """The process's channel layer stopped delivering, or delivers again (``layer_watch``):
+        pushes made meanwhile are lost, so a board behind ``version`` is drawn now."""
+        if up:
+            self.beats_back = self.beats_sent  # beats lost with the layer say nothing of this socket
+            if version is not None:
+                await self.catch_up(version)
+        await self._tell_page(version, live=up)
+
+    async def catch_up(self, version: int) -> None:
+        """The game is at ``version``: a board behind it is drawn (a push lost, or none possible)."""
+        if version > self.sent_version:
+            await self._send_board()
+
+    async def _tell_page(self, version: int | None, *, live: bool) -> None:
+        """The page's own heartbeat: the game's version (a page behind it asks for the board) and
+        whether pushes reach this socket. Its arrival also tells the page the socket is alive."""
+        beat = max(self.sent_version, version or 0)
+        await self.send(text_data=json.dumps({"beat": beat, "live": live}))
 
     @database_sync_to_async
     def _heartbeat(self) -> int | None:

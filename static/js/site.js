@@ -47,9 +47,142 @@
     });
   }
 
-  document.addEventListener("htmx:wsOpen", function (e) { setState(e.detail.elt, "open", "Connected"); });
-  document.addEventListener("htmx:wsClose", function (e) { setState(e.detail.elt, "closed", "Reconnecting…"); });
-  document.addEventListener("htmx:wsError", function (e) { setState(e.detail.elt, "closed", "Reconnecting…"); });
+  // What a page says of its connection is what it knows, from three sources together: the socket
+  // (open or not), the server's heartbeats on it (each says whether pushes reach it, and their
+  // silence says the socket is dead even while the browser keeps it open) and the page's own
+  // requests (one that cannot reach the server says so before any socket notices).
+  function link(elt) {
+    if (!elt.connectionLink) elt.connectionLink = { open: false, tried: false, live: true, failed: false, heard: 0 };
+    return elt.connectionLink;
+  }
+  function sockets() { return Array.from(document.querySelectorAll("[ws-connect]")); }
+  function showLink(elt) {
+    const l = link(elt);
+    if (!navigator.onLine) setState(elt, "offline", "Offline: waiting for the network…");
+    else if (l.open && l.live && !l.failed) setState(elt, "open", "Connected");
+    else if (!l.tried && !l.failed) setState(elt, "connecting", "Connecting…");
+    else setState(elt, "closed", "Reconnecting…");
+  }
+  function wrapperOf(elt) {
+    const data = elt["htmx-internal-data"];  // where htmx keeps the websocket extension's wrapper
+    return data && data.webSocket;
+  }
+  function socketUp(socket) {
+    return !!socket && (socket.readyState === WebSocket.OPEN || socket.readyState === WebSocket.CONNECTING);
+  }
+  // The extension's retry timer would replace a socket opened since by reconnectNow (below) with
+  // yet another one: a retry finds the socket up and leaves it be.
+  function guard(elt) {
+    const wrapper = wrapperOf(elt);
+    if (!wrapper || wrapper.retryGuarded) return;
+    const init = wrapper.init;
+    wrapper.retryGuarded = true;
+    wrapper.replace = init;
+    wrapper.init = function () { if (!socketUp(this.socket)) init.call(this); };
+  }
+  // Retries come quickly and stop growing at a second: a board is back within two seconds of the
+  // server (the handshake and the first board take the rest), and a refused connection costs the
+  // server nothing. Jitter spreads a restart's pages.
+  htmx.config.wsReconnectDelay = function (retries) {
+    return Math.min(1000, 250 * Math.pow(2, retries)) * (0.6 + 0.4 * Math.random());
+  };
+  function reconnectNow(elt, evenIfOpen) {
+    const wrapper = wrapperOf(elt);
+    if (!wrapper || !document.body.contains(elt)) return;
+    if (evenIfOpen) (wrapper.replace || wrapper.init).call(wrapper);
+    else if (!socketUp(wrapper.socket)) wrapper.init();
+  }
+  // Ask a board's open socket for the board: the answer is news of the game and proof it lives.
+  function askForBoard(elt) {
+    const wrapper = wrapperOf(elt);
+    if (elt.dataset.beatMs && wrapper && wrapper.socket && wrapper.socket.readyState === WebSocket.OPEN) {
+      wrapper.socket.send("board");
+      link(elt).asked = Date.now();
+    }
+  }
+  function isCurrent(e) {
+    const wrapper = wrapperOf(e.detail.elt);
+    const socket = e.detail.event && e.detail.event.target;
+    return !wrapper || !socket || wrapper.socket === socket;  // not a socket replaced since
+  }
+
+  // The first connecting comes before the extension has stored its wrapper: open and close guard too.
+  document.addEventListener("htmx:wsConnecting", function (e) { guard(e.detail.elt); });
+  document.addEventListener("htmx:wsOpen", function (e) {
+    guard(e.detail.elt);
+    if (!isCurrent(e)) return;
+    const l = link(e.detail.elt);
+    l.open = l.tried = l.live = true;
+    l.failed = false;  // a handshake just went through: the server can be reached
+    l.heard = Date.now();
+    l.asked = 0;
+    showLink(e.detail.elt);
+  });
+  document.addEventListener("htmx:wsClose", function (e) {
+    guard(e.detail.elt);
+    if (!isCurrent(e)) return;
+    const elt = e.detail.elt;
+    link(elt).open = false;
+    link(elt).tried = true;
+    showLink(elt);
+    // The extension retries only after an abnormal close; a server that shut down cleanly for a
+    // restart (1000, 1001) is retried too. A refusal (4xxx) is final.
+    const code = e.detail.event && e.detail.event.code;
+    if (code === 1000 || code === 1001) setTimeout(function () { reconnectNow(elt); }, htmx.config.wsReconnectDelay(0));
+  });
+  document.addEventListener("htmx:wsError", function (e) {
+    const l = link(e.detail.elt);
+    l.open = false;
+    l.tried = true;
+    showLink(e.detail.elt);
+  });
+
+  // The server's heartbeat: {"beat": the game's version, "live": whether pushes reach the socket}.
+  document.addEventListener("htmx:wsBeforeMessage", function (e) {
+    const l = link(e.detail.elt);
+    l.heard = Date.now();
+    l.asked = 0;
+    const text = e.detail.message || "";
+    if (text.indexOf('{"beat"') !== 0) return;
+    e.preventDefault();
+    let beat;
+    try { beat = JSON.parse(text); } catch (err) { return; }
+    if (typeof beat.live === "boolean") l.live = beat.live;
+    showLink(e.detail.elt);
+    const board = document.getElementById("board");
+    if (board && typeof beat.beat === "number" && beat.beat > Number(board.dataset.version)) askForBoard(e.detail.elt);
+  });
+
+  // A socket the browser still calls open but that has not been heard from for a few beats (or
+  // since it was asked for the board) is dead: the network went without a word. Make a new one.
+  setInterval(function () {
+    const now = Date.now();
+    sockets().forEach(function (elt) {
+      const l = link(elt);
+      const beat = Number(elt.dataset.beatMs || 0);
+      if (!l.open || !beat) return;
+      if (now - l.heard > 2.5 * beat || (l.asked && now - l.asked > 3000)) {
+        l.open = false;
+        l.asked = 0;
+        showLink(elt);
+        reconnectNow(elt, true);
+      }
+    });
+  }, 1000);
+
+  // The network or the tab comes back: reconnect at once rather than at the next retry, and check
+  // a socket that stayed open (a sleeping laptop's socket may be long dead).
+  function wake() {
+    sockets().forEach(function (elt) {
+      showLink(elt);
+      if (socketUp((wrapperOf(elt) || {}).socket)) askForBoard(elt);
+      else reconnectNow(elt);
+    });
+    document.dispatchEvent(new CustomEvent("board:reachable"));
+  }
+  window.addEventListener("online", wake);
+  window.addEventListener("offline", function () { sockets().forEach(showLink); });
+  document.addEventListener("visibilitychange", function () { if (document.visibilityState === "visible") wake(); });
 
   function boardVersion(html) {
     const m = /id="board"[^>]*data-version="(\d+)"|data-version="(\d+)"[^>]*id="board"/.exec(html);
@@ -203,53 +336,153 @@
     },
   });
 
-  // A move's answer carries the new board, and this page's socket is spared the same push. If the
-  // answer is lost (network, a 5xx), ask for the board again rather than sit on a stale one.
-  function refetchBoard(e) {
-    const board = document.getElementById("board");
-    if (!board || !e.detail.elt || !board.contains(e.detail.elt)) return;
-    htmx.ajax("GET", window.location.pathname, { target: "#board", swap: "outerHTML" });
+  // A request that could not reach the server, or came back from a proxy with the server away:
+  // the connection is not what the status said.
+  function requestFailed() {
+    sockets().forEach(function (elt) {
+      const l = link(elt);
+      l.failed = true;
+      showLink(elt);
+      // A socket the browser calls open proves nothing now: a new handshake does (wsOpen).
+      if (l.open) reconnectNow(elt, true);
+    });
   }
-  document.addEventListener("htmx:responseError", refetchBoard);
-  document.addEventListener("htmx:timeout", refetchBoard);
+  function requestReached() {
+    sockets().forEach(function (elt) {
+      const l = link(elt);
+      if (!l.failed) return;
+      l.failed = false;
+      showLink(elt);
+      reconnectNow(elt);
+    });
+  }
+  function serverAway(status) { return status === 0 || status === 502 || status === 503 || status === 504; }
 
-  // A move that could not reach the server at all (the network or the server is down) is not
-  // dropped: the page says so, and sends it again once the socket is back (or the next try gets
-  // through). A board changed meanwhile answers the late move with the new board and a word.
+  // A move (a POST to the board's act/ URL) that does not reach the server is kept, said, and sent
+  // again until the server answers: every 1.5 s at most, and at once when the network, the socket
+  // or the tab comes back. Sending it again is safe: the server makes a move once, answers a move
+  // it has already made with the board, and refuses one made on a board that has changed since.
+  const MOVE = /\/games\/[^/]+\/act\/$/;
   let unsent = null;
-  function unsentNote(text) {
+  let retry = null;
+  function unsentNote(text, kind) {
     const note = document.getElementById("unsent");
     if (!note) return;
     note.textContent = text;
     note.hidden = !text;
+    if (kind) note.dataset.kind = kind;
+    else delete note.dataset.kind;
   }
-  function resend() {
-    if (!unsent) return;
-    const move = unsent;
-    unsent = null;
-    unsentNote("Sending again…");
-    htmx.ajax(move.verb, move.path, { values: move.values, target: "#board", swap: "outerHTML",
-      headers: move.headers });
-  }
-  document.addEventListener("htmx:sendError", function (e) {
+  function isMove(config) {
     const board = document.getElementById("board");
-    const elt = e.detail.elt;
-    const config = e.detail.requestConfig;
-    if (!board || !elt || !config || !(board.contains(elt) || elt === board)) return;
-    const values = {};
-    if (config.formData) {
-      config.formData.forEach(function (value, key) {
-        if (key in values) values[key] = [].concat(values[key], value);
-        else values[key] = value;
-      });
+    return !!(board && config && config.verb === "post" && MOVE.test(config.path) && config.elt &&
+      (board.contains(config.elt) || config.elt.closest("[hx-ext~='board-answer']")));
+  }
+  // The button the move was made with stays marked while it waits, through any redraw of the board.
+  function markWaiting() {
+    document.querySelectorAll("#board [data-unsent]").forEach(function (b) { b.removeAttribute("data-unsent"); });
+    if (!unsent || !unsent.button) return;
+    const button = Array.from(document.querySelectorAll("#board button[name]")).find(function (b) {
+      return b.getAttribute("name") === unsent.button.name && b.getAttribute("value") === unsent.button.value;
+    });
+    if (button) button.setAttribute("data-unsent", "");
+  }
+  document.addEventListener("htmx:afterSwap", markWaiting);
+  document.addEventListener("htmx:oobAfterSwap", markWaiting);
+  function keep(config) {
+    if (unsent) return;
+    const headers = Object.assign({}, config.headers, { "Content-Type": "application/x-www-form-urlencoded" });
+    const submitter = config.triggeringEvent && config.triggeringEvent.submitter;
+    unsent = { path: config.path, body: new URLSearchParams(config.formData).toString(), headers: headers, tries: 0,
+      button: submitter && submitter.name ? { name: submitter.name, value: submitter.value } : null };
+    markWaiting();
+    unsentNote(navigator.onLine ? "Not sent yet: the server cannot be reached. Your move goes as soon as it can."
+      : "Not sent yet: you are offline. Your move goes as soon as the network is back.", "waiting");
+    later();
+  }
+  function later() {
+    clearTimeout(retry);
+    retry = setTimeout(sendAgain, Math.min(1500, 300 * Math.pow(2, unsent ? unsent.tries : 0)));
+  }
+  let sending = false;
+  function sendAgain() {
+    if (!unsent || sending) return;
+    if (!navigator.onLine) { later(); return; }  // the online event sends it
+    const move = unsent;
+    move.tries += 1;
+    sending = true;
+    const stop = new AbortController();
+    const timer = setTimeout(function () { stop.abort(); }, 10000);
+    fetch(move.path, { method: "POST", body: move.body, headers: move.headers, credentials: "same-origin",
+      signal: stop.signal })
+      .then(function (response) {
+        if (serverAway(response.status)) throw new Error("server away");
+        return response.text().then(function (html) { answered(move, response.status, html); });
+      })
+      .catch(function () {
+        sending = false;
+        if (unsent !== move) return;  // answered: what failed was drawing the answer, not sending
+        requestFailed();
+        unsentNote(navigator.onLine ? "Not sent yet: the server cannot be reached. Trying again…"
+          : "Not sent yet: you are offline. Your move goes as soon as the network is back.", "waiting");
+        later();
+      })
+      .finally(function () { clearTimeout(timer); });
+  }
+  function answered(move, status, html) {
+    sending = false;
+    unsent = null;
+    markWaiting();
+    clearTimeout(retry);
+    requestReached();
+    const incoming = boardVersion(html);
+    if (incoming === null) { window.location.reload(); return; }  // signed out meanwhile: the page says
+    const board = document.getElementById("board");
+    if (board && incoming >= Number(board.dataset.version)) htmx.swap(board, html, { swapStyle: "outerHTML" });
+    if (status === 409) unsentNote("Your move was not made: the board changed while you were away.", "refused");
+    else if (status >= 400) unsentNote("Your move was not made: see the board for why.", "refused");
+    else {
+      unsentNote("Your move was sent.", "sent");
+      setTimeout(function () {
+        const note = document.getElementById("unsent");
+        if (!unsent && note && note.dataset.kind === "sent") unsentNote("");
+      }, 6000);
     }
-    unsent = { verb: config.verb, path: config.path, values: values, headers: config.headers };
-    unsentNote("Not sent: reconnecting…");
-    setTimeout(resend, 3000);
+  }
+  document.addEventListener("board:reachable", sendAgain);
+  document.addEventListener("htmx:wsOpen", sendAgain);
+
+  // A second move while one waits would be refused as stale once the first lands: it waits too.
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    if (unsent && isMove(e.detail.requestConfig)) {
+      e.preventDefault();
+      unsentNote("Your last move is still waiting to be sent: it goes first.", "waiting");
+    }
   });
-  document.addEventListener("htmx:wsOpen", function () { if (unsent) setTimeout(resend, 300); });
+  document.addEventListener("htmx:sendError", function (e) {
+    const config = e.detail.requestConfig;
+    requestFailed();
+    if (isMove(config)) keep(config);
+  });
+  // An answer lost (no answer in time, a 5xx): a move is kept and sent again, anything else from
+  // the board asks for the board again rather than sit on a stale one.
+  function answerLost(e, away) {
+    const config = e.detail.requestConfig;
+    if (away) requestFailed();
+    if (away && isMove(config)) { keep(config); return; }
+    const board = document.getElementById("board");
+    if (!board || !e.detail.elt || !board.contains(e.detail.elt)) return;
+    htmx.ajax("GET", window.location.pathname, { target: "#board", swap: "outerHTML" });
+  }
+  document.addEventListener("htmx:timeout", function (e) { answerLost(e, true); });
+  document.addEventListener("htmx:responseError", function (e) {
+    answerLost(e, serverAway(e.detail.xhr ? e.detail.xhr.status : 0));
+  });
   document.addEventListener("htmx:afterRequest", function (e) {
-    if (e.detail.successful && !unsent) unsentNote("");
+    const status = e.detail.xhr ? e.detail.xhr.status : 0;
+    if (!serverAway(status)) requestReached();
+    // A move answered by the server ends whatever the note said about an earlier one.
+    if (!unsent && status && !serverAway(status) && isMove(e.detail.requestConfig)) unsentNote("");
   });
 })();
 

@@ -8,13 +8,13 @@ from datetime import timedelta
 
 import pytest
 from django.utils import timezone
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Page, expect
 
-from games.play.models import Connection, Game
+from games.play.models import Connection, Game, Move
 from tests.e2e.helpers import screenshot, serious_axe_violations
 from tests.e2e.test_board_layout import DESKTOP, PHONE, open_board
 from tests.live.support import session_key
-from tests.play.factories import human_game, make_user
+from tests.play.factories import act, human_game, make_user
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True), pytest.mark.timeout(120)]
 
@@ -28,13 +28,78 @@ def test_a_move_the_server_never_got_is_said_and_sent_again(browser: Browser, li
     page.locator(".cut-deck button.fan__card:not([disabled])").nth(20).click(position={"x": 6, "y": 20})
     note = page.locator("#unsent")
     expect(note).to_be_visible()
-    expect(note).to_have_text("Not sent: reconnecting…")
+    expect(note).to_contain_text("Not sent yet: the server cannot be reached")
+    # The request that failed says more than the open socket: the status does not say "Connected".
+    expect(page.locator("#connection")).not_to_have_attribute("data-state", "open")
     screenshot(page, "board-not-sent-desktop")
     page.unroute(act)
     # Sent again by itself, and the board moves on: the computer cut too, so the deal is made.
     page.wait_for_function("(v) => Number(document.querySelector('#board').dataset.version) > v", arg=version,
                            timeout=15000)
-    expect(note).to_be_hidden()
+    expect(note).to_have_text("Your move was sent.")
+    expect(page.locator("#connection")).to_have_attribute("data-state", "open")
+    expect(note).to_be_hidden(timeout=10000)
+
+
+def alice_s_board(browser: Browser, live_daphne: str, game: Game, viewport: dict) -> Page:
+    context = browser.new_context(viewport=viewport)
+    context.add_cookies([{"name": "sessionid", "value": session_key(game.created_by), "url": live_daphne}])
+    page = context.new_page()
+    page.goto(f"{live_daphne}/games/{game.pk}/")
+    expect(page.locator("#connection")).to_have_attribute("data-state", "open")
+    return page
+
+
+def cuts(game: Game, seat: int) -> int:
+    return Move.objects.filter(game=game, seat=seat, action__type="cut_for_deal").count()
+
+
+def test_a_move_whose_answer_was_lost_is_sent_again_and_made_once(browser: Browser, live_daphne: str):
+    """The server makes the move and the network drops its answer: the page sends it again, and
+    the server answers with the board instead of making it twice or calling it stale."""
+    game = human_game(make_user("alice-lost"), make_user("bob-lost"))
+    page = alice_s_board(browser, live_daphne, game, {"width": 1280, "height": 720})
+    seen = int(page.locator("#board").get_attribute("data-version"))
+    answers_lost = []
+
+    def lose_the_first_answer(route):
+        if answers_lost:
+            route.continue_()
+            return
+        route.fetch()  # the server gets the move and makes it
+        answers_lost.append(route.request.url)
+        route.abort("connectionfailed")  # and its answer never reaches the page
+
+    page.route(re.compile(r"/games/\d+/act/"), lose_the_first_answer)
+    page.get_by_role("button", name="Cut at card 20").click(position={"x": 6, "y": 20})  # fanned cards
+    page.wait_for_function("(v) => Number(document.querySelector('#board').dataset.version) > v", arg=seen,
+                           timeout=15000)
+    expect(page.locator("#unsent")).to_have_text("Your move was sent.")
+    assert answers_lost and cuts(game, 0) == 1
+    game.refresh_from_db()
+    assert game.version == seen + 1
+    expect(page.locator(".board-error")).to_have_count(0)
+
+
+def test_a_move_the_board_left_behind_is_said_not_made(browser: Browser, live_daphne: str):
+    """Alice's cut cannot be sent; Bob takes the same card meanwhile. When it can be sent, the
+    server refuses it as stale, and the page says plainly that her move was not made."""
+    alice, bob = make_user("alice-behind"), make_user("bob-behind")
+    game = human_game(alice, bob)
+    page = alice_s_board(browser, live_daphne, game, PHONE)
+    act_url = re.compile(r"/games/\d+/act/")
+    page.route(act_url, lambda route: route.abort("connectionfailed"))
+    page.get_by_role("button", name="Cut at card 20").click(position={"x": 6, "y": 20})
+    note = page.locator("#unsent")
+    expect(note).to_contain_text("Not sent yet")
+    act(game, bob, {"type": "cut_for_deal", "position": "19"})  # card 20, taken by Bob
+    expect(page.get_by_role("button", name="Card 20, cut by bob-behind")).to_be_visible()  # pushed
+    page.unroute(act_url)
+    not_made = "Your move was not made: the board changed while you were away."
+    expect(note).to_have_text(not_made, timeout=10000)
+    expect(page.locator(".board-error")).to_contain_text("The board changed since you last saw it")
+    screenshot(page, "board-move-not-made-phone")
+    assert cuts(game, 0) == 0 and cuts(game, 1) == 1
 
 
 @pytest.mark.parametrize(("name", "viewport"), [("desktop", DESKTOP), ("phone", PHONE)])

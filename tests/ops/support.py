@@ -196,3 +196,36 @@ def wait_for_other_sessions_to_end(timeout: float = 10.0) -> None:
             if cursor.fetchone()[0] == 0:
                 return
         time.sleep(0.1)
+
+
+class PrivateRedis:
+    """A ``redis-server`` of the test's own on a free port, to stop and start again (the machine's
+    shared Redis is never touched). Nothing is saved: a restart comes back empty, as after a crash."""
+
+    def __init__(self) -> None:
+        self.port = closed_port()
+        self.url = f"redis://{HOST}:{self.port}/0"
+        self.process: subprocess.Popen | None = None
+
+    def start(self, timeout: float = 20.0) -> None:
+        self.process = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--bind", HOST, "--save", "", "--appendonly", "no"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                with socket.create_connection((HOST, self.port), timeout=1) as conn:
+                    conn.sendall(b"PING\r\n")
+                    if conn.recv(16).startswith(b"+PONG"):
+                        return
+            except OSError:
+                pass
+            time.sleep(0.05)
+        raise RuntimeError(f"redis-server on {self.port} did not start")
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=20)
+        self.process = None

@@ -189,6 +189,11 @@ async def first_board(game_id: int, session: str) -> str:
 class Answer:
     status: int  # HTTP status, or 200/409/422 for the service's outcome
     version: int | None = None
+    replayed: bool = False  # the same move, made already from that board: answered, not made again
+
+    @property
+    def made(self) -> bool:
+        return self.status == 200 and not self.replayed
 
 
 def post_move(client: Client, game_id: int, version: int, form: dict) -> Answer:
@@ -196,12 +201,14 @@ def post_move(client: Client, game_id: int, version: int, form: dict) -> Answer:
     html = response.content.decode()
     assert response.status_code in (200, 409, 422), (response.status_code, html[:500])
     assert 'id="board"' in html, html[:300]  # every answer is a board, never an error page
-    return Answer(response.status_code, board_version(html))
+    return Answer(response.status_code, board_version(html), response.get("Idempotent-Replayed") == "true")
 
 
 def call_service(user, game_id: int, version: int, form: dict) -> Answer:
     try:
         outcome = services.game_act(user=user, game_id=game_id, version=version, action=form)
+    except services.AlreadyMade:
+        return Answer(200, replayed=True)
     except (services.StaleVersion, services.NotAvailable) as exc:
         return Answer(exc.status)
     except services.IllegalMove:
@@ -264,9 +271,10 @@ def test_many_moves_at_once_in_one_game_are_each_applied_once_or_refused_cleanly
                 else:
                     tasks.append(lambda u=users[seat], f=form, v=seen: call_service(u, game.pk, v, f))
             answers = crew.run(tasks)
-            applied = [a for a in answers if a.status == 200]
+            applied = [a for a in answers if a.made]
             # Every move was made against version ``seen``: exactly one can win, the others are stale
-            # (or illegal for the seat not due), and none is half-applied. Where everyone acts at
+            # (or illegal for the seat not due), or the very move that won sent again (answered
+            # with the board, not made twice), and none is half-applied. Where everyone acts at
             # once (the cut, laying away, "Next hand") one move per seat due may win
             # (services.SIMULTANEOUS_ACTIONS).
             at_once = acting_at_once(state)
@@ -302,25 +310,26 @@ def test_both_players_laying_away_at_once_from_many_tabs_loses_neither_discard()
     size = 8
     clients = [{seat: logged_in(users[seat]) for seat in (0, 1)} for _ in range(size)]
 
-    def keep_trying(i: int) -> list[int]:
+    def keep_trying(i: int) -> list[str]:
         seat = i % 2
-        statuses = []
+        outcomes = []
         for _ in range(20):
             version = Game.objects.values_list("version", flat=True).get(pk=game.pk)
             answer = post_move(clients[i][seat], game.pk, version, forms[seat])
-            statuses.append(answer.status)
-            if answer.status != 409:  # applied, or refused because this seat has laid away already
-                return statuses
-        raise AssertionError(f"thread {i} never got past stale answers: {statuses}")
+            outcomes.append("made" if answer.made else "replayed" if answer.replayed else str(answer.status))
+            # Applied; the same discard made already by another tab; or refused as laid away already.
+            if answer.status != 409:
+                return outcomes
+        raise AssertionError(f"thread {i} never got past stale answers: {outcomes}")
 
     crew = AllAtOnce(size)
     try:
         results = crew.run([lambda i=i: keep_trying(i) for i in range(size)])
     finally:
         crew.close()
-    finals = [statuses[-1] for statuses in results]
-    assert finals.count(200) == 2, results  # one per seat
-    assert set(finals) <= {200, 422}
+    finals = [outcomes[-1] for outcomes in results]
+    assert finals.count("made") == 2, results  # one per seat
+    assert set(finals) <= {"made", "replayed", "422"}
     discards = Move.objects.filter(game=game, action__type="discard")
     assert sorted(discards.values_list("seat", flat=True)) == [0, 1]
     assert load(game).phase == "play"

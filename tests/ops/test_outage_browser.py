@@ -77,8 +77,6 @@ def test_the_board_survives_a_channel_layer_outage(page: Page, static_root, serv
 
         page.context.add_cookies([{"name": "sessionid", "value": alice_session, "url": base}])
         page.goto(f"{base}/games/{game.pk}/")
-        # Retry quickly: the extension's own back-off (up to a minute) is not what this test is about.
-        page.evaluate("() => { htmx.config.wsReconnectDelay = () => 300; }")
         connection = page.locator("#connection")
         expect(connection).to_have_attribute("data-state", "closed", timeout=WAIT_MS)
         expect(connection).to_contain_text("Reconnecting…")

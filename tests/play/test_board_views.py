@@ -488,6 +488,21 @@ def test_a_missing_or_garbled_version_is_stale(go_game, a):
     assert snapshot(go_game) == before
 
 
+def test_a_move_sent_again_gets_the_board_and_is_made_once(go_game, a):
+    """The page lost the answer (the network went as the move arrived) and sends the move again."""
+    version = go_game.version
+    form = {"type": "discard", "cards": ["8S", "9S"]}
+    assert_board_partial(post_act(a, go_game, form, version=version), 200)
+    before = snapshot(go_game)
+    again = post_act(a, go_game, form, version=version)
+    assert again["Idempotent-Replayed"] == "true"
+    html = assert_board_partial(again, 200)
+    assert board_error(html) == ""
+    assert version_in(html) == go_game.version
+    assert snapshot(go_game) == before
+    assert Move.objects.filter(game=go_game, action__type="discard").count() == 1
+
+
 def test_acting_in_a_finished_game_is_409(go_game, a, b):
     post_act(a, go_game, {"type": "resign"})
     before = snapshot(go_game)

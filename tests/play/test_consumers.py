@@ -56,7 +56,7 @@ def _version(html: str) -> int:
 
 async def _receive_board(communicator: WebsocketCommunicator) -> str:
     """The next board pushed to this socket (presence and chat fragments come on it too)."""
-    for _ in range(20):
+    for _ in range(100):  # presence, chat and heartbeats come on it too
         html = await communicator.receive_from(timeout=5)
         if 'id="board"' in html:
             return html
@@ -142,11 +142,21 @@ async def test_a_socket_never_moves():
     await sock.disconnect(timeout=10)
 
 
+def _is_beat(message: str) -> bool:
+    return message.startswith('{"beat"')
+
+
 async def _drain(communicator: WebsocketCommunicator) -> list[str]:
-    """Whatever this socket is sent until it has been quiet for a moment."""
-    got = []
-    while not await communicator.receive_nothing(timeout=0.5):
-        got.append(await communicator.receive_from(timeout=1))
+    """Whatever this socket is sent, its heartbeats aside, until it has been quiet for a moment."""
+    loop = asyncio.get_running_loop()
+    got, last = [], loop.time()
+    while loop.time() - last < 0.5:
+        if await communicator.receive_nothing(timeout=0.1):
+            continue
+        message = await communicator.receive_from(timeout=1)
+        if not _is_beat(message):
+            got.append(message)
+            last = loop.time()
     return got
 
 
@@ -291,6 +301,90 @@ async def test_a_socket_whose_heartbeats_do_not_come_back_through_the_layer_is_c
         assert output == {"type": "websocket.close", "code": 1013}, broken.__name__
         await sock.disconnect(timeout=10)  # the page's side of the close
         monkeypatch.setattr(layer, "send", real_send)
+
+
+async def test_the_page_hears_the_game_s_version_on_every_heartbeat(monkeypatch):
+    """The page's own heartbeat: a page behind the version asks for its board, and a page that
+    hears nothing for a few beats knows its socket is dead."""
+    import json
+
+    from games.play import presence
+
+    monkeypatch.setattr(presence, "HEARTBEAT_SECONDS", 0.2)
+    game, alice, _bob, _ = await sync_to_async(_two_player_game)()
+    h_alice, = await sync_to_async(_headers_for)(alice)
+    sock = await _connect(game.pk, h_alice)
+    for _ in range(50):
+        message = await sock.receive_from(timeout=5)
+        if _is_beat(message):
+            break
+    assert json.loads(message) == {"beat": game.version, "live": True}
+    await sock.disconnect(timeout=10)
+
+
+async def test_a_board_behind_catches_up_as_soon_as_the_layer_delivers_again(monkeypatch):
+    """The channel layer stops delivering (Redis away): the page is told at once, a move made
+    meanwhile is not pushed, and when the layer delivers again the board comes within a second or
+    so, long before the next heartbeat."""
+    import json
+
+    from games.play import layer_watch, presence
+
+    monkeypatch.setattr(presence, "HEARTBEAT_SECONDS", 60)
+    monkeypatch.setattr(layer_watch, "OUTAGE_POLL_SECONDS", 60)
+    game, alice, bob, _ = await sync_to_async(_two_player_game)()
+    h_alice, = await sync_to_async(_headers_for)(alice)
+    sock = await _connect(game.pk, h_alice)
+    await _receive_board(sock)
+    layer = get_channel_layer()
+    real_send, real_group_send = layer.send, layer.group_send
+
+    async def refused(*args, **kwargs):
+        raise ConnectionError("the channel layer cannot be reached")
+
+    monkeypatch.setattr(layer, "send", refused)
+    monkeypatch.setattr(layer, "group_send", refused)
+    message = await sock.receive_from(timeout=5)
+    assert json.loads(message) == {"beat": game.version, "live": False}
+    await sync_to_async(services.game_act)(user=bob, game_id=game.pk, version=game.version,
+                                           action={"type": "cut_for_deal", "position": "5"})
+    assert await _drain(sock) == []  # the push is lost
+
+    loop = asyncio.get_running_loop()
+    back = loop.time()
+    monkeypatch.setattr(layer, "send", real_send)
+    monkeypatch.setattr(layer, "group_send", real_group_send)
+    assert _version(await sock.receive_from(timeout=5)) == game.version + 1
+    assert loop.time() - back < 2
+    assert json.loads(await sock.receive_from(timeout=5)) == {"beat": game.version + 1, "live": True}
+    await sock.disconnect(timeout=10)
+
+
+async def test_while_the_layer_is_away_boards_follow_the_moves_a_little_later(monkeypatch):
+    """Moves still commit over HTTP while Redis is away: the process reads its games' versions
+    every OUTAGE_POLL_SECONDS and the sockets behind draw their boards."""
+    import json
+
+    from games.play import layer_watch, presence
+
+    monkeypatch.setattr(presence, "HEARTBEAT_SECONDS", 60)
+    monkeypatch.setattr(layer_watch, "OUTAGE_POLL_SECONDS", 0.5)
+    game, alice, bob, _ = await sync_to_async(_two_player_game)()
+    h_alice, = await sync_to_async(_headers_for)(alice)
+    sock = await _connect(game.pk, h_alice)
+    await _receive_board(sock)
+    layer = get_channel_layer()
+
+    async def refused(*args, **kwargs):
+        raise ConnectionError("the channel layer cannot be reached")
+
+    monkeypatch.setattr(layer, "send", refused)
+    monkeypatch.setattr(layer, "group_send", refused)
+    assert json.loads(await sock.receive_from(timeout=5))["live"] is False
+    await sync_to_async(services.game_act)(user=bob, game_id=game.pk, version=game.version,
+                                           action={"type": "cut_for_deal", "position": "5"})
+    assert _version(await _receive_board(sock)) == game.version + 1
+    await sock.disconnect(timeout=10)
 
 
 async def test_a_push_does_not_queue_behind_channels_shared_thread(monkeypatch):

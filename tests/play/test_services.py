@@ -377,13 +377,14 @@ def test_both_players_may_ask_for_the_next_hand_from_the_same_board(alice, bob):
     game.refresh_from_db()
     seen = game.version
     act(game, bob, {"type": "next_deal"}, version=seen)
-    # Bob's second press from that board (a double click) is stale: he himself moved since.
-    refused(game, services.StaleVersion, lambda: act(game, bob, {"type": "next_deal"}, version=seen))
+    # Bob's second press from that board (a double click, or a page sending again a press whose
+    # answer it lost) is answered with the board: he made it already, and nothing is made twice.
+    refused(game, services.AlreadyMade, lambda: act(game, bob, {"type": "next_deal"}, version=seen))
     act(game, alice, {"type": "next_deal"}, version=seen)
     state = load(game)
     assert state.phase == "discard" and state.deal_no == 1 and game.version == seen + 2
-    # Once the next hand is dealt, a press from the show's board is stale.
-    refused(game, services.StaleVersion, lambda: act(game, alice, {"type": "next_deal"}, version=seen))
+    # Once the next hand is dealt, Alice's press sent again is the one already made.
+    refused(game, services.AlreadyMade, lambda: act(game, alice, {"type": "next_deal"}, version=seen))
     assert_log_consistent(game)
 
 
@@ -520,9 +521,26 @@ def test_a_stale_version_is_refused(in_play, bob):
     refused(in_play, services.StaleVersion,
             lambda: act(in_play, bob, {"type": "play", "card": "KH"}, version=version + 1))
     act(in_play, bob, {"type": "play", "card": "KH"}, version=version)
-    # The same form sent twice (a double click): the second is stale.
+    # Another card from the same board (a second click): stale.
     refused(in_play, services.StaleVersion,
             lambda: act(in_play, bob, {"type": "play", "card": "9C"}, version=version))
+
+
+def test_a_move_sent_again_is_made_once(in_play, bob, alice):
+    """A page that lost the answer to its move sends it again: the move stands, once."""
+    in_play.refresh_from_db()
+    version = in_play.version
+    act(in_play, bob, {"type": "play", "card": "KH"}, version=version)
+    refused(in_play, services.AlreadyMade,
+            lambda: act(in_play, bob, {"type": "play", "card": "KH"}, version=version), match="made already")
+    # Still the same one move after the other player's answer.
+    act(in_play, alice, {"type": "play", "card": "TD"})
+    refused(in_play, services.AlreadyMade,
+            lambda: act(in_play, bob, {"type": "play", "card": "KH"}, version=version))
+    assert Move.objects.filter(game=in_play, seat=1, action__card="KH").count() == 1
+    # The other player sending the same card from that board made no such move: stale.
+    refused(in_play, services.StaleVersion,
+            lambda: act(in_play, alice, {"type": "play", "card": "KH"}, version=version))
 
 
 @pytest.mark.parametrize(

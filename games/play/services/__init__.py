@@ -18,6 +18,7 @@ from games.play.services.away import (
 )
 from games.play.services.core import FINISHED_PHASES, Outcome, load_state, redraw_boards, rounds_summarise
 from games.play.services.errors import (
+    AlreadyMade,
     IllegalMove,
     NotAPlayer,
     NotAvailable,
@@ -55,7 +56,7 @@ from games.play.services.tables import (
 
 __all__ = [
     "ABORTED_EVENT", "BAD_CARD_MESSAGE", "FINISHED_PHASES", "ORGANISED_REFUSAL", "SIMULTANEOUS_ACTIONS",
-    "STALE_MESSAGE", "IllegalMove", "NotAPlayer", "NotAvailable", "Outcome", "RateLimited",
+    "STALE_MESSAGE", "AlreadyMade", "IllegalMove", "NotAPlayer", "NotAvailable", "Outcome", "RateLimited",
     "RematchWaiting", "ServiceError", "StaleVersion", "abort_refusal", "computer_to_act", "game_abort",
     "game_accept", "game_act", "game_claim_win", "game_computer_step", "game_create_between",
     "game_enter_result",

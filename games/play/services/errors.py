@@ -21,6 +21,13 @@ class StaleVersion(ServiceError):
     status = 409
 
 
+class AlreadyMade(ServiceError):
+    """The move is in the log already, made by this seat since the board it was sent from: a page
+    sending again a move whose answer it never got. Nothing is applied twice; the answer is the board."""
+
+    status = 200
+
+
 class IllegalMove(ServiceError):
     status = 422
 

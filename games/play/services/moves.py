@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import random
 import time
@@ -22,6 +23,7 @@ from games.play.services.core import (
     load_state,
 )
 from games.play.services.errors import (
+    AlreadyMade,
     IllegalMove,
     NotAPlayer,
     NotAvailable,
@@ -60,9 +62,11 @@ def game_act(
     seat = game.seat_of(user)
     if seat is None:
         raise NotAPlayer("You are not playing in this game.")
+    stale = version != game.version
+    if stale and _made_already(game, seat, version, action):
+        raise AlreadyMade(ALREADY_MADE_MESSAGE)
     if game.status != Game.Status.ACTIVE:
         raise NotAvailable("This game is not in progress.")
-    stale = version != game.version
     if stale and not _others_acted_alongside(game, seat, version, action):
         raise StaleVersion(STALE_MESSAGE)
     try:
@@ -86,6 +90,23 @@ def game_act(
 
 
 STALE_MESSAGE = "The board changed since you last saw it; here it is now."
+ALREADY_MADE_MESSAGE = "That move was made already."
+
+
+def _made_already(game: Game, seat: int, version: int, action: dict) -> bool:
+    """Whether this seat has made exactly ``action`` since ``version``: the same move sent again by
+    a page that lost the answer (the network went as it arrived), which must not be made twice or
+    be refused as if the player had not made it."""
+    try:
+        asked = parse_action(seat, action)
+    except IllegalMove:
+        return False
+    since = Move.objects.filter(game=game, seat=seat, seq__gte=max(version, 1), by_timeout=False)
+    for made in since.values_list("action", flat=True):
+        with contextlib.suppress(ValueError):  # an entry of the site's own is no player's move
+            if action_from_dict(made) == asked:
+                return True
+    return False
 
 
 def _lay_away_size(game: Game, action: dict) -> None:

@@ -17,7 +17,7 @@ from django.utils.html import format_html
 from django.views.decorators.http import require_POST
 
 from games.infra import timeline
-from games.play import broadcast, ratelimit, services
+from games.play import broadcast, presence, ratelimit, services
 from games.play.board.player import announce_html, board_context, board_html
 from games.play.board.status import presence_context
 from games.play.models import Game
@@ -43,7 +43,9 @@ def _board_response(request: HttpRequest, game: Game, *, status: int = 200, erro
     # a move posted without JavaScript the page is the move's answer, and it calls the move out.
     calls = context["calls"] if request.session.pop(CALLS_KEY, None) == game.pk else []
     context.update(board=board, announce=announce_html(calls),
-                   tab=broadcast.new_tab_id())  # the whole page: its socket and its htmx requests carry it
+                   tab=broadcast.new_tab_id(),  # the whole page: its socket and its htmx requests carry it
+                   # A socket not heard from for a few heartbeats is dead (site.js replaces it).
+                   heartbeat_ms=int(presence.HEARTBEAT_SECONDS * 1000))
     return render(request, "play/board.html", context, status=status)
 
 
@@ -102,6 +104,14 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
         outcome = services.game_act(
             user=request.user, game_id=game_id, version=version, action=action, origin=board_tab(request)
         )
+    except services.AlreadyMade:
+        # A page sending again a move whose answer it lost: the move stands, the answer is the board,
+        # marked as a replay (the header payment APIs use for an idempotent retry) for any client
+        # that counts what it made.
+        game = Game.objects.with_seats().get(pk=game_id)
+        response = _board_response(request, game) if request.htmx else redirect(game)
+        response["Idempotent-Replayed"] = "true"
+        return response
     except services.ServiceError as exc:
         game = get_object_or_404(Game.objects.with_seats(), pk=game_id)
         if game.seat_of(request.user) is None:

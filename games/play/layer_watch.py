@@ -1,0 +1,173 @@
+"""Whether the channel layer delivers, watched once per process for all of its game sockets.
+
+Redis pub/sub delivers at most once: a push sent while Redis is away is lost, and the boards it was
+for stay behind until something draws them again. Each socket's own heartbeat would notice, but only
+every ``HEARTBEAT_SECONDS``, so boards caught up 10 to 20 s after Redis came back. Here one task per
+process sends a probe through the layer to itself every ``PROBE_SECONDS``; a probe that does not come
+back within ``PROBE_TIMEOUT`` means the layer is down. When it delivers again, every socket of the
+process whose board is older than its game's version (one query for all their games) draws the
+board at once, and every socket tells its page whether pushes flow (``GameConsumer.layer_changed``).
+While the layer is away, moves still commit over HTTP: the watch reads its games' versions every
+``OUTAGE_POLL_SECONDS`` (again one query) and the sockets behind draw their boards, so a game goes on
+at that pace instead of stalling until the layer returns.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import weakref
+from typing import Protocol
+
+from channels.layers import get_channel_layer
+
+from games.infra.sockets import database_sync_to_async
+
+log = logging.getLogger(__name__)
+
+PROBE_SECONDS = 0.5
+OUTAGE_POLL_SECONDS = 2.0
+# Generous: an event loop busy with hundreds of sockets must not read as an outage.
+PROBE_TIMEOUT = 2.0
+# A probe published while Redis was back but this process not yet subscribed again is lost: within
+# the timeout another goes out this often, so the return is seen at the first one that can arrive.
+PROBE_AGAIN_SECONDS = 0.2
+
+
+class Watched(Protocol):
+    game_id: int
+    sent_version: int
+
+    async def layer_changed(self, up: bool, version: int | None) -> None: ...
+
+    async def catch_up(self, version: int) -> None: ...
+
+
+class _Probe:
+    """A channel of the watch's own and the probes sent through it, for one run of the watch (a
+    run that ends while the next begins must not share its channel)."""
+
+    def __init__(self, layer) -> None:
+        self.layer = layer
+        self.channel: str | None = None
+        self.reader: asyncio.Task | None = None
+        self.arrived = asyncio.Event()
+        self.sent = 0  # the newest probe sent
+        self.back = 0  # the newest probe that came back
+
+    async def answers(self) -> bool:
+        """Whether a probe comes back through the layer within ``PROBE_TIMEOUT``."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + PROBE_TIMEOUT
+        first = self.sent + 1
+        try:
+            if self.reader is not None and self.reader.done():  # its read failed: start afresh
+                self.channel = self.reader = None
+            if self.channel is None:
+                # Subscribing needs the layer: tried again at every probe until it answers.
+                self.channel = await asyncio.wait_for(self.layer.new_channel("layer-watch."), PROBE_TIMEOUT)
+                self.reader = asyncio.ensure_future(self._read(self.channel))
+            while True:
+                self.sent += 1
+                self.arrived.clear()
+                message = {"type": "probe", "n": self.sent}
+                await asyncio.wait_for(self.layer.send(self.channel, message), deadline - loop.time())
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(min(PROBE_AGAIN_SECONDS, max(0.0, deadline - loop.time()))):
+                        while self.back < first:
+                            await self.arrived.wait()
+                            self.arrived.clear()
+                if self.back >= first:
+                    return True
+                if loop.time() >= deadline:
+                    return False
+        except Exception:  # noqa: BLE001 - refused, reset or timed out: all say the layer is away
+            return False
+
+    async def _read(self, channel: str) -> None:
+        # One read that is never cut off: the pub/sub layer forgets a channel whose read is cancelled.
+        while True:
+            message = await self.layer.receive(channel)
+            self.back = max(self.back, int(message.get("n", 0)))
+            self.arrived.set()
+
+    def close(self) -> None:
+        if self.reader is not None:
+            self.reader.cancel()
+
+
+class LayerWatch:
+    def __init__(self) -> None:
+        self.sockets: set[Watched] = set()
+        self.up = True
+        self._task: asyncio.Task | None = None
+
+    def join(self, socket: Watched) -> None:
+        self.sockets.add(socket)
+        if self._task is None or self._task.done():
+            self._task = asyncio.ensure_future(self._run())
+
+    def leave(self, socket: Watched) -> None:
+        self.sockets.discard(socket)
+        if not self.sockets and self._task is not None:
+            self._task.cancel()
+            self._task = None
+
+    async def _run(self) -> None:
+        probe = _Probe(get_channel_layer())
+        loop = asyncio.get_running_loop()
+        polled = 0.0
+        try:
+            while self.sockets:
+                up = await probe.answers()
+                if up != self.up:
+                    self.up = up
+                    word = "delivers again: catching up" if up else "does not deliver: polling for"
+                    log.warning("the channel layer %s %d sockets", word, len(self.sockets))
+                    await self._tell(up)
+                    polled = loop.time()
+                elif not up and loop.time() - polled >= OUTAGE_POLL_SECONDS:
+                    await self._poll()
+                    polled = loop.time()
+                await asyncio.sleep(PROBE_SECONDS)
+        finally:
+            probe.close()
+
+    async def _tell(self, up: bool) -> None:
+        sockets = list(self.sockets)
+        versions: dict[int, int] = {}
+        if up:
+            with contextlib.suppress(Exception):  # a database that is away too: each heartbeat heals
+                versions = await _versions({s.game_id for s in sockets})
+        await asyncio.gather(*(s.layer_changed(up, versions.get(s.game_id)) for s in sockets),
+                             return_exceptions=True)
+
+
+    async def _poll(self) -> None:
+        sockets = list(self.sockets)
+        try:
+            versions = await _versions({s.game_id for s in sockets})
+        except Exception:  # noqa: BLE001 - a database that is away too: the next poll tries again
+            return
+        behind = [s for s in sockets if versions.get(s.game_id, -1) > s.sent_version]
+        await asyncio.gather(*(s.catch_up(versions[s.game_id]) for s in behind), return_exceptions=True)
+
+
+@database_sync_to_async
+def _versions(game_ids: set[int]) -> dict[int, int]:
+    from games.play.models import Game
+
+    return dict(Game.objects.filter(pk__in=game_ids).values_list("pk", "version"))
+
+
+_watches: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, LayerWatch] = weakref.WeakKeyDictionary()
+
+
+def watch() -> LayerWatch:
+    """The running event loop's watch (one per process: daphne runs one loop)."""
+    loop = asyncio.get_running_loop()
+    found = _watches.get(loop)
+    if found is None:
+        found = _watches[loop] = LayerWatch()
+    return found
