@@ -16,3 +16,4 @@ class AccountsConfig(AppConfig):
         from games.play.hooks import register_page
 
         register_page("profile", lambda username: reverse("profile", args=[username]))
+        register_page("table_preferences", lambda: reverse("table_preferences"))

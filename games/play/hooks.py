@@ -131,6 +131,7 @@ PAGES = {
     "fair_deals": "how a deal's commitment is checked",
     "house_rules": "what each house rule means",
     "profile": "a player's profile (a username)",
+    "table_preferences": "where a player's table switches (sound, animations) are saved",
 }
 _pages: dict[str, Callable[..., str]] = {}
 

@@ -267,7 +267,7 @@ def test_the_replay_names_the_cards_played_before_the_count_went_back(alice, bob
     for step in range(1, total + 1):
         html = client.get(f"/games/{game.pk}/replay/?step={step}", headers={"HX-Request": "true"})
         html = html.content.decode()
-        earlier = re.findall(r'<li class="pile__old"><span class="visually-hidden">([^<]*)</span>', html)
+        earlier = re.findall(r'<li[^>]* class="pile__old"><span class="visually-hidden">([^<]*)</span>', html)
         if not earlier:
             continue
         # Each names its player and its card: "alice: Seven of spades (earlier count)", not "7S".
