@@ -10,10 +10,10 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 
-from games.tournaments import pairing, services
+from games.tournaments import naming, pairing, services
 from games.tournaments.models import Match, Tournament
 from games.tournaments.services import qualifying
-from games.tournaments.views import _drawing, round_title
+from games.tournaments.views import _drawing
 
 
 def _tournament(tournament_id: int) -> Tournament:
@@ -37,10 +37,7 @@ def pairings(request: HttpRequest, tournament_id: int) -> HttpResponse:
     pages = []
     for (stage, round_no), group in groupby(matches, key=lambda m: (m.stage, m.round_no)):
         group = list(group)
-        if stage == Tournament.Stage.KNOCKOUT:
-            title = ("Playoff: " if t.has_qualifying else "") + pairing.round_name(round_no, ko_rounds)
-        else:
-            title = round_title(t, round_no)
+        title = naming.round_name(t, stage, round_no, ko_rounds)
         pages.append({"stage": stage, "round": round_no, "title": title,
                       "matches": [m for m in group if m.status != Match.Status.BYE],
                       "byes": [m for m in group if m.status == Match.Status.BYE and m.entrant2_id is None]})

@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from games.play.models import Game
-from games.tournaments import bracket, pairing, services
+from games.tournaments import bracket, naming, pairing, services
 from games.tournaments import watch as watching
 from games.tournaments.models import Entrant, Match, Notice, ResultChange, Tournament
 from games.tournaments.services import qualifying
@@ -204,20 +204,14 @@ def detail_context(t: Tournament, user) -> dict:
 
 def round_title(t: Tournament, round_no: int) -> str:
     """A round before any bracket, as the schedule heads it: "Round 3", "Qualifying round 3 of 9"."""
-    if t.format == Tournament.Format.ACC:
-        return f"Qualifying round {round_no} of {t.qualifying_games}"
-    return f"Round {round_no}"
+    return naming.round_name(t, t.rounds_stage, round_no)
 
 
 def stage_text(t: Tournament, ko_rounds: int) -> str:
-    """Where a running event stands: "qualifying round 3 of 9", "playoff, semi-finals"."""
-    if t.stage == Tournament.Stage.KNOCKOUT and ko_rounds:
-        name = pairing.round_name(t.current_round, ko_rounds).lower()
-        return ("playoff, " if t.has_qualifying else "") + name
+    """Where a running event stands: "qualifying round 3 of 9", "playoff semi-finals"."""
     if t.current_round == 0:
         return "the first round is being paired"
-    text = round_title(t, t.current_round).lower()
-    return f"qualifying {text}" if t.format == Tournament.Format.QUALIFYING else text
+    return naming.lower_first(naming.round_name(t, t.stage, t.current_round, ko_rounds))
 
 
 def _corrections(matches: list[Match]) -> dict[int, list[ResultChange]]:
