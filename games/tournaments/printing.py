@@ -26,7 +26,9 @@ def _context(t: Tournament, what: str) -> dict:
 
 def pairings(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """Every round drawn so far (``?round=N``: that one; ``?stage=ko``: the playoff's), one a page:
-    table, players with their seeds, and the result, or a space to write it in."""
+    table, players with their seeds, and the result, or a space to write it in. A player's number
+    is their seed at entry on every page, the playoff's too, so one player never has two numbers
+    and two players never share one."""
     t = _tournament(tournament_id)
     matches = list(
         Match.objects.filter(tournament=t)
@@ -38,7 +40,10 @@ def pairings(request: HttpRequest, tournament_id: int) -> HttpResponse:
     for (stage, round_no), group in groupby(matches, key=lambda m: (m.stage, m.round_no)):
         group = list(group)
         title = naming.round_name(t, stage, round_no, ko_rounds)
-        pages.append({"stage": stage, "round": round_no, "title": title,
+        # A round starts with its first game (a bracket's later matches start as their players are
+        # known): each match keeps when its game began.
+        started = min((m.started_at for m in group if m.started_at is not None), default=None)
+        pages.append({"stage": stage, "round": round_no, "title": title, "started_at": started,
                       "matches": [m for m in group if m.status != Match.Status.BYE],
                       "byes": [m for m in group if m.status == Match.Status.BYE and m.entrant2_id is None]})
     wanted_round = request.GET.get("round", "")
