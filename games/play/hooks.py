@@ -80,6 +80,8 @@ class PlayerNotice:
     source: str
     url: str
     at: datetime
+    action: str = ""  # a button beside it ("Open the board") to ``action_url``
+    action_url: str = ""
 
 
 NoticesFor = Callable[[Any], list[PlayerNotice]]

@@ -46,6 +46,11 @@ class NextMatch:
     claim_after: object = None
     opponent_absent: bool = False
 
+    @property
+    def round_name(self) -> str:
+        m = self.match
+        return naming.round_name(m.tournament, m.stage, m.round_no)
+
 
 def _next_match(t: Tournament, me: Entrant | None, matches: list[Match]) -> NextMatch | None:
     if me is None or me.withdrawn or t.status != Tournament.Status.RUNNING:
@@ -62,14 +67,14 @@ def _next_match(t: Tournament, me: Entrant | None, matches: list[Match]) -> Next
         return NextMatch(
             m,
             opponent,
-            "Your match is on.",
+            "Your match is ready.",
             can_claim=absent and check.due,
             claim_after=check.deadline,
             opponent_absent=absent,
         )
     if opponent is None:
         return NextMatch(m, None, f"You play the winner of {_feeder_text(m, me, matches)}.")
-    return NextMatch(m, opponent, f"Round {m.round_no}: it starts when the round before it is over.")
+    return NextMatch(m, opponent, "It starts when the round before it is over.")
 
 
 def _feeder_text(m: Match, me: Entrant, matches: list[Match]) -> str:

@@ -11,6 +11,7 @@ from django.utils import timezone
 from games.play import services as game_services
 from games.play.models import Game
 from games.tournaments import pairing
+from games.tournaments.broadcast import lobbies_changed_on_commit
 from games.tournaments.models import Entrant, Match, Notice, Tournament
 from games.tournaments.services import outcomes, qualifying
 from games.tournaments.services.common import (
@@ -231,6 +232,7 @@ def _start_match(t: Tournament, m: Match, *, by: AbstractBaseUser | None = None)
     m.status = Match.Status.ACTIVE
     m.started_at = game.created_at
     m.save()
+    lobbies_changed_on_commit()
 
 
 def _progress(t: Tournament, *, force: bool = False, by: AbstractBaseUser | None = None) -> None:
