@@ -72,7 +72,9 @@ def board_context(game: Game, user, *, error: str = "") -> dict:
             {"position": p, "taken_by": cut_taken.get(p), "legal": p in cut_legal} for p in range(52)
         ] if v.phase == "cut" else [],
         # The calls of the latest move, the last few only: a whole show is in the log beside it.
-        "calls": off_board([ln for ln in log_lines(table, calls, ending) if ln.loud][-4:], result),
+        "calls": (shown := folded(off_board([ln for ln in log_lines(table, calls, ending) if ln.loud][-4:],
+                                             result))),
+        "quiet_calls": said_by_the_result(shown, result),
         "computer_pending": computer_to_act(game),
         "computer_delay_ms": int(settings.COMPUTER_DELAY_SECONDS * 1000),
         "act_url": game_url("act", game.pk),
@@ -95,6 +97,26 @@ def board_context(game: Game, user, *, error: str = "") -> dict:
         "presence": presence_context(game, user) if not game.vs_computer else None,
         "error": error,
     }
+
+
+def folded(lines: list[LogLine]) -> list[LogLine]:
+    """The calls with a repeated line said once (a claim and the win it gives can word alike)."""
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for ln in lines:
+        if (ln.who, ln.text) not in seen:
+            seen.add((ln.who, ln.text))
+            out.append(ln)
+    return out
+
+
+def said_by_the_result(lines: list[LogLine], result: dict | None) -> frozenset[str]:
+    """The calls the result on the board already says (its headline, its note): read out by the
+    live region, but not drawn a second time over the page beside the result and its links."""
+    if not result:
+        return frozenset()
+    said = {result.get("headline", ""), result.get("note", "")} - {""}
+    return frozenset(ln.text for ln in lines if ln.text in said or ln.kind in ("game_won", "match_won"))
 
 
 def aborted_context(game: Game, seat: int, error: str = "") -> dict:
