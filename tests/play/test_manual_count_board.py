@@ -15,12 +15,13 @@ from django.urls import reverse
 from games.engine.rules import HouseRules
 from games.play import services
 from games.play.models import Game
-from tests.engine.game_support import parse_moves, run
+from tests.engine.game_support import parse_moves, played, run
 from tests.engine.test_game_multi import HANDS3, HANDS4, PLAY3, PLAY4, deal3, deal4, lay_away_last
 from tests.play.factories import (
     GO_HANDS,
     GO_PLAY,
     act,
+    computer_game,
     fixed_secrets,
     human_game,
     load,
@@ -140,3 +141,23 @@ def test_over_claim_at_tables_of_three_and_four(alice, players, claim, worth, ta
     assert after.scores[0] >= before[0] + worth
     assert after.scores[taker % sides] >= before[taker % sides] + excess
     assert after.show[0].muggins == excess and after.show[0].awarded == worth
+
+
+def test_against_the_computer_the_rule_works_both_ways(alice):
+    """The computer counts its own hand truly; it pegs the penalty for the person's over-count and
+    calls muggins on their under-count."""
+    game = computer_game(alice, level="standard", rules=MUGGINS)
+    game.refresh_from_db()
+    state, _ = played(game.house_rules, secret=bytes.fromhex(game.secret))
+    put_state(game, state)  # alice (seat 0) deals: the computer's hand (worth 4) is counted first
+    services.play_computer_turns(game.pk)
+    state = load(game)
+    assert state.show[0].claimed == 4 and state.show[0].status == "muggins" and state.turn == 0
+    act(game, alice, {"type": "accept_count"})
+    act(game, alice, {"type": "count", "points": "20"})  # her hand is worth 16
+    state = load(game)
+    assert state.show[1].awarded == 16 and state.show[1].muggins == 4 and state.scores == (1 + 16, 5 + 4)
+    act(game, alice, {"type": "count", "points": "2"})  # her crib is worth 5
+    services.play_computer_turns(game.pk)
+    state = load(game)
+    assert state.show[2].muggins == 3 and state.scores == (17 + 2, 9 + 3) and state.turn is None
