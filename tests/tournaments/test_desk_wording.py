@@ -125,3 +125,13 @@ def test_game_scores_read_the_winners_first():
     assert m.winner_game_scores_text() == "80–121, 121–90, 121–55"
     m.winner_id = 1
     assert m.winner_game_scores_text() == "121–80, 90–121, 55–121"
+
+
+def test_the_list_and_the_admin_name_a_round_the_same_way(client):
+    t = make_tournament(make_players(4), format=Tournament.Format.KNOCKOUT, name="Ko Cup")
+    services.tournament_start(tournament_id=t.pk)
+    m = active_matches(t)[0]
+    assert str(m) == f"Ko Cup Semi-finals: {m.label}"
+    assert "Single elimination · 4 players · semi-finals" in text(client.get("/tournaments/"))
+    page = text(client.get(f"/admin/tournaments/match/{m.pk}/change/"))
+    assert f"Ko Cup Semi-finals: {m.label}" in page  # the page's title and breadcrumbs

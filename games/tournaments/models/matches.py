@@ -122,7 +122,14 @@ class Match(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.tournament} {self.get_stage_display()} round {self.round_no}: {self.label}"
+        return f"{self.tournament} {self.round_name}: {self.label}"
+
+    @property
+    def round_name(self) -> str:
+        """The round's one name (``games.tournaments.naming``): "Round 2", "Playoff semi-finals"."""
+        from games.tournaments.naming import round_name  # naming reads these models
+
+        return round_name(self.tournament, self.stage, self.round_no)
 
     @property
     def label(self) -> str:
