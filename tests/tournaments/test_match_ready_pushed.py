@@ -15,6 +15,7 @@ from games.play import broadcast
 from games.play.models import Connection
 from games.tournaments import services
 from games.tournaments.models import Tournament
+from games.tournaments.services.scoresheet import Entry
 from tests.play.factories import logged_in, socket_headers
 
 from .helpers import active_matches, make_players, make_tournament
@@ -65,3 +66,34 @@ def test_the_notice_goes_once_the_board_is_opened(monkeypatch):
                               last_seen=timezone.now())  # the player's socket on the board
     assert "Your match is ready" not in client.get("/lobby/").content.decode()
     assert "Your match is ready" in logged_in(m.entrant2.user).get("/lobby/").content.decode()
+
+
+async def _board_with(socket: WebsocketCommunicator, words: str) -> str:
+    for _ in range(8):  # presence lines and earlier boards may come first
+        pushed = await socket.receive_from(timeout=10)
+        if words in pushed:
+            return pushed
+    raise AssertionError(f"no board said {words!r}")
+
+
+@pytest.mark.asyncio
+async def test_the_finished_board_says_the_next_match_is_ready():
+    players = await sync_to_async(make_players)(4, "n")
+    t = await sync_to_async(make_tournament)(players, format=Tournament.Format.ROUND_ROBIN, name="Next Cup",
+                                             auto_advance=False)
+    await sync_to_async(services.tournament_start)(tournament_id=t.pk)
+    first = [m for m in await sync_to_async(active_matches)(t) if players[0].pk in
+             (m.entrant1.user_id, m.entrant2.user_id)][0]
+    board = await _connect(f"/ws/game/{first.game_id}/", players[0])
+    try:
+        entries = [Entry(m.pk, m.entrant1_id) for m in await sync_to_async(active_matches)(t)]
+        await sync_to_async(services.round_set_results)(tournament_id=t.pk, entries=entries, reason="")
+        over = await _board_with(board, "Back to Next Cup")
+        assert "Your next match is ready" not in over  # round 2 waits for the director
+        await sync_to_async(services.tournament_advance)(tournament_id=t.pk)
+        (nxt,) = [m for m in await sync_to_async(active_matches)(t) if players[0].pk in
+                  (m.entrant1.user_id, m.entrant2.user_id)]
+        pushed = await _board_with(board, "Your next match is ready: open the board")
+        assert f'href="/games/{nxt.game_id}/"' in pushed
+    finally:
+        await board.disconnect(timeout=10)

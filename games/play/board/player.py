@@ -80,6 +80,10 @@ def board_context(game: Game, user, *, error: str = "") -> dict:
         "act_url": game_url("act", game.pk),
         "computer_url": game_url("computer_step", game.pk),
         "tournament": organised,
+        # A finished tournament game's board says when the player's next match is ready (asked only
+        # where the result is drawn: a move asks nothing of the organiser).
+        "next_match_url": SimpleLazyObject(lambda: _next_match_url(organised, user)) if game.organised
+        else "",
         # The opponent's waiting rematch offer: asked for only by a finished game's Rematch button.
         "rematch_offered": SimpleLazyObject(lambda: _rematch_offered(game, user)),
         # The rematch already started from this board (by this player or by the other's offer).
@@ -97,6 +101,11 @@ def board_context(game: Game, user, *, error: str = "") -> dict:
         "presence": presence_context(game, user) if not game.vs_computer else None,
         "error": error,
     }
+
+
+def _next_match_url(organised, user) -> str:
+    game_id = organised.next_game_for(user.pk)
+    return game_url("game", game_id) if game_id else ""
 
 
 def folded(lines: list[LogLine]) -> list[LogLine]:
