@@ -135,3 +135,14 @@ def test_the_list_and_the_admin_name_a_round_the_same_way(client):
     assert "Single elimination · 4 players · semi-finals" in text(client.get("/tournaments/"))
     page = text(client.get(f"/admin/tournaments/match/{m.pk}/change/"))
     assert f"Ko Cup Semi-finals: {m.label}" in page  # the page's title and breadcrumbs
+
+
+def test_one_result_comes_before_what_it_causes_in_the_log():
+    t = make_tournament(make_players(2), format=Tournament.Format.ACC, qualifying_games=1, qualifiers=2)
+    services.tournament_start(tournament_id=t.pk)
+    (m,) = active_matches(t)
+    services.match_set_result(match_id=m.pk, winner_id=m.entrant1_id, reason="Played on the club's boards")
+    log = [n.text for n in refresh(t).notices.exclude(kind=Notice.Kind.ANNOUNCEMENT)]  # newest first
+    result = next(i for i, line in enumerate(log) if line.startswith("Result set by the organiser"))
+    caused = [i for i, line in enumerate(log) if line.startswith(("Qualifying is over", "The tournament"))]
+    assert caused and all(i < result for i in caused if "has started" not in log[i])

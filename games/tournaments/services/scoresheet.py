@@ -170,6 +170,11 @@ def _apply(t: Tournament, m: Match, result: Proposed, reason: str, by, *, notice
         f"Result {'corrected' if was_decided else 'set'} by the organiser: {m.label} "
         f"({naming.lower_first(naming.round_name(t, m.stage, m.round_no))}): {winner.name} wins {won}–{lost}."
     )
+    # The result goes in the log before what it causes (the next round, "Qualifying is over").
+    logged = None
+    if notice:
+        logged = Notice.objects.create(tournament=t, kind=Notice.Kind.RESULT, text=text[:300], reason=reason,
+                                       by=by)
     if was_decided:
         for name, value in values.items():
             setattr(m, name, value)
@@ -199,8 +204,9 @@ def _apply(t: Tournament, m: Match, result: Proposed, reason: str, by, *, notice
         outcomes._decide(t, m, result.winner_side, Match.Decided.ADMIN, reason, result.values, by=by)
         m.refresh_from_db()
     ResultChange.objects.create(match=m, by=by, before=before[:200], after=describe(m)[:200], reason=reason)
-    if notice:
-        _notice(t, Notice.Kind.RESULT, text, reason=reason, by=by)
+    if logged is not None and logged.text != text[:300]:  # a new champion, said with the result
+        logged.text = text[:300]
+        logged.save(update_fields=["text"])
     log.info("tournament=%s match=%s action=set_result winner=%s by=%s", t.pk, m.pk, winner.pk,
              getattr(by, "pk", None))
     return text
