@@ -6,7 +6,7 @@ import logging
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 
 from games.play import services as game_services
@@ -234,14 +234,13 @@ def _start_match(t: Tournament, m: Match, *, by: AbstractBaseUser | None = None)
     m.started_at = game.created_at
     m.save()
     lobbies_changed_on_commit()
-    # The players' finished boards in this event say their next match is ready, pushed.
-    earlier = (
-        Match.objects.filter(tournament=t, game__isnull=False)
-        .filter(Q(entrant1__in=(e1, e2)) | Q(entrant2__in=(e1, e2)))
-        .exclude(pk=m.pk).exclude(status=Match.Status.ACTIVE)
-        .values_list("game_id", flat=True)
-    )
-    game_services.redraw_boards(list(earlier))
+    # Each player's last board in this event (the one they may still have open) says their next
+    # match is ready, pushed.
+    earlier = Match.objects.filter(tournament=t, game__isnull=False).exclude(pk=m.pk).exclude(
+        status=Match.Status.ACTIVE).order_by(F("finished_at").desc(nulls_last=True), "-pk")
+    last = {earlier.filter(Q(entrant1=e) | Q(entrant2=e)).values_list("game_id", flat=True).first()
+            for e in (e1, e2)}
+    game_services.redraw_boards([game_id for game_id in last if game_id is not None])
 
 
 def _progress(t: Tournament, *, force: bool = False, by: AbstractBaseUser | None = None) -> None:
