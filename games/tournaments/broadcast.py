@@ -21,15 +21,11 @@ def tournament_changed_on_commit(tournament_id: int) -> None:
     transaction.on_commit(lambda: tournament_changed(tournament_id))
 
 
-def lobbies_changed_on_commit() -> None:
+def lobbies_changed_on_commit(tournament) -> None:
     """A match's game was made: its players' open lobbies show it, and "your match is ready", at
-    once. Each lobby draws its own lists on the push, so a round that starts fifty games pushes once
-    (Django gives each transaction a new list of commit callbacks; one callback per list)."""
-    connection = transaction.get_connection()
-    if not connection.in_atomic_block:
-        broadcast.lobby_changed()
+    once. Each lobby draws its own lists on the push, so one push serves a whole round: once per
+    change to ``tournament`` (the instance a service call locked and works on)."""
+    if getattr(tournament, "_lobbies_pushed", False):
         return
-    if getattr(connection, "_lobbies_push_for", None) is connection.run_on_commit:
-        return
-    connection._lobbies_push_for = connection.run_on_commit
+    tournament._lobbies_pushed = True
     transaction.on_commit(broadcast.lobby_changed)

@@ -233,7 +233,7 @@ def _start_match(t: Tournament, m: Match, *, by: AbstractBaseUser | None = None)
     m.status = Match.Status.ACTIVE
     m.started_at = game.created_at
     m.save()
-    lobbies_changed_on_commit()
+    lobbies_changed_on_commit(t)
     # Each player's last board in this event (the one they may still have open) says their next
     # match is ready, pushed.
     earlier = Match.objects.filter(tournament=t, game__isnull=False).exclude(pk=m.pk).exclude(
