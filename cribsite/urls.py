@@ -18,3 +18,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("games.pages.urls")),
 ]
+
+# Django's 403 and 404 handlers draw 403.html and 404.html with the request; its 500 handler has no
+# request and nothing to fall back on.
+handler500 = "games.pages.views.errors.server_error"

@@ -74,10 +74,11 @@ def next_opponent(d: Draft, seat: int) -> int:
     return next(s for s in ((seat + k) % n for k in range(1, n)) if d.side_of(s) != d.side_of(seat))
 
 
-def peg(d: Draft, seat: int, points: int, kind: str, cards: tuple[Card, ...] = ()) -> None:
+def peg(d: Draft, seat: int, points: int, kind: str, cards: tuple[Card, ...] = (), *,
+        detail: str = "") -> None:
     """Emit a scoring event for ``seat`` and peg the points on its side's score; reaching the
     target ends the game right here."""
-    d.emit(Event(seat, kind, points, cards))
+    d.emit(Event(seat, kind, points, cards, detail=detail))
     if points:
         side = seat % len(d.scores)
         old = d.scores[side]

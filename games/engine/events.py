@@ -56,6 +56,10 @@ EVENT_KINDS = frozenset({
     "hand", "crib",  # a hand / the crib counted (points = awarded; cards = the hand + starter)
     "peg_out_zone",  # seat was in the peg-out zone when the show began: its hand or crib (detail)
                      # scores nothing (cards = the hand + starter)
+    "over_count",    # seat claimed more than its hand or crib (detail) is worth (count = the claim);
+                     # the "hand" / "crib" event after it pegs the true worth
+    "over_count_penalty",  # muggins on: the seat on the over-counter's left pegs the excess
+                           # (points; detail "hand" or "crib")
     "muggins",       # muggins called (points = points taken; 0 if nothing was missed)
     "accept",        # the count was accepted without calling muggins
     # the end

@@ -38,10 +38,11 @@ players seats 0 and 2 play seats 1 and 3 and each partnership shares one score, 
   cards leads. Pairs and runs count whoever laid the earlier cards (a partner's too). 31 scores
   in the pegging and resets at once; the last card of the play scores 1 unless it made 31.
 * **Show**: the hands from the dealer's left round to the dealer's, then the crib. Automatic
-  counting scores them all at once. Manual counting asks each due seat for ``Count``; with
-  muggins on the next opponent clockwise (the seat on the counter's left) must then
-  ``CallMuggins`` or ``AcceptCount``. A seat in the peg-out zone is skipped. Then every seat sends
-  ``NextDeal`` and the deal passes to the left.
+  counting scores them all at once. Manual counting asks each due seat for one ``Count``. An
+  over-claim pegs the true worth (with muggins on, the seat on the counter's left pegs the
+  excess); after an under-claim or an exact one, with muggins on, the next opponent clockwise
+  (the seat on the counter's left) must ``CallMuggins`` or ``AcceptCount``. A seat in the
+  peg-out zone is skipped. Then every seat sends ``NextDeal`` and the deal passes to the left.
 * **End**: a side reaching the target ends the game at that instant (``game_over``, or
   ``match_over`` when the match is decided); ``NextGame`` starts the next game of a match with
   the loser dealing. ``Resign`` ends the match at once.
@@ -84,7 +85,7 @@ from games.engine.errors import CardNotInHand, GameOver, IllegalAction, NotYourT
 from games.engine.events import Event
 from games.engine.play import play_card, say_go
 from games.engine.rules import HouseRules
-from games.engine.show import accept_count, call_muggins, count_hand
+from games.engine.show import MAX_CLAIM, accept_count, call_muggins, count_hand
 from games.engine.state import DUE, GameState, dealt_count, discard_size, hand_size
 
 __all__ = [
@@ -342,7 +343,8 @@ def legal_actions(state: GameState, seat: int) -> tuple[Action, ...]:
 
     ``Resign`` is always allowed before the match ends and is not listed, so a player choosing
     among these never resigns by accident. Discards are the combinations of the hand in hand
-    order; ``Count`` is listed for every value from 0 to the hand's worth (the seat's own cards).
+    order; ``Count`` is listed for every claim from 0 to 29, whatever the hand is worth (an
+    over-claim is allowed and corrected), so the list never tells a seat what its hand is worth.
 
     >>> from games.engine.rules import HouseRules
     >>> legal_actions(new_game(HouseRules(), b"s"), 0)[:2]
@@ -376,7 +378,7 @@ def legal_actions(state: GameState, seat: int) -> tuple[Action, ...]:
             return ()
         entry = state.show[-1]
         if entry.status == DUE:
-            return tuple(Count(seat, p) for p in range(entry.score.total + 1))
+            return tuple(Count(seat, p) for p in range(MAX_CLAIM + 1))
         return (CallMuggins(seat), AcceptCount(seat))
     if phase == "game_over":
         return (NextGame(seat),)

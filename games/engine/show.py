@@ -14,6 +14,8 @@ from games.engine.events import Event
 from games.engine.scoring import score_hand
 from games.engine.state import DONE, DUE, MUGGINS, SKIPPED, ShowEntry
 
+MAX_CLAIM = 29  # the most any hand or crib is worth: a claim above it is not a count
+
 
 def _show_steps(d) -> list[tuple[int, str]]:
     """Pone's hand (the dealer's left) first, clockwise round to the dealer's hand, then the crib."""
@@ -69,14 +71,19 @@ def _only_caller(d: Draft, what: str) -> str:
 
 
 def count_hand(d: Draft, action: Count) -> None:
+    """One claim per hand or crib. An under-claim stands (with muggins the opponent may take the
+    rest); an over-claim is corrected to the true worth, and with muggins the opponent on the
+    counter's left pegs the excess as a penalty. Refusing an over-claim instead would let a player
+    count down from 29 until the site accepted, and muggins would never bite."""
     seat, points = action.seat, action.points
     if d.phase == "show" and not d.rules.manual_counting:
         raise WrongPhase("Hands are counted automatically in this game")
     entry = _current_entry(d, DUE, seat, "It is not your turn to count")
-    if not isinstance(points, int) or isinstance(points, bool) or points < 0:
-        raise IllegalAction("Count a whole number of points, 0 or more")
+    if not isinstance(points, int) or isinstance(points, bool) or not 0 <= points <= MAX_CLAIM:
+        raise IllegalAction(f"Count a whole number of points from 0 to {MAX_CLAIM}")
     if points > entry.score.total:
-        raise IllegalAction(f"You claimed more than the {entry.kind} is worth")
+        _over_claim(d, entry, points)
+        return
     wins = d.scores[d.side_of(seat)] + points >= d.rules.target
     status = MUGGINS if d.rules.muggins and not wins else DONE
     d.show = set_at(d.show, len(d.show) - 1, replace(entry, status=status, claimed=points, awarded=points))
@@ -85,6 +92,20 @@ def count_hand(d: Draft, action: Count) -> None:
         d.turn = next_opponent(d, seat)  # the seat on its left; it must call muggins or accept
     else:
         _continue_show(d)
+
+
+def _over_claim(d: Draft, entry: ShowEntry, claimed: int) -> None:
+    seat, true = entry.seat, entry.score.total
+    excess = claimed - true
+    penalty = excess if d.rules.muggins else 0
+    d.show = set_at(d.show, len(d.show) - 1,
+                    replace(entry, status=DONE, claimed=claimed, awarded=true, muggins=penalty))
+    d.emit(Event(seat, "over_count", count=claimed, detail=entry.kind))
+    # The true worth is pegged first: if it takes the counter out, the game ends before any penalty.
+    peg(d, seat, true, entry.kind, entry.cards + (entry.starter,))
+    if penalty:
+        peg(d, next_opponent(d, seat), penalty, "over_count_penalty", detail=entry.kind)
+    _continue_show(d)
 
 
 def call_muggins(d: Draft, action: CallMuggins) -> None:

@@ -81,7 +81,8 @@ def _score(cards: tuple[Card, ...], starter: Card, crib: bool) -> ShowScore:
 class ShowEntry:
     """One hand or crib in the show. ``score`` is the true score (``None`` when skipped);
     ``claimed`` the manual count (``None`` with automatic counting); ``awarded`` what the owner
-    got; ``muggins`` what the opponent took by calling muggins."""
+    got; ``muggins`` what the opponent took by calling muggins, or pegged as the penalty for an
+    over-count (``claimed`` above ``score.total``)."""
 
     seat: int
     kind: str  # "hand" or "crib"

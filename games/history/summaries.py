@@ -30,6 +30,7 @@ CATEGORIES = ("pegging", "heels", "hand", "crib", "muggins")
 CATEGORY_OF = {
     **dict.fromkeys(PEGGING_KINDS, "pegging"),
     "his_heels": "heels", "hand": "hand", "crib": "crib", "muggins": "muggins",
+    "over_count_penalty": "muggins",  # the traditional muggins penalty for an over-count
 }
 # Points stuck to the card just laid (the go is a line of its own: it follows the other's "go").
 ON_CARD_KINDS = frozenset({"fifteen", "thirty_one", "pair", "run", "last_card"})

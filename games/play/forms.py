@@ -36,11 +36,13 @@ class HouseRulesForm(forms.Form):
     )
     manual_counting = forms.BooleanField(
         required=False, label="Count my own hands",
-        help_text="You type what your hand is worth; an undercount loses the missing points.",
+        help_text="You type what your hand is worth, once: an undercount loses the missing points, "
+                  "an overcount pegs only what the hand is worth.",
     )
     muggins = forms.BooleanField(
         required=False, label="Muggins",
-        help_text="With manual counting: the opponent may take the points you missed.",
+        help_text="With manual counting: the opponent may take the points you missed, "
+                  "and pegs whatever you count too many.",
     )
     pone_cuts = forms.BooleanField(
         required=False, initial=True, label="The pone cuts the pack",

@@ -41,6 +41,9 @@ class Organised(Protocol):
     def ending_of(self, game) -> Ending | None:
         """``ending`` for a finished game, from its stored result."""
 
+    def next_game_for(self, user_id: int) -> int | None:
+        """The game of this player's next match in the event, once it has begun (None before)."""
+
 
 Lookup = Callable[[list[int]], dict[int, Organised]]
 _lookups: list[Lookup] = []
@@ -80,6 +83,8 @@ class PlayerNotice:
     source: str
     url: str
     at: datetime
+    action: str = ""  # a button beside it ("Open the board") to ``action_url``
+    action_url: str = ""
 
 
 NoticesFor = Callable[[Any], list[PlayerNotice]]

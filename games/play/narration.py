@@ -30,7 +30,7 @@ from games.engine.state import SKUNK_NAMES, teams
 
 DASH = "–"
 # Worth a call across the table: points, a go said, or something the site did for a player.
-LOUD_KINDS = frozenset({"timeout", "abandon", "resign", "game_won", "match_won", "say_go"})
+LOUD_KINDS = frozenset({"timeout", "abandon", "resign", "game_won", "match_won", "say_go", "over_count"})
 # What the site did for a seat whose clock ran out, by the action's type.
 DID = {
     "cut_for_deal": "cut for deal for", "discard": "laid away for", "cut_starter": "cut the pack for",
@@ -346,6 +346,10 @@ def _what(e: Event) -> str:
         return f"{kind.capitalize()}: {e.points}"
     if kind == "muggins":
         return f"Muggins! {e.points}" if e.points else "Muggins called: nothing was missed"
+    if kind == "over_count":
+        return f"Counted {e.count} for the {e.detail}: too many, the true count is pegged"
+    if kind == "over_count_penalty":
+        return f"Penalty for the over-count: {e.points}"
     if kind == "accept":
         return "Count accepted"
     return score_words(kind, e.points)

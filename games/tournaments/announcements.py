@@ -1,14 +1,18 @@
-"""The director's announcements as a player's lobby shows them (``games.play.hooks.player_notices``):
-the latest few of the events the player is entered in and that are not over, from the last hours."""
+"""What a player's lobby shows them of their tournaments (``games.play.hooks.player_notices``): a
+match of theirs that is ready to play, and the director's announcements (the latest few of the
+events the player is entered in and that are not over, from the last hours)."""
 
 from __future__ import annotations
 
 from datetime import timedelta
 
+from django.db.models import Q
+from django.urls import reverse
 from django.utils import timezone
 
 from games.play.hooks import PlayerNotice
-from games.tournaments.models import Notice, Tournament
+from games.tournaments import naming
+from games.tournaments.models import Match, Notice, Tournament
 
 RECENT = timedelta(hours=12)
 SHOWN = 3
@@ -28,7 +32,34 @@ def for_player(user) -> list[PlayerNotice]:
         .select_related("tournament")
         .order_by("-created_at", "-pk")[:SHOWN]
     )
-    return [
+    said = [
         PlayerNotice(n.text, n.tournament.name, n.tournament.get_absolute_url(), n.created_at)
         for n in notices
     ]
+    return ready_matches(user) + said
+
+
+def ready_matches(user) -> list[PlayerNotice]:
+    """The player's matches whose games are made and whose board they have not opened yet: "Your
+    match is ready". Opening the board (a socket there) is what makes it go."""
+    matches = (
+        Match.objects.filter(
+            Q(entrant1__user=user) | Q(entrant2__user=user),
+            status=Match.Status.ACTIVE,
+            game__isnull=False,
+            tournament__status=Tournament.Status.RUNNING,
+        )
+        .exclude(game__connections__user=user)
+        .select_related("tournament", "entrant1__user", "entrant2__user")
+        .order_by("-started_at", "-pk")
+    )
+    notices = []
+    for m in matches:
+        opponent = m.entrant2 if m.entrant1.user_id == user.pk else m.entrant1
+        where = naming.round_name(m.tournament, m.stage, m.round_no)
+        notices.append(PlayerNotice(
+            f"Your match is ready: {where}, against {opponent.name}.", m.tournament.name,
+            m.tournament.get_absolute_url(), m.started_at or timezone.now(),
+            action="Open the board", action_url=reverse("game", args=[m.game_id]),
+        ))
+    return notices

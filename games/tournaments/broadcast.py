@@ -19,3 +19,13 @@ def tournament_changed(tournament_id: int) -> None:
 
 def tournament_changed_on_commit(tournament_id: int) -> None:
     transaction.on_commit(lambda: tournament_changed(tournament_id))
+
+
+def lobbies_changed_on_commit(tournament) -> None:
+    """A match's game was made: its players' open lobbies show it, and "your match is ready", at
+    once. Each lobby draws its own lists on the push, so one push serves a whole round: once per
+    change to ``tournament`` (the instance a service call locked and works on)."""
+    if getattr(tournament, "_lobbies_pushed", False):
+        return
+    tournament._lobbies_pushed = True
+    transaction.on_commit(broadcast.lobby_changed)

@@ -25,6 +25,7 @@ class Step:
     refusal: str = ""
     danger: bool = False
     needs_reason: bool = False
+    confirm: bool = False  # asked "are you sure" first: it cannot be taken back
 
     @property
     def enabled(self) -> bool:
@@ -32,7 +33,10 @@ class Step:
 
 
 def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+    """ "1 match", "2 matches", "2 bracket matches", "3 players"."""
+    if n == 1:
+        return f"{n} {word}"
+    return f"{n} {word}{'es' if word.endswith(('ch', 'sh', 's', 'x')) else 's'}"
 
 
 def _names(matches) -> str:
@@ -74,11 +78,13 @@ def start_step(t: Tournament) -> Step:
             if n >= 2
             else ""
         )
-    what = f"Closes the entry list at {_plural(n, 'player')}, {seeds}. {plan[:1].upper()}{plan[1:]}."
+    sentences = [f"Closes the entry list at {_plural(n, 'player')}, {seeds}."]
+    if plan:
+        sentences.append(f"{plan[:1].upper()}{plan[1:].rstrip('.')}.")
     if t.has_qualifying and n >= 2:
         count = pairing.qualifier_count(n, t.qualifiers)
-        what += f" The top {count} then go on to a seeded playoff ({_bracket_text(count)})."
-    return Step("start", "Start the tournament", (what + clock).replace("..", "."), refusal)
+        sentences.append(f"The top {count} then go on to a seeded playoff ({_bracket_text(count)}).")
+    return Step("start", "Start the tournament", " ".join(sentences) + clock, refusal, confirm=True)
 
 
 def round_steps(t: Tournament) -> list[Step]:

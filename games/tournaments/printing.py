@@ -10,10 +10,10 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 
-from games.tournaments import pairing, services
+from games.tournaments import naming, pairing, services
 from games.tournaments.models import Match, Tournament
 from games.tournaments.services import qualifying
-from games.tournaments.views import _drawing, round_title
+from games.tournaments.views import _drawing
 
 
 def _tournament(tournament_id: int) -> Tournament:
@@ -26,7 +26,9 @@ def _context(t: Tournament, what: str) -> dict:
 
 def pairings(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """Every round drawn so far (``?round=N``: that one; ``?stage=ko``: the playoff's), one a page:
-    table, players with their seeds, and the result, or a space to write it in."""
+    table, players with their seeds, and the result, or a space to write it in. A player's number
+    is their seed at entry on every page, the playoff's too, so one player never has two numbers
+    and two players never share one."""
     t = _tournament(tournament_id)
     matches = list(
         Match.objects.filter(tournament=t)
@@ -37,11 +39,11 @@ def pairings(request: HttpRequest, tournament_id: int) -> HttpResponse:
     pages = []
     for (stage, round_no), group in groupby(matches, key=lambda m: (m.stage, m.round_no)):
         group = list(group)
-        if stage == Tournament.Stage.KNOCKOUT:
-            title = ("Playoff: " if t.has_qualifying else "") + pairing.round_name(round_no, ko_rounds)
-        else:
-            title = round_title(t, round_no)
-        pages.append({"stage": stage, "round": round_no, "title": title,
+        title = naming.round_name(t, stage, round_no, ko_rounds)
+        # A round starts with its first game (a bracket's later matches start as their players are
+        # known): each match keeps when its game began.
+        started = min((m.started_at for m in group if m.started_at is not None), default=None)
+        pages.append({"stage": stage, "round": round_no, "title": title, "started_at": started,
                       "matches": [m for m in group if m.status != Match.Status.BYE],
                       "byes": [m for m in group if m.status == Match.Status.BYE and m.entrant2_id is None]})
     wanted_round = request.GET.get("round", "")

@@ -12,8 +12,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.db.models import Q
+
 from games.play.hooks import Ending
 from games.play.models import Game
+from games.tournaments import naming
 from games.tournaments.models import Match, Tournament
 
 HOW = {
@@ -49,7 +52,8 @@ class GameInTournament:
 
     @property
     def round_label(self) -> str:
-        return f"round {self.match.round_no}"
+        m = self.match
+        return naming.lower_first(naming.round_name(m.tournament, m.stage, m.round_no))
 
     @property
     def void(self) -> bool:
@@ -72,6 +76,17 @@ class GameInTournament:
         if side != winner_seat:  # the organiser gave the match to the player who lost the game
             return Ending("", f"The organiser gave the match to {m.winner.name}. {note}")
         return Ending(HOW[m.decided_by] if resigned else "", note)
+
+    def next_game_for(self, user_id: int) -> int | None:
+        return (
+            Match.objects.filter(tournament_id=self.match.tournament_id, status=Match.Status.ACTIVE,
+                                 game__isnull=False)
+            .filter(Q(entrant1__user_id=user_id) | Q(entrant2__user_id=user_id))
+            .exclude(pk=self.match.pk)
+            .order_by("-started_at")
+            .values_list("game_id", flat=True)
+            .first()
+        )
 
     def ending_of(self, game: Game) -> Ending | None:
         games = (game.result or {}).get("games") or []

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_POST
 
 from games.play.hooks import page_url
 from games.play.models import Game
-from games.tournaments import bracket, pairing, services
+from games.tournaments import bracket, naming, pairing, services
 from games.tournaments import watch as watching
 from games.tournaments.models import Entrant, Match, Notice, ResultChange, Tournament
 from games.tournaments.services import qualifying
@@ -48,6 +48,11 @@ class NextMatch:
     claim_after: object = None
     opponent_absent: bool = False
 
+    @property
+    def round_name(self) -> str:
+        m = self.match
+        return naming.round_name(m.tournament, m.stage, m.round_no)
+
 
 def _next_match(t: Tournament, me: Entrant | None, matches: list[Match]) -> NextMatch | None:
     if me is None or me.withdrawn or t.status != Tournament.Status.RUNNING:
@@ -64,14 +69,14 @@ def _next_match(t: Tournament, me: Entrant | None, matches: list[Match]) -> Next
         return NextMatch(
             m,
             opponent,
-            "Your match is on.",
+            "Your match is ready.",
             can_claim=absent and check.due,
             claim_after=check.deadline,
             opponent_absent=absent,
         )
     if opponent is None:
         return NextMatch(m, None, f"You play the winner of {_feeder_text(m, me, matches)}.")
-    return NextMatch(m, opponent, f"Round {m.round_no}: it starts when the round before it is over.")
+    return NextMatch(m, opponent, "It starts when the round before it is over.")
 
 
 def _feeder_text(m: Match, me: Entrant, matches: list[Match]) -> str:
@@ -207,20 +212,14 @@ def detail_context(t: Tournament, user) -> dict:
 
 def round_title(t: Tournament, round_no: int) -> str:
     """A round before any bracket, as the schedule heads it: "Round 3", "Qualifying round 3 of 9"."""
-    if t.format == Tournament.Format.ACC:
-        return f"Qualifying round {round_no} of {t.qualifying_games}"
-    return f"Round {round_no}"
+    return naming.round_name(t, t.rounds_stage, round_no)
 
 
 def stage_text(t: Tournament, ko_rounds: int) -> str:
-    """Where a running event stands: "qualifying round 3 of 9", "playoff, semi-finals"."""
-    if t.stage == Tournament.Stage.KNOCKOUT and ko_rounds:
-        name = pairing.round_name(t.current_round, ko_rounds).lower()
-        return ("playoff, " if t.has_qualifying else "") + name
+    """Where a running event stands: "qualifying round 3 of 9", "playoff semi-finals"."""
     if t.current_round == 0:
         return "the first round is being paired"
-    text = round_title(t, t.current_round).lower()
-    return f"qualifying {text}" if t.format == Tournament.Format.QUALIFYING else text
+    return naming.lower_first(naming.round_name(t, t.stage, t.current_round, ko_rounds))
 
 
 def _corrections(matches: list[Match]) -> dict[int, list[ResultChange]]:

@@ -549,3 +549,20 @@
     if (link) window.location.assign(link.getAttribute("href"));
   });
 })();
+
+// The calls fade a few seconds after they come (board.css); once every call on the line has faded
+// they go, so a claim's or a result's two or three wrapped calls do not keep the board pushed down.
+// The next move's calls fill the line again.
+(function () {
+  "use strict";
+  document.addEventListener("animationend", function (e) {
+    if (e.animationName !== "announce-fade") return;
+    const line = e.target.closest(".announce");
+    if (!line) return;
+    e.target.dataset.faded = "true";
+    const calls = line.querySelectorAll(".call");
+    if (Array.prototype.every.call(calls, function (c) { return c.dataset.faded === "true"; })) {
+      line.replaceChildren();
+    }
+  });
+})();

@@ -65,7 +65,8 @@ def choose(state: GameState, seat: int, rng: random.Random) -> Action:
     assert legal, f"seat {seat} has nothing to do in phase {state.phase}"
     counts = [a for a in legal if isinstance(a, Count)]
     if counts:
-        return counts[-1] if rng.random() < 0.8 else rng.choice(counts)
+        worth = state.show[-1].score.total
+        return Count(seat, worth if rng.random() < 0.8 else rng.randint(max(0, worth - 4), worth + 4))
     return rng.choice(legal)
 
 

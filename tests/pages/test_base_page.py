@@ -25,8 +25,8 @@ def test_a_missing_page_has_the_site_around_it(client):
     assert '<nav aria-label="Main">' in html and 'href="/"' in html
 
 
-def test_the_server_error_page_stands_alone():
+def test_the_standalone_server_error_page_needs_nothing():
     from django.template.loader import render_to_string
 
-    html = render_to_string("500.html")  # as Django's handler draws it: no request, no context
+    html = render_to_string("500_standalone.html")  # as the handler draws it when the frame fails
     assert "Something went wrong on our side" in html and "/static/css/site.css" in html

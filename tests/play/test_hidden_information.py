@@ -222,8 +222,9 @@ def form_data(action) -> dict:
 def choose(state: GameState, seat: int, rng: random.Random):
     legal = legal_actions(state, seat)
     counts = [a for a in legal if isinstance(a, Count)]
-    if counts:  # mostly the truth (games stay short), sometimes an undercount for muggins
-        return counts[-1] if rng.random() < 0.7 else rng.choice(counts)
+    if counts:  # mostly the truth (games stay short), sometimes a wrong count for muggins
+        worth = state.show[-1].score.total
+        return Count(seat, worth if rng.random() < 0.7 else rng.randint(max(0, worth - 4), worth + 4))
     return rng.choice(legal)
 
 

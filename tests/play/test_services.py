@@ -396,9 +396,9 @@ def test_manual_counting_with_muggins(alice, bob):
     state = load(game)
     assert state.phase == "show" and state.turn == 1 and state.show[-1].status == "due"
     assert state.scores == (1, 1)
-    # Overcount: refused, nothing changes.
-    refused(game, services.IllegalMove, lambda: act(game, bob, {"type": "count", "points": "5"}),
-            match="more than")
+    # A claim no hand could be worth: refused, nothing changes.
+    refused(game, services.IllegalMove, lambda: act(game, bob, {"type": "count", "points": "30"}),
+            match="from 0 to 29")
     # Out of turn: alice cannot count bob's hand, nor call muggins before he counts.
     refused(game, services.IllegalMove, lambda: act(game, alice, {"type": "count", "points": "4"}))
     refused(game, services.IllegalMove, lambda: act(game, alice, {"type": "call_muggins"}))

@@ -73,7 +73,7 @@ def test_the_desk_says_what_each_step_will_do_before_it_is_done(desk) -> None:
     assert "The top 2 then go on to a seeded playoff" in page
     assert "Ends the event for good" in page
     assert refresh(t).status == Tournament.Status.UPCOMING  # reading the desk changes nothing
-    response = desk.post(url("step", t), {"step": "start"})
+    response = desk.post(url("step", t), {"step": "start", "confirmed": "on"})
     assert response.status_code == 302
     page = text(desk.get(url("", t)))
     assert "Running" in page and "qualifying round 1 of 4" in page
@@ -87,7 +87,7 @@ def test_the_desk_refuses_too_many_games_before_the_start(desk) -> None:
     t = make_tournament(make_players(5), format=Tournament.Format.ACC, qualifying_games=9)
     page = text(desk.get(url("", t)))
     assert "A field of 5 can play at most 5 games each against a different opponent" in page
-    response = desk.post(url("step", t), {"step": "start"})
+    response = desk.post(url("step", t), {"step": "start", "confirmed": "on"})
     assert response.status_code == 409
     assert "A field of 5 can play at most 5 games" in text(response)
     assert refresh(t).status == Tournament.Status.UPCOMING
@@ -164,7 +164,7 @@ def test_a_rounds_results_on_one_form_then_a_correction_with_its_audit(desk, sta
     )
     assert (second.winner_id, second.points2, second.spread) == (second.entrant2_id, 2, -11)
     assert Game.objects.get(pk=first.game_id).status == Game.Status.FINISHED  # its game was ended
-    assert t.notices.filter(text__contains="entered 2 results (qualifying round 1)").exists()
+    assert t.notices.filter(text__contains="entered 2 results (qualifying round 1 of 2)").exists()
     # A correction needs a reason, and keeps who, when, before and after.
     data = sheet(t, {first.pk: (first.entrant2_id, "100-121"), second.pk: (second.entrant2_id, "110-121")})
     response = desk.post(url("results", t), data)
@@ -325,5 +325,6 @@ def test_one_result_with_game_scores_and_its_audit_on_the_match_page(desk, staff
     assert (m.games1, m.games2, m.points1, m.points2, m.spread) == (1, 2, 3, 6, -56)
     page = text(desk.get(reverse("admin:tournaments_match_change", args=[m.pk])))
     assert "Results set or corrected by the director" in page
-    after = f"{m.entrant2.name} wins 2–1 (points 6–3, spread +56), games 121-80, 90-121, 55-121"
+    # Every figure the winner's first: the games won, the points and the game scores.
+    after = f"{m.entrant2.name} wins 2–1 (points 6–3, spread +56), games 80–121, 121–90, 121–55"
     assert f"in play {after}" in page

@@ -84,6 +84,11 @@ def test_the_director_runs_a_round_from_the_desk(live_daphne: str, browser: Brow
         spectator.evaluate("window.__notReloaded = true")
 
         director.get_by_role("button", name="Start the tournament").click()
+        # Nothing starts until the director confirms: the browser holds the form on the unticked box.
+        expect(director.get_by_label("Yes: start the tournament now")).to_be_visible()
+        assert director.locator(".messagelist").count() == 0
+        director.get_by_label("Yes: start the tournament now").check()
+        director.get_by_role("button", name="Start the tournament").click()
         expect(director.locator(".messagelist")).to_contain_text("Started")
         expect(spectator.locator(".t-facts")).to_contain_text("closed at the start")
         expect(spectator.locator(".t-facts")).to_contain_text("Running: qualifying round 1 of 3")

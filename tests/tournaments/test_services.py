@@ -287,7 +287,7 @@ def test_auto_advance_off_waits_for_the_admin() -> None:
     better_seed_wins(t)
     t.refresh_from_db()
     assert t.current_round == 1 and not active_matches(t)
-    assert services.tournament_advance(tournament_id=t.pk) == "round robin round 2"
+    assert services.tournament_advance(tournament_id=t.pk) == "round 2"
     assert len(active_matches(t)) == 2
 
 
@@ -300,7 +300,7 @@ def test_knockout_with_auto_advance_off_starts_round_one_then_waits() -> None:
         resign_match(m, m.entrant1)
     final = Match.objects.get(tournament=t, round_no=2)
     assert final.status == Match.Status.WAITING and final.entrant1_id and final.entrant2_id
-    assert services.tournament_advance(tournament_id=t.pk) == "single elimination round 2"
+    assert services.tournament_advance(tournament_id=t.pk) == "final"
     assert refresh(final).status == Match.Status.ACTIVE
 
 

@@ -76,12 +76,18 @@ def board_context(game: Game, user, *, error: str = "") -> dict:
             {"position": p, "taken_by": cut_taken.get(p), "legal": p in cut_legal} for p in range(52)
         ] if v.phase == "cut" else [],
         # The calls of the latest move, the last few only: a whole show is in the log beside it.
-        "calls": off_board([ln for ln in log_lines(table, calls, ending) if ln.loud][-4:], result),
+        "calls": (shown := folded(off_board([ln for ln in log_lines(table, calls, ending) if ln.loud][-4:],
+                                             result))),
+        "quiet_calls": said_by_the_result(shown, result),
         "computer_pending": computer_to_act(game),
         "computer_delay_ms": int(settings.COMPUTER_DELAY_SECONDS * 1000),
         "act_url": game_url("act", game.pk),
         "computer_url": game_url("computer_step", game.pk),
         "tournament": organised,
+        # A finished tournament game's board says when the player's next match is ready (asked only
+        # where the result is drawn: a move asks nothing of the organiser).
+        "next_match_url": SimpleLazyObject(lambda: _next_match_url(organised, user)) if game.organised
+        else "",
         # The opponent's waiting rematch offer: asked for only by a finished game's Rematch button.
         "rematch_offered": SimpleLazyObject(lambda: _rematch_offered(game, user)),
         # The rematch already started from this board (by this player or by the other's offer).
@@ -100,6 +106,31 @@ def board_context(game: Game, user, *, error: str = "") -> dict:
         "presence": presence_context(game, user) if not game.vs_computer else None,
         "error": error,
     }, final)
+
+
+def _next_match_url(organised, user) -> str:
+    game_id = organised.next_game_for(user.pk)
+    return game_url("game", game_id) if game_id else ""
+
+
+def folded(lines: list[LogLine]) -> list[LogLine]:
+    """The calls with a repeated line said once (a claim and the win it gives can word alike)."""
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for ln in lines:
+        if (ln.who, ln.text) not in seen:
+            seen.add((ln.who, ln.text))
+            out.append(ln)
+    return out
+
+
+def said_by_the_result(lines: list[LogLine], result: dict | None) -> frozenset[str]:
+    """The calls the result on the board already says (its headline, its note): read out by the
+    live region, but not drawn a second time over the page beside the result and its links."""
+    if not result:
+        return frozenset()
+    said = {result.get("headline", ""), result.get("note", "")} - {""}
+    return frozenset(ln.text for ln in lines if ln.text in said or ln.kind in ("game_won", "match_won"))
 
 
 def aborted_context(game: Game, seat: int, error: str = "") -> dict:

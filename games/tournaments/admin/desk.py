@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 
-from games.tournaments import desk, pairing, services
+from games.tournaments import desk, naming, pairing, services
 from games.tournaments.admin.desk_forms import (
     AddPlayersForm,
     AnnounceForm,
@@ -23,7 +23,7 @@ from games.tournaments.admin.desk_forms import (
 )
 from games.tournaments.models import Match, Notice, Tournament
 from games.tournaments.services import qualifying
-from games.tournaments.views import round_title, stage_text
+from games.tournaments.views import stage_text
 
 STEP_CALLS = {
     "start": (services.tournament_start, "Started"),
@@ -262,10 +262,7 @@ def _sheet_matches(t: Tournament, stage: str, round_no: int) -> list[Match]:
 
 
 def _round_name(t: Tournament, stage: str, round_no: int) -> str:
-    if stage == Tournament.Stage.KNOCKOUT:
-        last = max((r for s, r in _rounds(t) if s == stage), default=round_no)
-        return ("Playoff " if t.has_qualifying else "") + pairing.round_name(round_no, last).lower()
-    return round_title(t, round_no)
+    return naming.round_name(t, stage, round_no)
 
 
 def _cut_entrants(t: Tournament) -> list:

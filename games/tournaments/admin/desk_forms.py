@@ -15,11 +15,16 @@ STEPS = ("start", "advance", "playoff", "pause", "resume", "cancel")
 class StepForm(forms.Form):
     step = forms.ChoiceField(choices=[(s, s) for s in STEPS])
     reason = forms.CharField(required=False, max_length=500, widget=forms.Textarea(attrs={"rows": 2}))
+    # Steps that cannot be taken back ask first (desk.Step.confirm): the box must be ticked.
+    confirmed = forms.BooleanField(required=False)
 
     def clean(self) -> dict:
         data = super().clean()
         if data.get("step") == "cancel" and not (data.get("reason") or "").strip():
             self.add_error("reason", "Give a reason: players see it on the tournament page.")
+        if data.get("step") == "start" and not data.get("confirmed"):
+            self.add_error("confirmed", "Tick the box to confirm: once started, the entry list is closed "
+                                        "and the draw is made.")
         return data
 
 

@@ -122,7 +122,14 @@ class Match(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.tournament} {self.get_stage_display()} round {self.round_no}: {self.label}"
+        return f"{self.tournament} {self.round_name}: {self.label}"
+
+    @property
+    def round_name(self) -> str:
+        """The round's one name (``games.tournaments.naming``): "Round 2", "Playoff semi-finals"."""
+        from games.tournaments.naming import round_name  # naming reads these models
+
+        return round_name(self.tournament, self.stage, self.round_no)
 
     @property
     def label(self) -> str:
@@ -159,6 +166,20 @@ class Match(models.Model):
         if self.winner_id == self.entrant2_id:
             return f"{self.games2}–{self.games1}"
         return f"{self.games1}–{self.games2}"
+
+    def winner_game_scores_text(self) -> str:
+        """The game scores the director entered (stored the first player's first), the winner's
+        first like every other score beside them: "121–97, 88–121"."""
+        flip = self.winner_id is not None and self.winner_id == self.entrant2_id
+        games = []
+        for game in self.game_scores.split(","):
+            a, sep, b = game.strip().partition("-")
+            if not sep:  # not a score written as a-b: shown as entered
+                games.append(game.strip())
+                continue
+            a, b = a.strip(), b.strip()
+            games.append(f"{b}–{a}" if flip else f"{a}–{b}")
+        return ", ".join(g for g in games if g)
 
     def winner_points_text(self) -> str:
         """The qualifying points, the winner's first: "3–0"."""

@@ -230,6 +230,15 @@ class Tournament(HouseRuleFields):
         chosen = tuple(n for n in self.tie_breaks.split(",") if n in TIE_BREAK_WORDS)
         return ("points", *chosen, *(() if "cut" in chosen else ("cut",)))
 
+    @property
+    def stage_text(self) -> str:
+        """Where a running event stands, as its pages say it: "round 3", "playoff semi-finals"."""
+        from games.tournaments.naming import lower_first, round_name  # naming reads these models
+
+        if self.current_round == 0:
+            return "the first round is being paired"
+        return lower_first(round_name(self, self.stage, self.current_round))
+
     def tie_break_text(self) -> str:
         """"games won, then point spread, then ...": the tie-breaks as the pages say them."""
         return ", then ".join(TIE_BREAK_WORDS[n] for n in self.criteria()[1:])

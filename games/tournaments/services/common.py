@@ -8,7 +8,7 @@ from collections.abc import Callable
 from django.contrib.auth.models import AbstractBaseUser
 
 from games.play import hooks
-from games.tournaments import pairing
+from games.tournaments import naming, pairing
 from games.tournaments.broadcast import tournament_changed_on_commit
 from games.tournaments.models import Entrant, Match, Notice, Tournament
 from games.tournaments.services.errors import TournamentError
@@ -83,7 +83,7 @@ def _minutes(n: int) -> str:
 def _describe(t: Tournament) -> str:
     if t.status == Tournament.Status.FINISHED:
         return "finished"
-    return f"{t.get_stage_display().lower()} round {t.current_round}"
+    return naming.lower_first(naming.round_name(t, t.stage, t.current_round))
 
 
 def _waiting_text(t: Tournament) -> str:

@@ -6,11 +6,13 @@ import logging
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.db.models import F, Q
 from django.utils import timezone
 
 from games.play import services as game_services
 from games.play.models import Game
 from games.tournaments import pairing
+from games.tournaments.broadcast import lobbies_changed_on_commit
 from games.tournaments.models import Entrant, Match, Notice, Tournament
 from games.tournaments.services import outcomes, qualifying
 from games.tournaments.services.common import (
@@ -231,6 +233,14 @@ def _start_match(t: Tournament, m: Match, *, by: AbstractBaseUser | None = None)
     m.status = Match.Status.ACTIVE
     m.started_at = game.created_at
     m.save()
+    lobbies_changed_on_commit(t)
+    # Each player's last board in this event (the one they may still have open) says their next
+    # match is ready, pushed.
+    earlier = Match.objects.filter(tournament=t, game__isnull=False).exclude(pk=m.pk).exclude(
+        status=Match.Status.ACTIVE).order_by(F("finished_at").desc(nulls_last=True), "-pk")
+    last = {earlier.filter(Q(entrant1=e) | Q(entrant2=e)).values_list("game_id", flat=True).first()
+            for e in (e1, e2)}
+    game_services.redraw_boards([game_id for game_id in last if game_id is not None])
 
 
 def _progress(t: Tournament, *, force: bool = False, by: AbstractBaseUser | None = None) -> None:

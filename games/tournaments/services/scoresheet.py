@@ -12,7 +12,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
 from games.engine.draft import skunk_level
-from games.tournaments import pairing
+from games.tournaments import naming, pairing
 from games.tournaments.models import Match, Notice, ResultChange, Tournament
 from games.tournaments.services import outcomes, rounds
 from games.tournaments.services.common import (
@@ -88,7 +88,7 @@ def describe(m: Match) -> str:
     if not m.decided or m.winner_id is None:
         return "not decided"
     text = f"{m.result_text()} (points {m.winner_points_text()}, spread {m.winner_spread:+d})"
-    return f"{text}, games {m.game_scores}" if m.game_scores else text
+    return f"{text}, games {m.winner_game_scores_text()}" if m.game_scores else text
 
 
 def proposed_result(
@@ -168,8 +168,13 @@ def _apply(t: Tournament, m: Match, result: Proposed, reason: str, by, *, notice
     won, lost = (values["games1"], values["games2"])[:: 1 if result.winner_side == 0 else -1]
     text = (
         f"Result {'corrected' if was_decided else 'set'} by the organiser: {m.label} "
-        f"({m.get_stage_display().lower()} round {m.round_no}): {winner.name} wins {won}–{lost}."
+        f"({naming.lower_first(naming.round_name(t, m.stage, m.round_no))}): {winner.name} wins {won}–{lost}."
     )
+    # The result goes in the log before what it causes (the next round, "Qualifying is over").
+    logged = None
+    if notice:
+        logged = Notice.objects.create(tournament=t, kind=Notice.Kind.RESULT, text=text[:300], reason=reason,
+                                       by=by)
     if was_decided:
         for name, value in values.items():
             setattr(m, name, value)
@@ -200,8 +205,9 @@ def _apply(t: Tournament, m: Match, result: Proposed, reason: str, by, *, notice
         outcomes._decide(t, m, result.winner_side, Match.Decided.ADMIN, reason, result.values, by=by)
         m.refresh_from_db()
     ResultChange.objects.create(match=m, by=by, before=before[:200], after=describe(m)[:200], reason=reason)
-    if notice:
-        _notice(t, Notice.Kind.RESULT, text, reason=reason, by=by)
+    if logged is not None and logged.text != text[:300]:  # a new champion, said with the result
+        logged.text = text[:300]
+        logged.save(update_fields=["text"])
     log.info("tournament=%s match=%s action=set_result winner=%s by=%s", t.pk, m.pk, winner.pk,
              getattr(by, "pk", None))
     return text
@@ -282,16 +288,17 @@ def round_set_results(
     if not todo:
         raise TournamentError("No result to save: choose each match's winner.")
     sheet = reason or SHEET_REASON
-    new = 0
-    for m, result in todo:
-        m.refresh_from_db()  # a result before it may have moved the event on (a bracket's winner)
-        new += not m.decided
-        _apply(t, m, result, sheet, by, notice=m.decided)
+    # The results go in the log before what they cause ("Qualifying is over", the next round).
+    new = sum(not m.decided for m, _ in todo)
     if new:
-        where = sorted({f"{m.get_stage_display().lower()} round {m.round_no}" for m, _ in todo})
+        where = sorted({naming.lower_first(naming.round_name(t, m.stage, m.round_no)) for m, _ in todo})
         rounds_text = ", ".join(where)
         _notice(t, Notice.Kind.RESULT, f"The director entered {new} result{'s' if new > 1 else ''} "
                 f"({rounds_text}).", by=by)
+    for m, result in todo:
+        was_decided = m.decided
+        m.refresh_from_db()  # a result before it may have moved the event on (a bracket's winner)
+        _apply(t, m, result, sheet, by, notice=was_decided)
     _changed(t)
     return len(todo)
 

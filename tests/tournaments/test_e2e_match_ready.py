@@ -1,0 +1,67 @@
+"""In Chromium: an entrant's open lobby shows their new tournament match the moment it is made, with
+"Your match is ready" and the board's link, without a reload. The round before ends with a
+resignation posted to the live server, so the next round opens there and its push leaves the process
+that committed it. Photographed at 1280x720 and 390x844."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from games.play.models import Game
+from games.tournaments import services
+from games.tournaments.models import Tournament
+from games.tournaments.services.scoresheet import Entry
+from tests.e2e.helpers import screenshot, serious_axe_violations
+
+from .helpers import active_matches, make_players, make_tournament
+from .test_e2e_live_scores import _player, _post_move
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True), pytest.mark.timeout(120)]
+
+SIZES = {"laptop": {"width": 1280, "height": 720}, "phone": {"width": 390, "height": 844}}
+SOCKET_OPEN = ("() => document.querySelector('[ws-connect]')?.['htmx-internal-data']"
+               "?.webSocket?.socket?.readyState === 1")
+
+
+def test_the_new_match_appears_in_the_open_lobby(live_daphne: str, browser: Browser):
+    players = make_players(4)
+    t = make_tournament(players, name="Friday Pairs", format=Tournament.Format.ROUND_ROBIN)
+    services.tournament_start(tournament_id=t.pk)
+    me = players[0]
+    def plays(m) -> bool:
+        return me.pk in (m.entrant1.user_id, m.entrant2.user_id)
+
+    mine, other = sorted(active_matches(t), key=lambda m: not plays(m))
+    services.round_set_results(tournament_id=t.pk, entries=[Entry(other.pk, other.entrant1_id)], reason="")
+    lobbies = {size: _player(browser, live_daphne, me) for size in SIZES}
+    opponent_user = mine.entrant2.user if mine.entrant1.user_id == me.pk else mine.entrant1.user
+    opponent = _player(browser, live_daphne, opponent_user)
+    try:
+        pages = {}
+        for size, context in lobbies.items():
+            page = context.new_page()
+            page.set_viewport_size(SIZES[size])
+            page.goto("/lobby/")
+            page.wait_for_function(SOCKET_OPEN)
+            page.evaluate("window.__notReloaded = true")
+            pages[size] = page
+        # The opponent resigns on the live server: round 1 is over and round 2 opens there.
+        game = Game.objects.get(pk=mine.game_id)
+        _post_move(opponent, game, {"type": "resign", "version": str(game.version)})
+        for size, page in pages.items():
+            notice = page.locator(".organiser-notice").filter(has_text="Your match is ready")
+            expect(notice).to_contain_text("Friday Pairs")
+            expect(notice).to_contain_text("Your match is ready: Round 2, against")
+            nxt = next(m for m in active_matches(t) if plays(m))
+            expect(notice.get_by_role("link", name="Open the board")).to_have_attribute(
+                "href", f"/games/{nxt.game_id}/")
+            assert page.evaluate("window.__notReloaded") is True
+            assert serious_axe_violations(page) == []
+            screenshot(page, f"lobby-match-ready-{size}", full_page=False)
+        phone = pages["phone"]
+        phone.locator(".organiser-notice").get_by_role("link", name="Open the board").click()
+        expect(phone.locator("#board")).to_be_visible()
+    finally:
+        for context in (*lobbies.values(), opponent):
+            context.close()
