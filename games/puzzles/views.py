@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import date
 
 from django.core.paginator import Paginator
+from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
@@ -101,7 +102,7 @@ def answer(request: HttpRequest, day: str) -> HttpResponse:
 
 @require_GET
 def archive(request: HttpRequest) -> HttpResponse:
-    puzzles = Puzzle.objects.filter(day__lte=clock.today())
+    puzzles = Puzzle.objects.filter(day__lte=clock.today()).annotate(answers=Count("votes"))
     page = Paginator(puzzles, 30).get_page(request.GET.get("page"))
     mine = _answers(request, [p.pk for p in page.object_list])
     rows = [{"puzzle": p, "vote": mine.get(p.pk)} for p in page.object_list]

@@ -7,6 +7,7 @@ from datetime import date
 
 import pytest
 
+from games.play.templatetags.cribbage import card_short
 from games.puzzles import services
 from games.puzzles.explain import explanation
 from games.puzzles.models import Puzzle
@@ -53,8 +54,16 @@ def test_after_answering_the_table_the_shares_and_the_words(client):
     assert "50%" in html and "(2)" in html  # two of four laid away each of the two best
     words = explanation(puzzle, puzzle.table[1]["laid_away"])
     assert words["against_chosen"] and words["against_chosen"].split(".")[0] in html
-    assert puzzle.best["laid_away"] in words["against_second"]
-    assert puzzle.table[1]["laid_away"] in words["against_second"]
+    assert words["against_second"] == ""  # the one chosen was the second best: said once
+    assert "Against the second best" not in html
+    agreed = explanation(puzzle, puzzle.best["laid_away"])
+    assert agreed["against_chosen"] == ""
+    assert "Laying away " + _written(puzzle.best["laid_away"]) in agreed["against_second"]
+    assert f"after laying away {_written(puzzle.table[1]['laid_away'])}." in agreed["against_second"]
+
+
+def _written(notation: str) -> str:
+    return " ".join(card_short(c) for c in notation.split())
 
 
 def test_the_words_follow_the_score():
