@@ -102,7 +102,7 @@ def answer(request: HttpRequest, day: str) -> HttpResponse:
 
 @require_GET
 def archive(request: HttpRequest) -> HttpResponse:
-    puzzles = Puzzle.objects.filter(day__lte=clock.today()).annotate(answers=Count("votes"))
+    puzzles = Puzzle.objects.filter(day__lte=clock.today()).annotate(answers=Count("votes")).order_by("-day")
     page = Paginator(puzzles, 30).get_page(request.GET.get("page"))
     mine = _answers(request, [p.pk for p in page.object_list])
     rows = [{"puzzle": p, "vote": mine.get(p.pk)} for p in page.object_list]
