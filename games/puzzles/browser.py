@@ -3,8 +3,10 @@ move to their account when they sign up or log in."""
 
 from __future__ import annotations
 
+import logging
 import secrets
 
+from django.db import DatabaseError, transaction
 from django.http import HttpRequest, HttpResponse
 
 from games.puzzles import services
@@ -12,6 +14,8 @@ from games.puzzles import services
 COOKIE = "puzzle_browser"
 SALT = "games.puzzles.browser"
 YEARS_5 = 5 * 365 * 24 * 3600
+
+log = logging.getLogger(__name__)
 
 
 def token_of(request: HttpRequest) -> str:
@@ -40,5 +44,12 @@ def remember(request: HttpRequest, response: HttpResponse) -> HttpResponse:
 
 
 def claim_on_login(sender, request, user, **kwargs) -> None:
-    if request is not None:
-        services.votes_claim(user=user, browser=token_of(request))
+    """A fault here must not cost the player their log-in: it is undone in its own savepoint and
+    logged, and the answers stay with the browser to be moved at the next log-in."""
+    if request is None:
+        return
+    try:
+        with transaction.atomic():
+            services.votes_claim(user=user, browser=token_of(request))
+    except DatabaseError:
+        log.exception("puzzle answers not moved to user=%s", user.pk)

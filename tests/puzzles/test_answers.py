@@ -154,3 +154,17 @@ def test_htmx_answers_in_place_with_the_results(client, puzzle):
     assert "Every split" in html and html.count("data-split=") == 15
     refused = _answer(client, puzzle, headers={"HX-Request": "true"})
     assert refused.status_code == 409 and '<section id="puzzle"' in refused.content.decode()
+
+
+def test_a_failed_move_of_answers_does_not_stop_the_log_in(puzzle, monkeypatch):
+    from django.db import DatabaseError
+
+    def broken(**kwargs):
+        raise DatabaseError("the database went away")
+
+    get_user_model().objects.create_user("dave", password=PASSWORD)
+    visitor = Client()
+    _answer(visitor, puzzle)
+    monkeypatch.setattr(services, "votes_claim", broken)
+    assert visitor.post("/accounts/login/", {"username": "dave", "password": PASSWORD}).status_code == 302
+    assert Vote.objects.get().user is None  # still the browser's, moved at the next log-in
