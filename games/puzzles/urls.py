@@ -1,4 +1,4 @@
-from django.urls import path, re_path
+from django.urls import path
 
 from games.puzzles import views
 
@@ -8,6 +8,7 @@ urlpatterns = [
     path("puzzles/", views.today, name="today"),
     path("puzzles/archive/", views.archive, name="archive"),
     path("puzzles/mine/", views.mine, name="mine"),
-    re_path(r"^puzzles/(?P<day>\d{4}-\d{2}-\d{2})/$", views.day, name="day"),
-    re_path(r"^puzzles/(?P<day>\d{4}-\d{2}-\d{2})/answer/$", views.answer, name="answer"),
+    # A day as 2026-12-04, checked by the view (one address per day: no other ISO spelling).
+    path("puzzles/<str:day>/", views.day, name="day"),
+    path("puzzles/<str:day>/answer/", views.answer, name="answer"),
 ]

@@ -3,6 +3,7 @@ An answer is a plain form post; with htmx the puzzle is swapped in place with th
 
 from __future__ import annotations
 
+import re
 from datetime import date
 
 from django.core.paginator import Paginator
@@ -19,8 +20,13 @@ from games.puzzles.record import record_of
 PAGE = "puzzles/puzzle.html"
 
 
+DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
 def _day(value: str) -> date:
     try:
+        if not DAY.fullmatch(value):
+            raise ValueError(value)
         day = date.fromisoformat(value)
     except ValueError as e:
         raise Http404("No puzzle on that day.") from e

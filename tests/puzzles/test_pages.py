@@ -123,6 +123,8 @@ def test_the_archive_lists_past_puzzles_with_stable_addresses(client, clock):
     assert "agreed" in html and "not answered" in html
     assert client.get("/puzzles/2026-03-12/").status_code == 404
     assert client.get("/puzzles/2026-03-05/").status_code == 404
+    for other_spelling in ("20260310", "2026-W11-2", "2026-3-10", "2026-03-10x"):
+        assert client.get(f"/puzzles/{other_spelling}/").status_code == 404
     assert client.get(first.get_absolute_url()).status_code == 200
 
 
