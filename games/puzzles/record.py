@@ -55,6 +55,17 @@ def streaks(days: set[date], today: date) -> tuple[int, int]:
     return current, longest
 
 
+def answers_data(user) -> list[dict]:
+    """A player's answers for their data download: the day's deal, their split and the engine's."""
+    votes = Vote.objects.filter(user=user).select_related("puzzle").order_by("puzzle__day")
+    return [{
+        "day": v.puzzle.day.isoformat(), "hand": v.puzzle.hand, "dealer": v.puzzle.is_dealer,
+        "score": v.puzzle.my_score, "opponent_score": v.puzzle.their_score, "target": v.puzzle.target,
+        "laid_away": v.laid_away, "engine_laid_away": v.puzzle.best["laid_away"], "agreed": v.agreed,
+        "on_day": v.on_day, "answered_at": v.created_at.isoformat(),
+    } for v in votes]
+
+
 def record_of(*, user=None, browser: str = "") -> Record:
     votes = votes_of(user=user, browser=browser)
     on_day = set(votes.filter(on_day=True).values_list("puzzle__day", flat=True))

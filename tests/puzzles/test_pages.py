@@ -3,6 +3,7 @@ and a player's record: streaks across days, driven by the puzzles' clock."""
 
 from __future__ import annotations
 
+import json
 from datetime import date
 
 import pytest
@@ -130,3 +131,17 @@ def test_the_archive_lists_past_puzzles_with_stable_addresses(client, clock):
 
 def test_the_menu_leads_to_the_puzzle(client):
     assert 'href="/puzzles/"' in client.get("/leaderboard/").content.decode()
+
+
+def test_a_players_answers_are_in_their_data_download(client):
+    user = make_user("alice")
+    client.force_login(user)
+    puzzle = services.puzzle_of_today()
+    _answer(client, puzzle, row=1)
+    data = json.loads(client.get("/accounts/u/alice/data.json").content)
+    assert data["puzzle_answers"] == [{
+        "day": "2026-03-10", "hand": puzzle.hand, "dealer": puzzle.is_dealer, "score": puzzle.my_score,
+        "opponent_score": puzzle.their_score, "target": puzzle.target,
+        "laid_away": puzzle.table[1]["laid_away"], "engine_laid_away": puzzle.best["laid_away"],
+        "agreed": False, "on_day": True, "answered_at": "2026-03-10T09:00:00+00:00",
+    }]
