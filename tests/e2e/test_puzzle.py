@@ -64,3 +64,20 @@ def test_a_visitor_answers_the_puzzle(live_daphne: str, page: Page, size: str):
     expect(page.get_by_role("link", name="29 Feb 2024")).to_be_visible()
     screenshot(page, f"puzzle-archive-{size}", full_page=False)
     assert serious_axe_violations(page) == []
+
+
+def test_the_puzzle_answers_without_javascript(live_daphne: str, browser):
+    context = browser.new_context(java_script_enabled=False, viewport=SIZES["phone"])
+    try:
+        page = context.new_page()
+        puzzle = services.puzzle_for(DAY)
+        page.goto(f"{live_daphne}/puzzles/{DAY.isoformat()}/")
+        for card in puzzle.best["laid_away"].split():
+            page.get_by_label(parse_card(card).name, exact=True).check()
+        page.get_by_role("button", name="Lay these two away").click()
+        expect(page.get_by_text("the engine's choice too")).to_be_visible()
+        expect(page.locator("[data-split]")).to_have_count(15)
+        screenshot(page, "puzzle-answered-no-javascript-phone", full_page=False)
+        assert Vote.objects.get().agreed
+    finally:
+        context.close()
