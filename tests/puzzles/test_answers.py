@@ -168,3 +168,17 @@ def test_a_failed_move_of_answers_does_not_stop_the_log_in(puzzle, monkeypatch):
     monkeypatch.setattr(services, "votes_claim", broken)
     assert visitor.post("/accounts/login/", {"username": "dave", "password": PASSWORD}).status_code == 302
     assert Vote.objects.get().user is None  # still the browser's, moved at the next log-in
+
+
+def test_two_answers_at_once_count_one(puzzle, monkeypatch):
+    """The check and the insert race when two tabs answer at the same moment: the database's
+    constraint has the last word, and the loser is told as any second answer is."""
+    user = make_user("erin")
+    services.vote_cast(puzzle_id=puzzle.pk, cards=puzzle.best["laid_away"].split(), user=user, browser="t1")
+    services.vote_cast(puzzle_id=puzzle.pk, cards=puzzle.best["laid_away"].split(), browser="t2")
+    monkeypatch.setattr(services, "existing_vote", lambda *args, **kwargs: None)  # both passed the check
+    with pytest.raises(services.AlreadyAnswered):
+        services.vote_cast(puzzle_id=puzzle.pk, cards=_second_best(puzzle), user=user, browser="t3")
+    with pytest.raises(services.AlreadyAnswered):
+        services.vote_cast(puzzle_id=puzzle.pk, cards=_second_best(puzzle), browser="t2")
+    assert Vote.objects.count() == 2

@@ -111,3 +111,16 @@ def test_the_first_visitor_of_a_fresh_install_gets_a_puzzle(client):
     assert response.status_code == 302 and response["Location"] == "/puzzles/2026-03-10/"
     assert Puzzle.objects.filter(day=date(2026, 3, 10)).count() == 1
     assert client.get("/puzzles/2026-03-10/").status_code == 200
+
+
+def test_a_game_whose_moves_no_longer_replay_is_passed_over(monkeypatch):
+    from games.history.replay import ReplayError
+
+    finish_between(make_user("alice"), make_user("bob"), seed=4)
+
+    def broken(game):
+        raise ReplayError("the log does not replay")
+
+    monkeypatch.setattr(choice, "summaries_for", broken)
+    assert choice.played_deals() == []
+    assert services.puzzle_for(date(2026, 3, 2)).source == Puzzle.Source.GENERATED
