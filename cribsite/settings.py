@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "games.play",
     "games.history",
     "games.tournaments",
+    "games.puzzles",
     "games.pages",
 ]
 

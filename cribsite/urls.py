@@ -14,6 +14,7 @@ urlpatterns = [
     path("", include("games.play.urls")),
     path("", include("games.history.urls")),
     path("tournaments/", include("games.tournaments.urls")),
+    path("", include("games.puzzles.urls")),
     path("accounts/", include("games.accounts.urls")),
     path("admin/", admin.site.urls),
     path("", include("games.pages.urls")),

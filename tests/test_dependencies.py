@@ -19,8 +19,9 @@ ALLOWED = {
     "play": {"engine", "infra"},
     "history": {"engine", "infra", "play"},
     "tournaments": {"engine", "infra", "play"},
-    "accounts": {"engine", "infra", "play", "history", "tournaments"},
-    "pages": {"engine", "infra", "play", "history", "tournaments", "accounts"},
+    "puzzles": {"engine", "infra", "play", "history"},
+    "accounts": {"engine", "infra", "play", "history", "tournaments", "puzzles"},
+    "pages": {"engine", "infra", "play", "history", "tournaments", "puzzles", "accounts"},
 }
 # Template tag libraries, by the app that defines them.
 LIBRARIES = {

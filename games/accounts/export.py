@@ -1,9 +1,10 @@
 """Everything the site holds about a player, as one JSON document they can download.
 
 Their account (never the password hash), ratings and every rating change, statistics, every game
-they sat at and every tournament they entered. A finished game comes as its own download gives it
-(``games.history.export.game_json``: enough to replay it with the engine); a game not finished
-comes as a summary, with no cards, seeds or secret, which would tell them what their opponents hold.
+they sat at, every tournament they entered and their answers to the daily puzzles. A finished game
+comes as its own download gives it (``games.history.export.game_json``: enough to replay it with the
+engine); a game not finished comes as a summary, with no cards, seeds or secret, which would tell
+them what their opponents hold.
 Other players appear as the game records show them to anyone.
 """
 
@@ -22,6 +23,7 @@ from games.history.stats import player_stats
 from games.play.hooks import organised
 from games.play.models import Game
 from games.play.names import public_name
+from games.puzzles.record import answers_data
 from games.tournaments.models import Entrant, Match, Tournament
 from games.tournaments.services import standings
 
@@ -73,6 +75,7 @@ def player_data(user: AbstractBaseUser) -> dict:
         },
         "games": _games(user),
         "tournaments": _tournaments(user),
+        "puzzle_answers": answers_data(user),
     }
 
 
