@@ -314,18 +314,33 @@ def fanned_so_each_card_reads(page: Page) -> None:
     expect(page.locator("#board .crib .shown-score")).to_contain_text("scored")
 
 
-@pytest.mark.parametrize("where", ["middle", "last"])
+@pytest.mark.parametrize("where", ["cut", "go", "middle", "last"])
 def test_the_replay_fits_a_laptop_and_a_phone(browser: Browser, live_daphne: str, where: str):
     alice = make_user(f"alice-replay-{where}")
     game = computer_game(alice, rules=RULES)
     play_out(game, {0: alice}, random.Random(3))
-    shown = shown_moves(list(Move.objects.filter(game=game).order_by("seq")))
-    step = shown[len(shown) // 2] if where == "middle" else shown[-1]
+    moves = list(Move.objects.filter(game=game).order_by("seq"))
+    shown = shown_moves(moves)
+    steps = {
+        "cut": next(n for n in shown if n and moves[n - 1].action["type"] == "discard"),
+        "go": next(n for n in shown if n and any(e["kind"] == "go" for e in moves[n - 1].events)),
+        "middle": shown[len(shown) // 2],
+        "last": shown[-1],
+    }
+    step = steps[where]
     for name, viewport in (("phone", PHONE), ("laptop", LAPTOP)):
         page = open_page(browser, live_daphne, alice, f"/games/{game.pk}/replay/?step={step}", viewport)
         expect(page.get_by_test_id("step")).to_be_visible()
         screenshot(page, f"fits-replay-{where}-{name}", full_page=False)
         no_sideways_scroll(page)
+        if where == "cut":  # the cut for deal as the live board draws it: cards side by side
+            cards = page.locator(".replay-table .cut-cards .card")
+            assert cards.count() == 2
+            assert abs(cards.nth(0).bounding_box()["y"] - cards.nth(1).bounding_box()["y"]) < 1
+        if where == "go":  # go and 31 as the live board's pills by the count, not a list
+            call = page.locator(".replay-table .count-call").first
+            expect(call).to_be_visible()
+            assert call.evaluate("c => getComputedStyle(c).listStyleType") == "none"
         if name == "laptop":
             for selector in ("[data-replay=prev]", "[data-replay=next]", "[data-testid=what]",
                              ".replay-rail .board-scores", ".replay-table .table__middle, .replay-results"):
