@@ -13,7 +13,8 @@ from games.play.pegboard import skunk_lines
 
 COLOURS = ("#c62828", "#1e5bc6", "#2e7d32")
 WIDTH, HEIGHT = 640, 240
-LEFT, RIGHT, TOP, BOTTOM = 40, 12, 12, 28
+# The right margin holds the skunk lines' words, beside the plot: inside it they sat on the lines.
+LEFT, RIGHT, TOP, BOTTOM = 40, 110, 12, 28
 
 
 def _polyline(points: list[tuple[float, float]], colour: str, css: str) -> str:
@@ -54,14 +55,20 @@ def score_chart(deals: list[dict], names: list[str], target: int, *, title: str)
         at = y(last + 0.5)
         parts.append(f'<line class="chart-skunk" x1="{LEFT}" x2="{WIDTH - RIGHT}" '
                      f'y1="{at:.1f}" y2="{at:.1f}" {dashed}/>')
-        parts.append(f'<text x="{WIDTH - RIGHT - 4}" y="{at - 3:.1f}" text-anchor="end" font-size="10" '
-                     f'fill="#4d5868">{label} {last}</text>')
+        # Two short lines ("double skunk", "60"), so the words still fit the margin drawn larger
+        # on a phone.
+        side = WIDTH - RIGHT + 4
+        parts.append(f'<text class="chart-skunk-label" x="{side}" y="{at - 2:.1f}" font-size="10" '
+                     f'fill="#4d5868">{label}<tspan x="{side}" dy="1.1em">{last}</tspan></text>')
     for i, deal_no in deal_starts:
         parts.append(f'<line x1="{x(i):.1f}" x2="{x(i):.1f}" y1="{TOP}" y2="{HEIGHT - BOTTOM}" '
                      'stroke="#d8d4ca"/>')
         parts.append(f'<text x="{x(i) + 3:.1f}" y="{HEIGHT - BOTTOM + 14}" font-size="10" fill="#4d5868">'
                      f'{deal_no}</text>')
-    parts.append(f'<text x="{LEFT}" y="{HEIGHT - 2}" font-size="10" fill="#4d5868">deal</text>')
+    # The axis' name in the margin, at the end of the deal numbers: under them it collided with
+    # the first one once the words are drawn larger on a phone.
+    parts.append(f'<text x="{WIDTH - RIGHT + 4}" y="{HEIGHT - BOTTOM + 14}" font-size="10" '
+                 'fill="#4d5868">deal</text>')
     for seat in range(n):
         points = [(x(i), y(s[seat])) for i, s in enumerate(series)]
         parts.append(_polyline(points, COLOURS[seat % len(COLOURS)], f"chart-line chart-line--{seat}"))

@@ -37,6 +37,10 @@ def describe(step: Step, names: list[str], ending: dict | None = None) -> str:
     if a.get("type") == "resign" and ending is not None:
         event = {"seat": step.move.seat, "kind": "resign", "points": 0, "cards": []}
         return line(Table(tuple(names)), event, ending).text
+    if a.get("type") == "next_deal" and step.events:
+        # The last "ready" of the table begins the deal; the earlier ones are folded into it, so
+        # "X is ready" would contradict a viewer who pressed Next hand first.
+        return "The next deal begins"
     said = action_words(names[step.move.seat], a)
     by_site = step.move.by_timeout and (step.move.note or {}).get("kind") == "timeout"
     return f"{said} (the site, on a timeout)" if by_site else said
@@ -102,8 +106,10 @@ def replay_context(game: Game, number: int, moves: list[Move], viewer: int | Non
         game=game,
         names=names,
         step=number,
-        position=at,
-        total=len(shown) - 1,
+        # The page names a step by its move in the game's log, as its address does (?step=N): a
+        # move folded into the next is skipped, so the numbers it shows may jump.
+        position=number,
+        total=shown[-1],
         first=0,
         prev=shown[max(0, at - 1)],
         next=shown[min(len(shown) - 1, at + 1)],

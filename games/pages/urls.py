@@ -6,6 +6,5 @@ urlpatterns = [
     path("", site.home, name="home"),
     path("health/", site.health, name="health"),
     path("rules/", rules.how_to_play, name="how_to_play"),
-    path("dev/board-demo/", site.board_demo, name="board_demo"),  # 404 unless DEBUG
     path("favicon.ico", site.favicon),
 ]

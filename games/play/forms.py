@@ -65,9 +65,25 @@ class HouseRulesForm(forms.Form):
             self.add_error("triple_skunk", "There is no triple skunk in a 61-point game.")
         return data
 
+    # The fields a new game is mostly started with, in sight; the form's other fields fold under
+    # "Options". None: every field that is not a house rule is in sight.
+    lead: tuple[str, ...] | None = None
+
     def main_fields(self):
         """The fields that are not house rules (shown first; the rules fold away)."""
         return [f for f in self.visible_fields() if f.name not in RULE_FIELDS]
+
+    def lead_fields(self):
+        return [f for f in self.main_fields() if self.lead is None or f.name in self.lead]
+
+    def option_fields(self):
+        return [f for f in self.main_fields() if self.lead is not None and f.name not in self.lead]
+
+    def options_summary(self) -> str:
+        return ", ".join(str(f.label).lower() for f in self.option_fields())
+
+    def options_have_errors(self) -> bool:
+        return any(self.errors.get(f.name) for f in self.option_fields())
 
     def rule_fields(self):
         return [f for f in self.visible_fields() if f.name in RULE_FIELDS]
@@ -86,6 +102,7 @@ class HouseRulesForm(forms.Form):
 
 class ComputerGameForm(HouseRulesForm):
     field_order = ["level", "hints"]
+    lead = ("level",)
 
     level = forms.ChoiceField(
         label="Computer strength", choices=ComputerLevel.choices, initial=ComputerLevel.STANDARD,
@@ -98,6 +115,7 @@ class ComputerGameForm(HouseRulesForm):
 
 class SeekForm(HouseRulesForm):
     field_order = ["opponent", "rated", "hints", "turn_timer"]
+    lead = ("opponent",)
 
     rated = forms.BooleanField(
         required=False, label="Rated", help_text="Counts for ratings; automatic counting, no hints.",

@@ -1,6 +1,7 @@
 """The components' Jinja2 environment (``TEMPLATES``' ``components`` engine): the same card,
-board and text helpers the Django templates load with ``{% load cribbage %}``, as globals and
-filters, and Django's own filters where a component needs one (``pluralize``, ``floatformat``, ``date``)."""
+board and text helpers the Django templates load with ``{% load cribbage %}`` (one list of them,
+``cribbage.SHARED_FILTERS`` and ``SHARED_GLOBALS``), as globals and filters, and Django's own
+filters where a component needs one (``pluralize``, ``floatformat``, ``date``)."""
 
 from __future__ import annotations
 
@@ -21,17 +22,16 @@ def date(value, arg: str | None = None) -> str:
 def environment(**options) -> jinja2.Environment:
     # An unknown name, or a name's unknown part, is empty, in DEBUG too, as in Django's templates:
     # the pages must not change with the setting (Django's backend would print it back under DEBUG).
-    options["undefined"] = jinja2.ChainableUndefined
+    # The test suite asks for StrictUndefined (tests/settings.py), so a misspelt name fails a test.
+    if options.get("undefined") is not jinja2.StrictUndefined:
+        options["undefined"] = jinja2.ChainableUndefined
     # The components are a few dozen files: kept in a plain dict, not an LRU behind a lock, which
     # every include and import of a board asked.
     options["cache_size"] = -1
     env = jinja2.Environment(**options)
     env.filters.update({f.__name__: f for f in (
-        cribbage.card_name, cribbage.cards_text, cribbage.countdown,
-        defaultfilters.pluralize, defaultfilters.floatformat, date,
+        *cribbage.SHARED_FILTERS, defaultfilters.pluralize, defaultfilters.floatformat, date,
     )})
-    env.globals.update({f.__name__: f for f in (
-        cribbage.card_face, cribbage.card_back, cribbage.card_back_items, cribbage.cribbage_board,
-        cribbage.deal_commitment, cribbage.quick_message_buttons,
-    )}, url=lambda name, *args: reverse(name, args=args), page_url=hooks.page_url)
+    env.globals.update({f.__name__: f for f in cribbage.SHARED_GLOBALS},
+                       url=lambda name, *args: reverse(name, args=args), page_url=hooks.page_url)
     return env

@@ -151,7 +151,7 @@ def _play(base_url: str, alice: Player, bob: Player) -> None:
     wait_for_socket(alice.page)
     seek_panel = alice.page.locator("section[aria-labelledby=seek-h]")
     if not seek_panel.locator("#id_seek-target").is_visible():  # the house rules are folded away
-        seek_panel.locator("summary").first.click()
+        seek_panel.locator("details.house-rules-fields > summary").click()
     seek_panel.locator("#id_seek-target").select_option("61")
     alice.page.get_by_role("button", name="Post seek or invite").click()
     expect(alice.page.get_by_text("Your seek is posted")).to_be_visible()

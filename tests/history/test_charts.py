@@ -2,13 +2,15 @@
 
 import re
 
-from games.history.charts import HEIGHT, score_chart
+from games.history.charts import HEIGHT, RIGHT, WIDTH, score_chart
 
 DEAL = {"deal_no": 0, "timeline": [[10, 4], [95, 40], [121, 59]]}
 
 
 def _labels(svg: str) -> list[str]:
-    return re.findall(r"<text[^>]*>([^<]+)</text>", svg)
+    """Each text's words, its lines joined by a space."""
+    texts = re.findall(r"<text[^>]*>(.*?)</text>", svg)
+    return [" ".join(re.sub(r"<tspan[^>]*>", " ", t).replace("</tspan>", "").split()) for t in texts]
 
 
 def test_a_121_game_chart_has_both_skunk_lines_labelled_as_on_the_board():
@@ -26,3 +28,10 @@ def test_a_61_game_chart_has_one_skunk_line():
     labels = _labels(svg)
     assert "skunk 30" in labels and not any("double" in t for t in labels)
     assert svg.count('class="chart-skunk"') == 1
+
+
+def test_the_skunk_words_stand_beside_the_plot_never_on_a_line():
+    svg = str(score_chart([], ["alice", "bob"], 121, title="Score"))
+    for x in re.findall(r'class="chart-skunk-label" x="([\d.]+)"', svg):
+        assert float(x) > WIDTH - RIGHT  # in the margin, where no score line runs
+    assert len(re.findall('class="chart-skunk-label"', svg)) == 2

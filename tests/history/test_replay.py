@@ -76,3 +76,27 @@ def test_a_log_that_does_not_replay_is_reported(alice, bob):
     act(game, alice, {"type": "resign"})  # the logged events name the stacked scores
     with pytest.raises(ReplayError):
         final_state(game)
+
+
+def test_the_step_in_the_address_is_the_step_the_page_names(alice, client):
+    """?step=N names move N of the game's log, whatever moves before it were folded; the move that
+    begins a deal says so rather than that the last player was "ready" (the others' "ready" are
+    folded into it, so a viewer who pressed Next hand first would read the opposite)."""
+    from games.history.replay_board import shown_moves
+
+    game = finish_vs_computer(alice, seed=3)
+    moves = list(Move.objects.filter(game=game).order_by("seq"))
+    shown = shown_moves(moves)
+    assert len(shown) - 1 < len(moves)  # some "ready" was folded
+    deals = [n for n in shown if n and moves[n - 1].action["type"] == "next_deal"]
+    client.force_login(alice)
+    for step in (shown[-1], deals[0], shown[len(shown) // 2]):
+        html = client.get(f"/games/{game.pk}/replay/?step={step}").content.decode()
+        assert f'<strong data-testid="step">{step}</strong> of {shown[-1]}' in html
+    html = client.get(f"/games/{game.pk}/replay/?step={deals[0]}").content.decode()
+    assert "The next deal begins" in html and "ready for the next deal" not in html
+    # A folded move's address shows the move that carries it.
+    folded = next(n for n in range(1, len(moves)) if n not in shown)
+    html = client.get(f"/games/{game.pk}/replay/?step={folded}").content.decode()
+    carried = next(n for n in shown if n >= folded)
+    assert f'<strong data-testid="step">{carried}</strong>' in html

@@ -155,3 +155,18 @@ def test_a_win_past_the_target_counts_the_spread_from_the_game_hole():
 
     out_with_a_big_hand = {"winner": 0, "scores": [140, 100]}
     assert (game_margin(out_with_a_big_hand, 0, 121), game_margin(out_with_a_big_hand, 1, 121)) == (21, -21)
+
+
+def test_a_section_without_games_is_left_out(alice, bob, client):
+    """Only games against the computer: no empty "Online games" section; nobody's games: one line."""
+    client.force_login(alice)
+    html = client.get(f"/players/{alice.username}/stats/").content.decode()
+    assert "Online games" not in html and "stats-section" not in html
+    assert "No finished games yet. <a" in html
+    finish_vs_computer(alice, seed=4, rules=HouseRules(target=61))
+    html = client.get(f"/players/{alice.username}/stats/").content.decode()
+    assert "Against the computer" in html and "Online games" not in html and "No finished games" not in html
+    # A visitor does not see the games against the computer: nothing to show them.
+    client.force_login(bob)
+    html = client.get(f"/players/{alice.username}/stats/").content.decode()
+    assert "Against the computer" not in html and "No finished games yet." in html

@@ -104,7 +104,9 @@ def test_the_lobby_shows_the_forms_and_the_lists(a, alice, bob, carol):
     for name in ("cpu-level", "cpu-target", "cpu-muggins", "seek-opponent", "seek-rated"):
         assert f'name="{name}"' in html
     assert "Accept bob's seek" in html and "61 points" in html
-    assert 'New game: <a href="#cpu-h">against the computer</a>' in html  # the forms sit below the lists
+    # A new game comes first: the computer, a friend, a table; then the lists.
+    order = [html.index(f'id="{h}"') for h in ("cpu-h", "seek-h", "table-h", "in-progress-h")]
+    assert order == sorted(order)
     assert "Invitations for you" in html and "<strong>carol</strong> invites you: 121 points, rated" in html
     assert "Waiting for an opponent" in html
     assert "Open seek: 121 points, best of 3, casual, 60 s a move." in html
@@ -411,11 +413,18 @@ def test_manual_counting_and_muggins_with_htmx(alice, bob, a, b):
     html = assert_board_partial(response, 422)
     assert board_error(html) == "Count a whole number of points from 0 to 29"
     assert 'value="30">' in html  # what was typed stays, to correct
+    # The count box and its refusal stand by the counted hand, the reader's own seat.
+    mine = html[html.index('class="seat seat--me'):]
+    assert 'name="points"' in mine and mine.index('class="board-error"') < mine.index('name="points"')
+    assert 'name="points"' not in html[:html.index('class="seat seat--me')]
     assert 'seat--to-play" data-turn="to count"' in html  # not "to play" in the show
     html = assert_board_partial(post_act(b, game, {"type": "count", "points": "2"}))
     assert 'value="call_muggins"' not in html  # only alice may call it
     html = text(a.get(reverse("game", args=[game.pk]), headers=HTMX))
     assert 'value="call_muggins"' in html and 'value="accept_count"' in html and "counted 2" in html
+    # Muggins!/Accept stand by bob's hand, the one counted, not in the column beside the table.
+    theirs = html[html.index('class="seat seat--opponent'):html.index('class="seat seat--me')]
+    assert 'value="call_muggins"' in theirs and "bob counts <strong>2</strong> for their hand" in theirs
     assert 'seat--to-play" data-turn="to answer"' in html
     assert_board_partial(post_act(a, game, {"type": "call_muggins"}))
     assert load(game).show[0].muggins == 2

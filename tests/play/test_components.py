@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import jinja2
 import pytest
 from django.template import Context, Template
 from django.test import override_settings
 
 from games.play import components
 from games.play.components import csrf_field
-from games.play.jinja import date
+from games.play.jinja import date, environment
 from games.play.narration import LogLine
 
 
@@ -23,15 +24,22 @@ def test_a_component_escapes_what_it_is_given_and_trusts_markup():
     assert 'data-card="5H"' in held  # the card tag's markup is printed, not escaped
 
 
-@pytest.mark.parametrize("debug", [False, True])
-def test_an_unknown_name_draws_nothing_whatever_debug_says(debug):
-    """Django's Jinja2 backend prints an unknown name back under DEBUG; a page must not change
-    with the setting (a test run and production would differ)."""
+@pytest.mark.parametrize("undefined", [None, jinja2.Undefined, jinja2.DebugUndefined])
+def test_the_sites_components_draw_an_unknown_name_as_nothing(undefined):
+    """The site draws an unknown name empty whatever DEBUG says (Django's Jinja2 backend would
+    print it back under DEBUG, and a test run and production would differ)."""
+    options = {} if undefined is None else {"undefined": undefined}
+    env = environment(**options)
+    assert env.from_string("[{{ nothing }}][{{ v.nothing }}]").render() == "[][]"
+
+
+def test_the_suite_draws_the_components_with_unknown_names_raising():
+    """tests/settings.py asks for StrictUndefined: a name a component misspells, or its context
+    forgot, fails the test that draws it."""
     from django.template import engines
 
-    with override_settings(DEBUG=debug):
-        engine = engines["components"]
-        assert engine.from_string("[{{ nothing }}][{{ v.nothing }}]").render({}) == "[][]"
+    with pytest.raises(jinja2.UndefinedError):
+        engines["components"].from_string("[{{ nothing }}]").render({})
 
 
 def test_a_counted_hand_not_given_a_claim_says_nothing_of_one():
@@ -61,3 +69,19 @@ def test_times_are_drawn_in_the_sites_time_zone_as_djangos_date_filter_draws_the
     django_drawn = Template("{{ m|date:'c' }} {{ m|date:'H:i:s' }}").render(Context({"m": moment}))
     assert f"{date(moment, 'c')} {date(moment, 'H:i:s')}" == django_drawn
     assert date(moment, "H:i") == "10:30"
+
+
+def test_each_shared_helper_is_in_both_engines():
+    """One list: every helper in it is a Django filter or tag of ``{% load cribbage %}`` and a
+    Jinja2 filter or global of the components, under the same name."""
+    from django.template import engines
+
+    from games.play.templatetags import cribbage
+
+    env = engines["components"].env
+    for f in cribbage.SHARED_FILTERS:
+        assert cribbage.register.filters[f.__name__] is f and env.filters[f.__name__] is f
+    for f in cribbage.SHARED_GLOBALS:
+        assert f.__name__ in cribbage.register.tags and env.globals[f.__name__] is f
+    page = Template('{% load cribbage %}{{ "5H"|card_name }} {% card_back "small" %}').render(Context())
+    assert page.startswith("Five of hearts ") and "card" in page

@@ -95,7 +95,8 @@ def test_a_table_of_three_says_who_was_skunked():
     # In the game hole, and the narration's own words for who was skunked.
     assert result["headline"] == "Computer 1 (standard) wins 121–101–80 (Computer 2 (standard) skunked)"
     text = render_to_string("play/parts/result.jinja", {
-        "result": result, "v": v, "game": SimpleNamespace(pk=1, notice=""), "actions": True})
+        "result": result, "v": v, "game": SimpleNamespace(pk=1, notice=""), "actions": True,
+        "csrf_input": ""})
     assert "Computer 2 (standard) is skunked." in text and "That is a skunk" not in text
     pair = GameResult(0, 0, (121, 80), 80, 1, 2, "target", (0, 1))
     two_v = SimpleNamespace(**{**v.__dict__, "result": pair, "match_scores": (1, 0)})

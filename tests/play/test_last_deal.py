@@ -3,12 +3,25 @@
 from __future__ import annotations
 
 import html as html_lib
+import random
 import re
 
 import pytest
 from django.urls import reverse
 
-from tests.play.factories import GO_HANDS, GO_PLAY, act, human_game, load, logged_in, stack
+from games.engine.rules import HouseRules
+from tests.play.factories import (
+    GO_HANDS,
+    GO_PLAY,
+    act,
+    computer_game,
+    fixed_secrets,
+    human_game,
+    load,
+    logged_in,
+    play_out,
+    stack,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -42,3 +55,17 @@ def test_the_last_show_is_folded_beside_the_next_deal(alice, bob):
 def test_the_first_deal_has_no_fold(alice, bob):
     game = stack(human_game(alice, bob), dealer=0, hands=GO_HANDS, starter="5C")
     assert "last-deal" not in board(logged_in(alice), game)
+
+
+@pytest.mark.parametrize("seed", [1, 10])  # with these shuffles and moves the game is won in the play
+def test_a_game_won_in_the_play_keeps_the_last_deals_fold(alice, monkeypatch, seed):
+    """The winning deal had no show, so the last one counted is still the one to look back on."""
+    fixed_secrets(monkeypatch, "won-in-play")
+    game = computer_game(alice, rules=HouseRules(target=61))
+    play_out(game, {0: alice}, random.Random(seed))
+    state = load(game)
+    assert state.phase == "match_over" and not state.show and state.last_show
+    html = board(logged_in(alice), game)
+    fold_id, summary = FOLD.search(html).groups()
+    assert fold_id == f"last-deal-{state.game_no}-{state.deal_no}"
+    assert summary.startswith("Last deal: ")

@@ -311,19 +311,6 @@ def test_peg_positions_are_distinct_for_every_score():
     assert all(math.isfinite(c) for spot in spots for c in spot)
 
 
-# ---------- the demo page ----------
-
-
-@pytest.mark.django_db
-def test_board_demo_renders_in_debug_only(client, settings):
-    settings.DEBUG = True
-    response = client.get("/dev/board-demo/")
-    assert response.status_code == 200
-    assert b'class="card-button' in response.content
-    settings.DEBUG = False
-    assert client.get("/dev/board-demo/").status_code == 404
-
-
 def _log(lines) -> str:
     from django.template.loader import render_to_string
 

@@ -21,8 +21,9 @@ def stats(request: HttpRequest, username: str) -> HttpResponse:
     kinds = [(False, "online", "Online games")]
     if is_self:
         kinds.append((True, "computer", "Against the computer"))
-    sections = [{"key": key, "title": title, "players": 2, "stats": player_stats(player, vs_computer=vs)}
-                for vs, key, title in kinds]
+    # A section with no finished game is left out: one line says so when every section is.
+    sections = [{"key": key, "title": title, "players": 2, "stats": stats}
+                for vs, key, title in kinds if (stats := player_stats(player, vs_computer=vs))["games"]]
     # Tables of three and four, once there are any, online apart from against the computer.
     for players, key, title in ((3, "three", "Three players"), (4, "four", "Four players (partners)")):
         for vs, kind, words in kinds:

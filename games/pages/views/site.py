@@ -10,16 +10,13 @@ import weakref
 
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
-from django.conf import settings
 from django.contrib import messages
 from django.db import connection
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
-
-from games.engine.cards import parse_cards
 
 log = logging.getLogger(__name__)
 
@@ -108,37 +105,6 @@ async def health(request: HttpRequest) -> JsonResponse:
     )
     ok = database["ok"] and layer["ok"]
     return JsonResponse({"ok": ok, "database": database, "channel_layer": layer}, status=200 if ok else 503)
-
-
-def board_demo(request: HttpRequest) -> HttpResponse:
-    """Every piece of the board page with made-up data: the reference markup for the CSS (DEBUG only)."""
-    if not settings.DEBUG:
-        raise Http404
-    hand = parse_cards("5H JD 4C 6S KH AS")
-    # ?you=52 moves your front peg (the old front becomes the back peg): a way to watch pegs slide.
-    you = int(request.GET["you"]) if request.GET.get("you", "").isdigit() else 45
-    context = {
-        "tracks": [
-            {"label": "You", "front": you, "back": 40 if you == 45 else 45, "color": "red"},
-            {"label": "Computer", "front": 38, "back": 31, "color": "blue"},
-        ],
-        "late_tracks": [
-            {"label": "You", "front": 120, "back": 112, "color": "red"},
-            {"label": "Computer", "front": 90, "back": 84, "color": "blue"},
-        ],
-        "short_tracks": [
-            {"label": "Ann", "front": 61, "back": 55, "color": "red"},
-            {"label": "Bob", "front": 30, "back": 22, "color": "blue"},
-            {"label": "Cy", "front": 0, "back": 0, "color": "green"},
-        ],
-        # (card, state): state drives the button's classes in the template.
-        "hand": list(zip(hand, ["playable", "selected", "playable", "off", "off", "playable"], strict=True)),
-        "old_pile": parse_cards("KS QD 9C"),
-        "pile": parse_cards("7H 8D 6C"),
-        "starter": parse_cards("5C")[0],
-        "show": parse_cards("5H 5S JD 4C"),
-    }
-    return render(request, "pages/board_demo.html", context)
 
 
 def favicon(request: HttpRequest) -> HttpResponse:

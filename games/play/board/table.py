@@ -277,9 +277,11 @@ def table_context(
                                             and bool(v.plays)),
         "count_calls": count_calls(v, table),
         "show": [_shown(h, names, viewer) for h in v.show],
-        # The previous deal's show stays one click away until this deal's show begins.
+        # The previous deal's show stays one click away until this deal's show begins, and after
+        # a game won in the play, which has no show of its own.
         "last_deal": _last_deal_html(v.last_show, tuple(names), viewer, f"last-deal-{v.game_no}-{v.deal_no}")
-        if v.last_show and v.phase in ("discard", "starter", "play") else "",
+        if v.last_show and (v.phase in ("discard", "starter", "play")
+                            or (v.phase in ("game_over", "match_over") and not v.show)) else "",
         "crib_counted": any(h.kind == "crib" for h in v.show),
         # Beside each hand and the crib laid open on the table: what it scored.
         "my_scored": _scored(v, "hand", viewer) if viewer is not None else None,

@@ -40,7 +40,6 @@ def _rank_label(card: Card) -> str:
     return "10" if card.rank == 10 else card.rank_char
 
 
-@register.filter
 def card_name(card: Card | str) -> str:
     """``Five of hearts`` for a Card or notation like ``"5H"``; empty for nothing."""
     if card in (None, ""):
@@ -54,7 +53,6 @@ def card_short(card: Card | str) -> str:
     return f"{_rank_label(c)}{c.symbol}{TEXT_STYLE}"
 
 
-@register.filter
 def cards_text(cards) -> SafeString:
     """Cards in running text, ``10♥ 5♣``, red suits red (each names its card for screen readers).
     ``cards``: Cards, notations, or one string of notations ("TH 5C")."""
@@ -69,7 +67,6 @@ def _card_text(c: Card) -> SafeString:
                        "red" if c.suit in "HD" else "black", c.name, card_short(c))
 
 
-@register.simple_tag
 def card_face(card: Card | str, size: str = "medium", extra_class: str = "") -> SafeString:
     """A face-up card: rank and suit in two corners, a large centre mark, red or black by suit."""
     return _card_face(_card(card), size, extra_class)
@@ -86,7 +83,6 @@ def _card_face(c: Card, size: str, extra_class: str) -> SafeString:
     })
 
 
-@register.simple_tag
 @lru_cache(maxsize=64)
 def card_back(size: str = "medium", extra_class: str = "") -> SafeString:
     """A face-down card (the crib, the deck, an opponent's hand)."""
@@ -94,7 +90,6 @@ def card_back(size: str = "medium", extra_class: str = "") -> SafeString:
         "size_class": _size_class(size), "extra_class": extra_class})
 
 
-@register.simple_tag
 @lru_cache(maxsize=1)
 def quick_message_buttons() -> SafeString:
     """The quick messages' buttons: the same on every board, and a loop of them cost more than
@@ -113,7 +108,6 @@ def component(template_name: str, **values) -> SafeString:
     return components.render(template_name, values)
 
 
-@register.simple_tag
 def card_back_items(count: int, size: str = "medium") -> SafeString:
     """``count`` face-down cards as list items: an opponent's hand, the crib."""
     return _card_back_items(int(count), size)
@@ -124,7 +118,6 @@ def _card_back_items(count: int, size: str) -> SafeString:
     return mark_safe(f"<li>{card_back(size)}</li>" * count)
 
 
-@register.simple_tag
 def cribbage_board(
     tracks: Iterable[Mapping], target: int = 121, id_prefix: str = "pegboard"
 ) -> SafeString:
@@ -132,7 +125,6 @@ def cribbage_board(
     return render_board(tracks, target=target, id_prefix=id_prefix)
 
 
-@register.simple_tag
 def deal_commitment(game, v) -> SafeString:
     """The current deal's number and the SHA-256 commitment to its shuffle (``v``: the SeatView).
     The same hash the deal's Round row keeps, computed here (the board is drawn on every move)."""
@@ -166,7 +158,6 @@ def how_ended(game, organised=None) -> str:
     return list_word(ending_of(game)) or "resignation"
 
 
-@register.filter
 def countdown(seconds: int) -> str:
     """``2:05`` for 125 seconds: a claim's countdown as the page shows it, and goes on ticking."""
     seconds = max(0, int(seconds or 0))
@@ -182,3 +173,17 @@ def ago(moment) -> str:
     if not moment:
         return ""
     return "just now" if (timezone.now() - moment).total_seconds() < 60 else f"{timesince(moment)} ago"
+
+
+# The helpers both template engines draw with, listed once: ``{% load cribbage %}`` registers them
+# here, and the components' Jinja2 environment (games/play/jinja.py) takes them from these lists,
+# so a helper added for one engine is there for the other.
+SHARED_FILTERS = (card_name, cards_text, countdown)
+SHARED_GLOBALS = (
+    card_face, card_back, card_back_items, cribbage_board, deal_commitment, quick_message_buttons,
+)
+
+for _filter in SHARED_FILTERS:
+    register.filter(_filter.__name__, _filter)
+for _tag in SHARED_GLOBALS:
+    register.simple_tag(_tag, name=_tag.__name__)
