@@ -170,7 +170,9 @@ def test_an_old_database_keeps_its_games_history_and_tournaments_and_reads_the_s
             if int(number) not in shown:  # a move that shows nothing new is stepped over now
                 continue
             now = replay_context(game, int(number), moves)
-            assert now["what"] == step["what"], (pk, number)
+            # The step that starts a deal now says so, not that one player was ready for it.
+            what = re.sub(r"^.+ (?:is|are) ready for the next deal$", "The next deal begins", step["what"])
+            assert now["what"] == what, (pk, number)
             events = [_winner_first(_in_the_hole(e, game.target)) for e in step["events"]]
             assert [str(e) for e in now["events"]] == events, (pk, number)
             assert _words(now["log"]) == _old(step["log"], game.target), (pk, number)
