@@ -76,7 +76,7 @@ def assert_board_partial(response, status: int = 200) -> str:
 
 def board_error(html: str) -> str:
     """The refusal's message as a player reads it (entities decoded)."""
-    match = re.search(r'<p class="board-error" role="alert">(.*?)</p>', html, re.S)
+    match = re.search(r'<p class="board-error" role="alert"[^>]*>(.*?)</p>', html, re.S)
     return html_lib.unescape(match.group(1)) if match else ""
 
 
