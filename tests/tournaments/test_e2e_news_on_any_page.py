@@ -25,7 +25,8 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True), pytest.m
 
 SIZES = {"laptop": {"width": 1280, "height": 720}, "phone": {"width": 390, "height": 844}}
 # Where the page's own content stands: the news must not move any of it.
-CONTENT_AT = "() => Array.from(document.querySelectorAll('#main > *')).map(e => e.getBoundingClientRect().top)"
+CONTENT_AT = ("() => Array.from(document.querySelectorAll('#main > *'))"
+              ".map(e => e.getBoundingClientRect().top)")
 
 
 def test_the_match_ready_news_reaches_the_game_record(live_daphne: str, browser: Browser):

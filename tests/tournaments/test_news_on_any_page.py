@@ -94,8 +94,10 @@ def test_only_an_entrant_of_an_event_in_progress_listens_and_never_twice():
         assert response.content.decode().count(NEWS_SOCKET) == 1, path
     for user in (later, outsider):
         assert NEWS_SOCKET not in logged_in(user).get("/rules/").content.decode()
-    # The lobby and the board carry the news on their own sockets: no second one.
-    for path in ("/lobby/", f"/games/{m.game_id}/"):
+    other_event = make_tournament(name="Winter Open")
+    assert client.get(other_event.get_absolute_url()).content.decode().count(NEWS_SOCKET) == 1
+    # The lobby, the board and the player's own event page carry the news on their own sockets.
+    for path in ("/lobby/", f"/games/{m.game_id}/", t.get_absolute_url()):
         assert NEWS_SOCKET not in client.get(path).content.decode(), path
 
 
