@@ -71,6 +71,28 @@ async def test_the_new_match_is_pushed_to_a_page_that_is_not_a_board():
 
 
 @pytest.mark.asyncio
+async def test_the_news_goes_from_other_pages_once_the_board_is_opened():
+    players = await sync_to_async(make_players)(2, "b")
+    t = await sync_to_async(make_tournament)(players, format=Tournament.Format.ROUND_ROBIN, name="Board Cup")
+    await sync_to_async(services.tournament_start)(tournament_id=t.pk)
+    me = players[0]
+    m = await sync_to_async(_mine)(t, me)
+    page = await _connect(me)
+    board = None
+    try:
+        assert f'data-news="match-{m.game_id}"' in await page.receive_from(timeout=10)
+        headers = await sync_to_async(socket_headers)(me)
+        board = WebsocketCommunicator(application, f"/ws/game/{m.game_id}/", headers=headers)
+        assert (await board.connect())[0]
+        pushed = await page.receive_from(timeout=10)
+        assert 'data-sent="0"' in pushed and "Your match is ready" not in pushed
+    finally:
+        await page.disconnect(timeout=10)
+        if board is not None:
+            await board.disconnect(timeout=10)
+
+
+@pytest.mark.asyncio
 async def test_an_anonymous_socket_is_refused():
     socket = WebsocketCommunicator(application, "/ws/news/", headers=socket_headers())
     connected, code = await socket.connect()
