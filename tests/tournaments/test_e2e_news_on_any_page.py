@@ -95,3 +95,29 @@ def test_the_match_ready_news_reaches_the_game_record(live_daphne: str, browser:
     finally:
         for context in (*readers.values(), opponent):
             context.close()
+
+
+def test_a_spectating_entrants_news_socket_leaves_the_boards_status_alone(live_daphne: str, browser: Browser):
+    players = make_players(4, "s")
+    t = make_tournament(players, name="Watch Cup", format=Tournament.Format.ROUND_ROBIN)
+    services.tournament_start(tournament_id=t.pk)
+    me = players[0]
+    theirs = next(m for m in active_matches(t) if me.pk not in (m.entrant1.user_id, m.entrant2.user_id))
+    context = _player(browser, live_daphne, me)
+    try:
+        page = context.new_page()
+        page.goto(f"/tournaments/{t.pk}/matches/{theirs.pk}/watch/")
+        expect(page.locator("#site-news[data-sent]")).to_have_count(1)  # my news socket is open too
+        expect(page.locator("#connection")).to_have_text("Connected")
+        # The news socket drops: the board's own socket is still up, and its status says so.
+        # Read just after the page's own close handler (on the document, added before this one):
+        # the board's next heartbeat would set its status right again and hide a wrong one.
+        said = page.evaluate("""() => new Promise(resolve => {
+            const news = document.querySelector('[ws-connect="/ws/news/"]');
+            document.addEventListener('htmx:wsClose', () => resolve(document.getElementById('connection')
+                .textContent.trim()));
+            news['htmx-internal-data'].webSocket.socket.close(4000);
+        })""")
+        assert said == "Connected"
+    finally:
+        context.close()
