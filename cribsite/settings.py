@@ -99,6 +99,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "games.accounts.preferences.table_preferences",
+                "games.play.news.news_socket",
             ],
         },
     },

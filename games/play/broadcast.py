@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import re
 import secrets
+from collections.abc import Iterable
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -32,6 +33,11 @@ def game_group(game_id: int) -> str:
 
 
 LOBBY_GROUP = "lobby"
+
+
+def player_group(user_id: int) -> str:
+    """Every page one player has open that listens for news (``consumers.NewsConsumer``)."""
+    return f"player-{user_id}"
 
 
 # How long a request's thread waits for its push to leave before it draws its answer (see
@@ -78,3 +84,10 @@ def game_chat(game_id: int, seat: int, message: str) -> None:
 def lobby_changed(started: int | None = None, players: tuple[int, ...] = ()) -> None:
     """Seeks changed. ``started``: a game that just began, whose ``players`` should be sent to it."""
     group_send(LOBBY_GROUP, {"type": "lobby.changed", "started": started, "players": list(players)})
+
+
+def player_news(user_ids: Iterable[int]) -> None:
+    """An organiser has news for these players (their match is ready): each of their open pages
+    draws it for its own user."""
+    for user_id in dict.fromkeys(user_ids):
+        group_send(player_group(user_id), {"type": "player.news"})

@@ -259,3 +259,36 @@ class GameConsumer(Consumer):
         from games.play.board.status import render_chat
 
         return render_chat(self.game_id, self.scope["user"], seat, message)
+
+
+class NewsConsumer(Consumer):
+    """One per page of a player whom an organiser may have news for (``hooks.news_expected``), other
+    than the lobby and a board, whose own sockets carry it: draws that news ("Your match is ready")
+    for its own user on connect and whenever it is pushed to the player's group."""
+
+    async def connect(self) -> None:
+        user = self.scope["user"]
+        if not user.is_authenticated:
+            await self.close(code=4401)
+            return
+        self.group = broadcast.player_group(user.pk)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        # News made while no page was open, or while this one was away, shows on (re)connect.
+        await self.send(text_data=await self._render())
+
+    async def disconnect(self, code: int) -> None:
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """Nothing is taken from the page."""
+
+    async def player_news(self, event: dict) -> None:
+        await self.send(text_data=await self._render())
+
+    @database_sync_to_async
+    def _render(self) -> str:
+        from games.play.news import render_news
+
+        return render_news(self.scope["user"])

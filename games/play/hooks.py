@@ -85,6 +85,9 @@ class PlayerNotice:
     at: datetime
     action: str = ""  # a button beside it ("Open the board") to ``action_url``
     action_url: str = ""
+    # News that follows the player onto every page they have open ("Your match is ready"), once:
+    # the same key is the same news, which the page keeps dismissed. Empty: the lobby's alone.
+    key: str = ""
 
 
 NoticesFor = Callable[[Any], list[PlayerNotice]]
@@ -103,6 +106,30 @@ def player_notices(user) -> list[PlayerNotice]:
     """Every organiser's word for ``user``, newest first."""
     found = [notice for lookup in _notices for notice in lookup(user)]
     return sorted(found, key=lambda n: n.at, reverse=True)
+
+
+def site_notices(user) -> list[PlayerNotice]:
+    """The organisers' news for ``user`` that every page shows them (those with a ``key``)."""
+    return [notice for notice in player_notices(user) if notice.key]
+
+
+ExpectsNews = Callable[[Any], bool]
+_expecting: list[ExpectsNews] = []
+
+
+def register_news_expected(lookup: ExpectsNews) -> None:
+    """Called from an app's ``AppConfig.ready``: ``lookup(user)`` says, in one cheap query, whether
+    that app may have news for the player at any moment (an entry in a tournament in progress).
+    When it pushes such news it sends it to the player (``broadcast.player_news``)."""
+    if lookup not in _expecting:
+        _expecting.append(lookup)
+
+
+def news_expected(user) -> bool:
+    """Whether any organiser may push news to ``user`` now: only then does a page listen for it."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return any(lookup(user) for lookup in _expecting)
 
 
 RatingFor = Callable[[Any, int], "float | None"]

@@ -6,4 +6,5 @@ from games.play import consumers
 websocket_urlpatterns = [
     path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
     path("ws/game/<id:game_id>/", consumers.GameConsumer.as_asgi()),
+    path("ws/news/", consumers.NewsConsumer.as_asgi()),
 ]

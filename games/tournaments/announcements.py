@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from games.play.hooks import PlayerNotice
 from games.tournaments import naming
-from games.tournaments.models import Match, Notice, Tournament
+from games.tournaments.models import Entrant, Match, Notice, Tournament
 
 RECENT = timedelta(hours=12)
 SHOWN = 3
@@ -60,6 +60,13 @@ def ready_matches(user) -> list[PlayerNotice]:
         notices.append(PlayerNotice(
             f"Your match is ready: {where}, against {opponent.name}.", m.tournament.name,
             m.tournament.get_absolute_url(), m.started_at or timezone.now(),
-            action="Open the board", action_url=reverse("game", args=[m.game_id]),
+            action="Open the board", action_url=reverse("game", args=[m.game_id]), key=f"match-{m.game_id}",
         ))
     return notices
+
+
+def in_running_event(user) -> bool:
+    """Whether the player is entered in an event in progress, and so may be told at any moment that
+    a match of theirs is ready: one query."""
+    return Entrant.objects.filter(user=user, withdrawn=False,
+                                  tournament__status=Tournament.Status.RUNNING).exists()

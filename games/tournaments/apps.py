@@ -8,9 +8,9 @@ class TournamentsConfig(AppConfig):
     verbose_name = "Tournaments"
 
     def ready(self) -> None:
-        from games.play.hooks import register_organiser, register_player_notices
+        from games.play.hooks import register_news_expected, register_organiser, register_player_notices
         from games.play.signals import deal_started, game_finished, guarded, player_arrived
-        from games.tournaments.announcements import for_player
+        from games.tournaments.announcements import for_player, in_running_event
         from games.tournaments.results import lookup
         from games.tournaments.services import on_deal_started, on_game_finished, on_player_arrived
 
@@ -24,3 +24,4 @@ class TournamentsConfig(AppConfig):
             signal.connect(guarded(receiver), weak=False, dispatch_uid=f"tournaments.{receiver.__name__}")
         register_organiser(lookup)
         register_player_notices(for_player)
+        register_news_expected(in_running_event)

@@ -29,3 +29,8 @@ def lobbies_changed_on_commit(tournament) -> None:
         return
     tournament._lobbies_pushed = True
     transaction.on_commit(broadcast.lobby_changed)
+
+
+def players_told_on_commit(*user_ids: int) -> None:
+    """A match of these players is ready: every page they have open says so, after commit."""
+    transaction.on_commit(lambda: broadcast.player_news(user_ids))

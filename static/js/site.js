@@ -33,9 +33,10 @@
   "use strict";
 
   function statusElements(socketElt) {
-    // The home page's probe sits on the socket element itself; a board has #connection beside it.
+    // The home page's probe sits on the socket element itself; a board has #connection beside it,
+    // which speaks for the board's socket alone (not the page's news socket beside it).
     const own = socketElt && socketElt.matches("[data-state]") ? [socketElt] : [];
-    const board = document.getElementById("connection");
+    const board = socketElt && socketElt.closest(".board-live") ? document.getElementById("connection") : null;
     return board ? own.concat([board]) : own;
   }
 

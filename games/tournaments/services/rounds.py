@@ -12,7 +12,7 @@ from django.utils import timezone
 from games.play import services as game_services
 from games.play.models import Game
 from games.tournaments import pairing
-from games.tournaments.broadcast import lobbies_changed_on_commit
+from games.tournaments.broadcast import lobbies_changed_on_commit, players_told_on_commit
 from games.tournaments.models import Entrant, Match, Notice, Tournament
 from games.tournaments.services import outcomes, qualifying
 from games.tournaments.services.common import (
@@ -234,6 +234,7 @@ def _start_match(t: Tournament, m: Match, *, by: AbstractBaseUser | None = None)
     m.started_at = game.created_at
     m.save()
     lobbies_changed_on_commit(t)
+    players_told_on_commit(e1.user_id, e2.user_id)
     # Each player's last board in this event (the one they may still have open) says their next
     # match is ready, pushed.
     earlier = Match.objects.filter(tournament=t, game__isnull=False).exclude(pk=m.pk).exclude(

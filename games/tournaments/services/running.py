@@ -15,6 +15,7 @@ from games.play import broadcast as play_broadcast
 from games.play import services as game_services
 from games.play.models import Connection, Game
 from games.tournaments import pairing
+from games.tournaments.broadcast import players_told_on_commit
 from games.tournaments.models import Entrant, Match, Notice, Tournament
 from games.tournaments.services import rounds
 from games.tournaments.services.common import _changed, _lock, _notice
@@ -130,15 +131,20 @@ def entrants_record_cut(
 def on_player_arrived(sender, game_id: int, user, **kwargs) -> None:
     """games.play.signals.player_arrived: a tournament game's turn clock starts once both players
     have come to its board, not when the round made the game (a player who never comes forfeits
-    after the event's grace instead)."""
+    after the event's grace instead). A player come to their board is told on their other pages,
+    whose "Your match is ready" goes."""
     m = (
         Match.objects.filter(game_id=game_id, status=Match.Status.ACTIVE)
         .select_related("tournament", "entrant1", "entrant2")
         .first()
     )
-    if m is None or not m.tournament.turn_timer or m.tournament.status != Tournament.Status.RUNNING:
+    if m is None or m.tournament.status != Tournament.Status.RUNNING:
         return
     players = {m.entrant1.user_id, m.entrant2.user_id}
+    if user.pk in players:
+        players_told_on_commit(user.pk)  # the other pages they have open drop "Your match is ready"
+    if not m.tournament.turn_timer:
+        return
     arrived = set(
         Connection.objects.filter(game_id=game_id, user_id__in=players).values_list("user_id", flat=True)
     )
