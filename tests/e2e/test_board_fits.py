@@ -257,22 +257,25 @@ def calls_and_chat_move_nothing(page: Page, name: str) -> None:
 
 
 def a_refused_count_is_told_by_the_count_box(page: Page, name: str) -> None:
-    """Claiming more than the crib is worth: the refusal shows by the count box, on screen, in the
-    line kept for it (nothing moves, the cards being recounted stay uncovered), and the box keeps
-    what was typed."""
+    """A count the server refuses (an over-count is corrected, not refused: only a number no hand can
+    be worth is, here sent past the box's own limit as an old browser would): the refusal shows by the
+    count box, on screen, in the line kept for it (nothing moves, the cards being recounted stay
+    uncovered), and the box keeps what was typed."""
     watched = ["#board .seat--me .hand", "#board .crib .cards", "#board .seat--me .count-form"]
     before = boxes(page, watched)
-    page.locator(".seat--me .count-form input[name=points]").fill("29")
+    box_input = ".seat--me .count-form input[name=points]"
+    page.evaluate("(sel) => document.querySelector(sel).removeAttribute('max')", box_input)
+    page.locator(".seat--me .count-form input[name=points]").fill("30")
     page.locator(".seat--me .count-form button").click()
     error = page.locator(".seat--me .count-controls .board-error")
-    expect(error).to_contain_text("more than")
+    expect(error).to_contain_text("from 0 to 29")
     said = in_view(page, ".seat--me .count-controls .board-error")
     box = in_view(page, ".seat--me .count-form")
     assert box["y"] - (said["y"] + said["height"]) < 40, "the refusal is far from the count box"
     for cards in boxes(page, watched[:2]):
         assert not overlaps(said, cards), "the refusal covers the cards being counted"
     assert boxes(page, watched) == before, "the refusal moved the table"
-    expect(page.locator(".seat--me .count-form input[name=points]")).to_have_value("29")
+    expect(page.locator(".seat--me .count-form input[name=points]")).to_have_value("30")
     screenshot(page, f"fits-count-refused-{name}", full_page=False)
 
 

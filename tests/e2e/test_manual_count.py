@@ -4,6 +4,8 @@ reload) that she pegged the excess as the penalty. Photographed at 1280x720 and 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
@@ -42,15 +44,24 @@ def test_an_over_count_is_corrected_and_the_penalty_reaches_the_opponent(browser
         act(game, (alice, bob)[seat], action)
 
     theirs = open_board(browser, live_daphne, alice, game, SIZES[size])
-    expect(theirs.get_by_text("bob is counting…")).to_be_visible()
+    expect(theirs.locator(".count-controls").get_by_text(re.compile(r"^bob is counting"))).to_be_visible()
     theirs.evaluate("() => { window.__notReloaded = true; }")
     mine = open_board(browser, live_daphne, bob, game, SIZES[size])
-    expect(mine.get_by_text("One count only.")).to_be_visible()
+    expect(mine.locator(".count-controls .count-prompt")).to_contain_text("One count")
+    # The rule in full is the count box's description, read out with it.
+    expect(mine.locator("#count-points")).to_have_attribute("aria-describedby", "count-rule")
+    rule = "One count only. Too many and you peg what it is worth"
+    expect(mine.locator("#count-rule")).to_contain_text(rule)
     mine.get_by_label("What is your hand worth?").fill("9")
     mine.get_by_role("button", name="Count", exact=True).click()
 
     row = mine.locator(".show-breakdown .overcount")
     expect(row).to_have_text(ROW)
+    # The call says it over the table at once; the show's breakdown, with its row, is in the side
+    # column on a laptop and in the drawer a phone opens.
+    expect(mine.locator("#announce")).to_contain_text("too many")
+    if size == "phone":
+        mine.locator(".board-drawer__toggle").click()
     expect(row).to_be_visible()
     expect(mine.locator("#board")).to_contain_text("Counted 9 for the hand: too many")
     assert load(game).scores == (1 + 5, 1 + 4)

@@ -48,7 +48,7 @@ def test_the_board_and_the_record_show_the_entered_result(live_daphne: str, brow
         expect(result.get_by_role("heading")).to_have_text("You win 121–85 (skunk, entered by the director)")
         expect(result).to_contain_text("Final score: You 121 – p2 85.")
         expect(result).to_contain_text("Match: You 2 – p2 1. You win the match.")
-        expect(page.locator(".game-header .house-rules").first).to_contain_text("match 2–1")
+        expect(page.locator("#board .game-facts .house-rules").first).to_contain_text("match 2–1")
         result.scroll_into_view_if_needed()
         screenshot(page, f"entered-result-board-{size}", full_page=False)
         screenshot(page, f"entered-result-board-{size}-full")
