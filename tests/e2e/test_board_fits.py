@@ -294,6 +294,12 @@ def test_the_drawer_opens_from_the_keyboard_on_a_phone(browser: Browser, live_da
     assert serious_axe_violations(page) == []
     page.keyboard.press("Enter")
     expect(page.locator("#board .score-log")).to_be_hidden()
+    # Escape closes the sheet from anywhere in it, as it closes a dialog, and focus returns to its button.
+    toggle.click()
+    page.locator("#board .score-log").focus()
+    page.keyboard.press("Escape")
+    expect(page.locator("#board .score-log")).to_be_hidden()
+    expect(toggle).to_be_focused()
     page.context.close()
 
 
@@ -376,6 +382,14 @@ def test_the_replay_fits_a_laptop_and_a_phone(browser: Browser, live_daphne: str
         if name == "phone":
             in_view(page, ".replay-drawer .board-drawer__toggle")
             expect(page.locator(".replay-drawer .score-log")).to_be_hidden()
+            if where == "go":  # the step's calls and the log a tap away, closed again by Escape
+                page.locator(".replay-drawer .board-drawer__toggle").click()
+                expect(page.locator(".replay-events")).to_contain_text("Go for 1" if any(
+                    e["kind"] == "go" for e in moves[step - 1].events) else "31 for 2")
+                expect(page.locator(".replay-drawer .score-log")).to_be_visible()
+                screenshot(page, f"fits-replay-drawer-{name}", full_page=False)
+                page.keyboard.press("Escape")
+                expect(page.locator(".replay-drawer .score-log")).to_be_hidden()
         else:
             in_view(page, ".replay-drawer")
             expect(page.locator(".replay-drawer .score-log")).to_be_visible()
