@@ -139,7 +139,8 @@ def test_the_record_shows_score_chart_deals_and_seeds(alice, bob, client):
     assert response.status_code == 200
     html = response.content.decode()
     assert "alice v bob" in html and 'data-testid="final-score"' in html
-    assert '<svg viewBox="0 0 640 240" role="img"' in html and "Scores through the game" in html
+    assert '<svg class="chart--wide" viewBox="0 0 640 240" role="img"' in html
+    assert "Scores through the game" in html
     secret = bytes.fromhex(game.secret)
     rounds = Round.objects.filter(game=game)
     for rnd in rounds:
