@@ -41,6 +41,9 @@ def describe(step: Step, names: list[str], ending: dict | None = None) -> str:
         # The last "ready" of the table begins the deal; the earlier ones are folded into it, so
         # "X is ready" would contradict a viewer who pressed Next hand first.
         return "The next deal begins"
+    if a.get("type") == "cut_for_deal" and step.events:
+        # The last cut shows every seat's card at once (the earlier cuts are folded into it).
+        return "The cut for deal"
     said = action_words(names[step.move.seat], a)
     by_site = step.move.by_timeout and (step.move.note or {}).get("kind") == "timeout"
     return f"{said} (the site, on a timeout)" if by_site else said
@@ -81,10 +84,11 @@ def board_from_state(state: GameState, names: list[str], ending: dict | None = N
 
 
 def shown_moves(moves: list[Move]) -> list[int]:
-    """The moves the replay steps through (0 = before the first): every move but a player saying
-    they are ready for the next deal while another has yet to, which changes nothing on the table."""
-    return [0, *(n for n, m in enumerate(moves, start=1)
-                 if not (m.action.get("type") == "next_deal" and not m.events))]
+    """The moves the replay steps through (0 = before the first): every move but one that the
+    engine answered with no event. Those are the moves everyone makes at once and that show only
+    when the last of them is made (a cut for deal, "ready for the next deal"): until then the table
+    is drawn exactly as before, so each is folded into the move that reveals it."""
+    return [0, *(n for n, m in enumerate(moves, start=1) if m.events)]
 
 
 def replay_context(game: Game, number: int, moves: list[Move], viewer: int | None = None) -> dict:

@@ -14,7 +14,7 @@ from django.utils.safestring import SafeString, mark_safe
 from games.engine.winprob import TARGETS, win_chance
 
 WIDTH, HEIGHT = 420, 170
-LEFT, RIGHT, TOP, BOTTOM = 46, 16, 10, 26
+LEFT, RIGHT, TOP, BOTTOM = 46, 16, 10, 28
 FONT = 13
 INK, GRID, LINE = "#4d5868", "#d8d4ca", "#1e5bc6"
 
@@ -60,9 +60,11 @@ def win_chart(deals: list[dict], names: list[str], side: int, target: int, *, ti
     every = max(1, round(steps / 8))  # a deal number under every few points, never crowded
     for i, (deal, _) in enumerate(points[:-1]):
         if i % every == 0:
-            body.append(f'<text x="{x(i):.1f}" y="{HEIGHT - 8}" text-anchor="middle" font-size="{FONT}" '
+            # The first number starts at the plot's corner, clear of the "0%" beside it.
+            anchor = "start" if i == 0 else "middle"
+            body.append(f'<text x="{x(i):.1f}" y="{HEIGHT - 6}" text-anchor="{anchor}" font-size="{FONT}" '
                         f'fill="{INK}">{deal}</text>')
-    body.append(f'<text x="{x(steps):.1f}" y="{HEIGHT - 8}" text-anchor="middle" font-size="{FONT}" '
+    body.append(f'<text x="{x(steps):.1f}" y="{HEIGHT - 6}" text-anchor="end" font-size="{FONT}" '
                 f'fill="{INK}">end</text>')
     coords = " ".join(f"{x(i):.1f},{y(p):.1f}" for i, (_, p) in enumerate(points))
     body.append(f'<polyline points="{coords}" fill="none" stroke="{LINE}" stroke-width="2.5" '

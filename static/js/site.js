@@ -544,6 +544,17 @@
   keepAcrossSwaps("scroll", "data-keep-scroll", "scrollLeft");  // the bracket on a phone
   keepAcrossSwaps("toggle", "data-keep-open", "open");  // the last deal's show
 
+  // On a phone the drawer is a sheet over the table: Escape closes it, as it closes a dialog, and
+  // focus goes back to the button that opened it. On a wide screen it is the side column: no sheet.
+  document.addEventListener("keydown", function (e) {
+    if (e.key !== "Escape" || e.defaultPrevented) return;
+    const drawer = document.querySelector("details.board-drawer[open]");
+    const toggle = drawer && drawer.querySelector(":scope > summary");
+    if (!toggle || !toggle.offsetParent) return;
+    drawer.open = false;
+    toggle.focus();
+  });
+
   // A seek of ours was taken, or the rematch we offered began: follow the link the socket sends.
   document.addEventListener("htmx:oobAfterSwap", function (e) {
     const link = document.querySelector("a[data-follow]");

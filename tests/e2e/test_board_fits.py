@@ -297,6 +297,12 @@ def test_the_drawer_opens_from_the_keyboard_on_a_phone(browser: Browser, live_da
     assert serious_axe_violations(page) == []
     page.keyboard.press("Enter")
     expect(page.locator("#board .score-log")).to_be_hidden()
+    # Escape closes the sheet from anywhere in it, as it closes a dialog, and focus returns to its button.
+    toggle.click()
+    page.locator("#board .score-log").focus()
+    page.keyboard.press("Escape")
+    expect(page.locator("#board .score-log")).to_be_hidden()
+    expect(toggle).to_be_focused()
     page.context.close()
 
 
@@ -317,50 +323,85 @@ def fanned_so_each_card_reads(page: Page) -> None:
     expect(page.locator("#board .crib .shown-score")).to_contain_text("scored")
 
 
-@pytest.mark.parametrize("where", ["cut", "go", "middle", "last"])
+REPLAY_STEPS: dict[str, Callable[[Move], bool]] = {
+    # The cut for deal shown once every seat has cut (the cuts before it are folded into it).
+    "cut": lambda m: m.action["type"] == "cut_for_deal",
+    "discard": lambda m: m.action["type"] == "discard",
+    "go": lambda m: any(e["kind"] in ("go", "thirty_one") for e in m.events),
+    "show": lambda m: any(e["kind"] == "crib" for e in m.events),
+    "middle": lambda m: False,
+    "last": lambda m: False,
+}
+
+
+@pytest.mark.parametrize("where", list(REPLAY_STEPS))
 def test_the_replay_fits_a_laptop_and_a_phone(browser: Browser, live_daphne: str, where: str):
+    """Every kind of step on one screen at both sizes: the buttons and what the step was, each
+    seat's score and cards, the middle of the table, the pegboard and its score line; the step's
+    calls, the show and the log wait in the drawer on a phone, beside the table on a laptop."""
     alice = make_user(f"alice-replay-{where}")
     game = computer_game(alice, rules=RULES)
     play_out(game, {0: alice}, random.Random(3))
     moves = list(Move.objects.filter(game=game).order_by("seq"))
     shown = shown_moves(moves)
-    steps = {
-        "cut": next(n for n in shown if n and moves[n - 1].action["type"] == "discard"),
-        "go": next(n for n in shown if n and any(e["kind"] == "go" for e in moves[n - 1].events)),
-        "middle": shown[len(shown) // 2],
-        "last": shown[-1],
-    }
-    step = steps[where]
+    steps = {"middle": shown[len(shown) // 2], "last": shown[-1]}
+    step = steps.get(where) or next(n for n in shown if n and REPLAY_STEPS[where](moves[n - 1]))
     for name, viewport in (("phone", PHONE), ("laptop", LAPTOP)):
         page = open_page(browser, live_daphne, alice, f"/games/{game.pk}/replay/?step={step}", viewport)
-        expect(page.get_by_test_id("step")).to_be_visible()
+        expect(page.get_by_test_id("step")).to_have_text(str(step))
         screenshot(page, f"fits-replay-{where}-{name}", full_page=False)
         no_sideways_scroll(page)
         if where == "cut":  # the cut for deal as the live board draws it: cards side by side
             cards = page.locator(".replay-table .cut-cards .card")
             assert cards.count() == 2
             assert abs(cards.nth(0).bounding_box()["y"] - cards.nth(1).bounding_box()["y"]) < 1
+            for k in range(2):
+                in_view(page, f".replay-table .cut-cards .card >> nth={k}")
         if where == "go":  # go and 31 as the live board's pills by the count, not a list
             call = page.locator(".replay-table .count-call").first
-            expect(call).to_be_visible()
             assert call.evaluate("c => getComputedStyle(c).listStyleType") == "none"
-        if name == "laptop":
-            for selector in ("[data-replay=prev]", "[data-replay=next]", "[data-testid=what]",
-                             ".replay-rail .board-scores", ".replay-table .table__middle, .replay-results"):
+            for selector in (".replay-table .pile .cards", ".replay-table [data-testid=count]",
+                             ".replay-table .count-call"):
                 in_view(page, selector)
-            # Each seat: its score, and its cards while it holds any.
-            seats = page.locator(".replay-table .seat")
-            assert seats.count() == 2
-            for k in range(seats.count()):
-                in_view(page, f".replay-table .seat >> nth={k} >> .seat__score")
-                if seats.nth(k).locator(".cards li").count():
-                    in_view(page, f".replay-table .seat >> nth={k} >> .cards")
-            # A step forward changes only what is drawn: the buttons stay where the pointer is.
+        if where in ("discard", "go", "show", "middle", "last"):
+            in_view(page, ".replay-table .table__middle")
+            in_view(page, ".replay-table .starter .card")
+            in_view(page, ".replay-table .crib")
+        if where == "show":
+            in_view(page, ".replay-table .crib .shown-score")
+        if where == "last":
+            in_view(page, ".replay-results")
+        for selector in ("[data-replay=first]", "[data-replay=prev]", "[data-replay=next]",
+                         "[data-replay=last]", "[data-testid=what]", ".replay-rail .board-svg",
+                         ".replay-rail .board-scores"):
+            in_view(page, selector)
+        # Each seat: its score, and its cards while it holds any.
+        seats = page.locator(".replay-table .seat")
+        assert seats.count() == 2
+        for k in range(seats.count()):
+            in_view(page, f".replay-table .seat >> nth={k} >> .seat__score")
+            if seats.nth(k).locator(".cards li").count():
+                in_view(page, f".replay-table .seat >> nth={k} >> .cards")
+        if name == "phone":
+            in_view(page, ".replay-drawer .board-drawer__toggle")
+            expect(page.locator(".replay-drawer .score-log")).to_be_hidden()
+            if where == "go":  # the step's calls and the log a tap away, closed again by Escape
+                page.locator(".replay-drawer .board-drawer__toggle").click()
+                expect(page.locator(".replay-events")).to_contain_text("Go for 1" if any(
+                    e["kind"] == "go" for e in moves[step - 1].events) else "31 for 2")
+                expect(page.locator(".replay-drawer .score-log")).to_be_visible()
+                screenshot(page, f"fits-replay-drawer-{name}", full_page=False)
+                page.keyboard.press("Escape")
+                expect(page.locator(".replay-drawer .score-log")).to_be_hidden()
+        else:
+            in_view(page, ".replay-drawer")
+            expect(page.locator(".replay-drawer .score-log")).to_be_visible()
+        # A step forward changes only what is drawn: the buttons stay where the pointer is.
+        if where == "middle":
             before = page.locator("[data-replay=next]").bounding_box()
-            if where == "middle":
-                page.locator("[data-replay=next]").click()
-                expect(page).not_to_have_url(f"{live_daphne}/games/{game.pk}/replay/?step={step}")
-                assert page.locator("[data-replay=next]").bounding_box() == before
+            page.locator("[data-replay=next]").click()
+            expect(page.get_by_test_id("step")).to_have_text(str(shown[shown.index(step) + 1]))
+            assert page.locator("[data-replay=next]").bounding_box() == before
         assert serious_axe_violations(page) == []
         page.context.close()
 

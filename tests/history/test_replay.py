@@ -3,15 +3,23 @@
 from __future__ import annotations
 
 import random
+from html.parser import HTMLParser
 
 import pytest
 
 from games.engine.game import GameState
 from games.engine.rules import HouseRules
+from games.history import replay_board
 from games.history.replay import ReplayError, final_state, replay_steps, state_at
-from games.play import services
+from games.play import components, services
 from games.play.models import Game, Move
-from tests.history.helpers import finish_between, finish_vs_computer, play_recording, resign_after
+from tests.history.helpers import (
+    finish_between,
+    finish_table,
+    finish_vs_computer,
+    play_recording,
+    resign_after,
+)
 from tests.play.factories import act, human_game, stack
 
 pytestmark = pytest.mark.django_db
@@ -100,3 +108,69 @@ def test_the_step_in_the_address_is_the_step_the_page_names(alice, client):
     html = client.get(f"/games/{game.pk}/replay/?step={folded}").content.decode()
     carried = next(n for n in shown if n >= folded)
     assert f'<strong data-testid="step">{carried}</strong>' in html
+
+
+class _Drawn(HTMLParser):
+    """The parts of a replay step a viewer sees change (the table, the pegboard, the show): each
+    element marked ``data-drawn``, with everything inside it."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=False)
+        self.parts: list[str] = []
+        self.depth = 0
+
+    def handle_starttag(self, tag, attrs):
+        if self.depth or "data-drawn" in dict(attrs):
+            self.depth += tag not in VOID
+            self.parts.append(self.get_starttag_text())
+
+    def handle_endtag(self, tag):
+        if self.depth:
+            self.parts.append(f"</{tag}>")
+            self.depth -= 1
+
+    def handle_data(self, data):
+        if self.depth:
+            self.parts.append(data)
+
+
+VOID = {"area", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+
+
+def drawn(html: str) -> str:
+    parser = _Drawn()
+    parser.feed(html)
+    return "".join(parser.parts)
+
+
+@pytest.mark.parametrize("table", ["computer", "manual", "three", "four"])
+def test_the_replay_never_shows_the_same_table_twice_in_a_row(alice, bob, carol, monkeypatch, table):
+    """Every move of a seeded game drawn as a step: a move is folded exactly when it draws the
+    table, the pegboard and the show as the move before it did, so Back and Forward always show
+    something happen."""
+    easy = {"kind": "computer", "level": "easy"}
+    game = {
+        "computer": lambda: finish_vs_computer(alice, seed=3, rules=HouseRules(pone_cuts=True)),
+        "manual": lambda: finish_between(alice, bob, seed=5, rules=HouseRules(
+            target=61, manual_counting=True, muggins=True)),
+        "three": lambda: finish_table(alice, [easy, easy], rules=HouseRules(players=3, target=61), seed=72),
+        "four": lambda: finish_table(alice, [easy, easy, easy], rules=HouseRules(players=4, target=61),
+                                     seed=73),
+    }[table]()
+    moves = list(Move.objects.filter(game=game).order_by("seq"))
+    shown = replay_board.shown_moves(moves)
+    assert len(shown) < len(moves)  # the game has moves to fold
+    # Each move drawn on its own, none folded.
+    monkeypatch.setattr(replay_board, "shown_moves", lambda ms: list(range(len(ms) + 1)))
+    tables = [drawn(components.render("history/replay_board.jinja",
+                                      replay_board.replay_context(game, n, moves, 0)))
+              for n in range(len(moves) + 1)]
+    assert all("seat__score" in t and "board-svg" in t for t in tables)
+    for n in range(1, len(moves) + 1):
+        if n in shown:
+            assert tables[n] != tables[n - 1], f"move {n} ({moves[n - 1].action}) looks as the one before"
+        else:
+            assert tables[n] == tables[n - 1], f"move {n} ({moves[n - 1].action}) is folded yet changes"
+    # The steps the buttons go through: none looks as the one before it.
+    steps = [tables[n] for n in shown]
+    assert all(a != b for a, b in zip(steps, steps[1:], strict=False))

@@ -139,7 +139,8 @@ def test_the_record_shows_score_chart_deals_and_seeds(alice, bob, client):
     assert response.status_code == 200
     html = response.content.decode()
     assert "alice v bob" in html and 'data-testid="final-score"' in html
-    assert '<svg viewBox="0 0 640 240" role="img"' in html and "Scores through the game" in html
+    assert '<svg class="chart--wide" viewBox="0 0 640 240" role="img"' in html
+    assert "Scores through the game" in html
     secret = bytes.fromhex(game.secret)
     rounds = Round.objects.filter(game=game)
     for rnd in rounds:
@@ -203,7 +204,8 @@ def test_the_replay_steps_through_the_game(alice, bob, client):
     total = Move.objects.filter(game=game).count()
     start = client.get(f"/games/{game.pk}/replay/").content.decode()
     assert 'data-step="0"' in start and "Before the cut for deal" in start and "/static/js/replay.js" in start
-    assert 'data-replay="prev"' in start and 'value="1" data-replay="next"' in start
+    # The first cut for deal shows nothing until the second: Forward goes to the second.
+    assert 'data-replay="prev"' in start and 'value="2" data-replay="next"' in start
     step = client.get(f"/games/{game.pk}/replay/?step=5").content.decode()
     assert 'data-step="5"' in step and 'value="4" data-replay="prev"' in step and "?step=5" in step
     last = client.get(f"/games/{game.pk}/replay/?step={total}").content.decode()
@@ -391,20 +393,22 @@ def test_show_breakdowns_and_the_analysis_write_cards_as_players_do(alice, bob, 
 
 
 def test_a_move_that_shows_nothing_new_is_folded_into_the_next(alice, bob, client):
-    """"Ready for the next deal" by one player while the other has yet to say so changes nothing on
-    the table: the replay steps over it, and names each step by its move in the log, as its address
-    does."""
+    """"Ready for the next deal" by one player while the other has yet to say so, or the first cut
+    for deal, changes nothing on the table: the replay steps over it, and names each step by its
+    move in the log, as its address does."""
     from games.history.replay_board import shown_moves
 
     game = finish_between(alice, bob, seed=49, rules=HouseRules(target=61))
     moves = list(Move.objects.filter(game=game).order_by("seq"))
-    quiet = [n for n, m in enumerate(moves, start=1) if m.action["type"] == "next_deal" and not m.events]
-    assert quiet  # a first "ready" of each deal
+    quiet = [n for n, m in enumerate(moves, start=1) if m.action["type"] in ("next_deal", "cut_for_deal")
+             and not m.events]
+    assert quiet[0] == 1 and len(quiet) > 2  # the first cut for deal, a first "ready" of each deal
     shown = shown_moves(moves)
     assert not set(quiet) & set(shown) and len(shown) == len(moves) + 1 - len(quiet)
     client.force_login(alice)
     html = client.get(f"/games/{game.pk}/replay/?step={quiet[0]}").content.decode()
     assert f'data-step="{quiet[0] + 1}"' in html  # a quiet move asked for shows the move that follows
     assert f'Move <strong data-testid="step">{quiet[0] + 1}</strong> of {len(moves)}' in html
+    assert "The cut for deal</span>" in html  # both cuts, shown together
     before = client.get(f"/games/{game.pk}/replay/?step={quiet[0] - 1}").content.decode()
     assert f'value="{quiet[0] + 1}" data-replay="next"' in before  # Forward steps over it
