@@ -22,6 +22,17 @@ def sign_up(page: Page, base_url: str, username: str) -> None:
     expect(page.get_by_role("heading", name="Lobby")).to_be_visible()
 
 
+def log_in(page: Page, base_url: str, user) -> None:
+    """The browser holds ``user``'s session, made by Django's test client (no log-in form to fill)."""
+    from django.conf import settings
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    page.context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "url": base_url,
+                               "value": client.cookies[settings.SESSION_COOKIE_NAME].value}])
+
+
 def serious_axe_violations(page: Page) -> list[dict]:
     """axe-core's violations of impact serious or critical on the current page."""
     page.add_script_tag(path=str(AXE))

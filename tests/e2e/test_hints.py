@@ -5,12 +5,10 @@ from __future__ import annotations
 import random
 
 import pytest
-from django.conf import settings
-from django.test import Client
 from playwright.sync_api import Page, expect
 
 from games.play.models import Move
-from tests.e2e.helpers import screenshot, serious_axe_violations
+from tests.e2e.helpers import log_in, screenshot, serious_axe_violations
 from tests.play.factories import computer_game, load, play_out
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -21,10 +19,7 @@ def test_the_hint_shows_each_split_s_chance_to_win(live_daphne: str, page: Page,
     game = computer_game(alice, level="easy", hints=True)
     play_out(game, {0: alice}, random.Random(2), stop=lambda state: state.phase == "discard")
     assert load(game).phase == "discard" and Move.objects.filter(game=game).exists()
-    client = Client()
-    client.force_login(alice)
-    page.context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "url": live_daphne,
-                               "value": client.cookies[settings.SESSION_COOKIE_NAME].value}])
+    log_in(page, live_daphne, alice)
     page.set_viewport_size({"width": size[0], "height": size[1]})
     page.goto(f"{live_daphne}/games/{game.pk}/")
     hints = page.locator("details.hints")

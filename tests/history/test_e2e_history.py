@@ -6,27 +6,16 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.conf import settings
-from django.test import Client
 from playwright.sync_api import Page, expect
 
 from games.engine.rules import HouseRules
 from games.history.replay_board import shown_moves
 from games.play.models import Move, Round
-from tests.e2e.helpers import screenshot, serious_axe_violations
+from tests.e2e.helpers import log_in, screenshot, serious_axe_violations
 from tests.history.helpers import finish_between, finish_table
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 EASY = {"kind": "computer", "level": "easy"}
-
-
-def _log_in(page: Page, base_url: str, user) -> None:
-    client = Client()
-    client.force_login(user)
-    page.context.add_cookies([
-        {"name": settings.SESSION_COOKIE_NAME, "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
-         "url": base_url},
-    ])
 
 
 def test_record_verifies_deals_in_the_browser_and_the_replay_steps(live_daphne: str, page: Page, alice, bob):
@@ -35,7 +24,7 @@ def test_record_verifies_deals_in_the_browser_and_the_replay_steps(live_daphne: 
     deals = Round.objects.filter(game=game).count()
     shown = shown_moves(list(Move.objects.filter(game=game).order_by("seq")))  # the moves a step shows
     total = shown[-1]  # the last move
-    _log_in(page, live_daphne, alice)
+    log_in(page, live_daphne, alice)
 
     # The record: one tick per deal, computed by the browser from the revealed seeds.
     page.goto(f"{live_daphne}/games/{game.pk}/record/")
@@ -124,7 +113,7 @@ def test_replay_presses_as_a_step_lands_are_steps_by_htmx(live_daphne: str, page
     page.set_default_timeout(15000)
     game = finish_between(alice, bob, seed=61, rules=HouseRules(target=61))
     shown = shown_moves(list(Move.objects.filter(game=game).order_by("seq")))  # the moves a step shows
-    _log_in(page, live_daphne, alice)
+    log_in(page, live_daphne, alice)
     page.goto(f"{live_daphne}/games/{game.pk}/replay/")
     expect(page.get_by_test_id("step")).to_have_text("0")
     loads = []
@@ -168,10 +157,10 @@ def test_tables_of_three_and_four_verify_and_replay_in_the_browser(live_daphne: 
     game = finish_table(alice, [{"kind": "open"}, {"kind": "invite", "user": carol}, EASY],
                         rules=HouseRules(players=4, target=61), seed=71, accept=((bob, 1), (carol, 2)))
     three = finish_table(alice, [EASY, EASY], rules=HouseRules(players=3, target=61), seed=72)
-    _log_in(page, live_daphne, bob)
+    log_in(page, live_daphne, bob)
     for table in (game, three):
         if table.vs_computer:
-            _log_in(page, live_daphne, alice)
+            log_in(page, live_daphne, alice)
         deals = Round.objects.filter(game=table).count()
         page.goto(f"{live_daphne}/games/{table.pk}/record/")
         expect(page.locator("#verify-summary")).to_have_attribute("data-state", "ok")

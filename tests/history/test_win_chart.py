@@ -62,17 +62,12 @@ def test_a_record_without_deals_has_no_line(alice, bob, client):
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("size", [(1280, 720), (390, 844)], ids=["laptop", "phone"])
 def test_the_line_is_readable_on_a_laptop_and_a_phone(live_daphne: str, page, alice, bob, size):
-    from django.conf import settings
-    from django.test import Client
     from playwright.sync_api import expect
 
-    from tests.e2e.helpers import screenshot
+    from tests.e2e.helpers import log_in, screenshot
 
     game = finish_between(alice, bob, seed=61, rules=HouseRules(target=61))
-    client = Client()
-    client.force_login(alice)
-    page.context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "url": live_daphne,
-                               "value": client.cookies[settings.SESSION_COOKIE_NAME].value}])
+    log_in(page, live_daphne, alice)
     page.set_viewport_size({"width": size[0], "height": size[1]})
     page.goto(f"{live_daphne}/games/{game.pk}/record/")
     chart = page.locator(".win-chart svg")
