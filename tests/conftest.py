@@ -86,6 +86,20 @@ def context(context):
     _wait_until_no_other_session_is_busy()
 
 
+@pytest.fixture(autouse=True)
+def _live_server_done_before_the_flush(request):
+    """The same wait for a browser test that opens its own contexts (a viewport or touch of its own):
+    the test's database is asked for first, so this teardown runs before its flush."""
+    marker = request.node.get_closest_marker("django_db")
+    if "live_daphne" not in request.fixturenames or marker is None:
+        yield
+        return
+    transactional = marker.kwargs.get("transaction", False)
+    request.getfixturevalue("transactional_db" if transactional else "db")
+    yield
+    _wait_until_no_other_session_is_busy()
+
+
 def _wait_until_no_other_session_is_busy(seconds: float = 10.0) -> None:
     """On PostgreSQL: until no other connection to the test database is in a statement or a
     transaction, for half a second (a closed socket's goodbye reaches the server a moment after its
