@@ -58,3 +58,26 @@ def better_seed_wins(t: Tournament) -> None:
             winner = min((m.entrant1, m.entrant2), key=lambda e: e.qualifying_rank or e.seed)
             resign_match(m, winner)
     raise AssertionError("matches kept coming")
+
+
+def plays(m: Match, user) -> bool:
+    return user.pk in (m.entrant1.user_id, m.entrant2.user_id)
+
+
+def my_active_match(t: Tournament, user) -> Match:
+    return next(m for m in active_matches(t) if plays(m, user))
+
+
+def my_match_in_round_one(name: str):
+    """A round robin of four, started, its other first-round match decided: ``(tournament, me,
+    my match, my opponent)``, with ``me`` the first player and my match still in play."""
+    from games.tournaments.services.scoresheet import Entry
+
+    players = make_players(4)
+    t = make_tournament(players, name=name, format=Tournament.Format.ROUND_ROBIN)
+    services.tournament_start(tournament_id=t.pk)
+    me = players[0]
+    mine, other = sorted(active_matches(t), key=lambda m: not plays(m, me))
+    services.round_set_results(tournament_id=t.pk, entries=[Entry(other.pk, other.entrant1_id)], reason="")
+    opponent = mine.entrant2.user if mine.entrant1.user_id == me.pk else mine.entrant1.user
+    return t, me, mine, opponent

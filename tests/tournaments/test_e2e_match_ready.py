@@ -9,12 +9,9 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from games.play.models import Game
-from games.tournaments import services
-from games.tournaments.models import Tournament
-from games.tournaments.services.scoresheet import Entry
 from tests.e2e.helpers import screenshot, serious_axe_violations
 
-from .helpers import active_matches, make_players, make_tournament
+from .helpers import my_active_match, my_match_in_round_one
 from .test_e2e_live_scores import _player, _post_move
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True), pytest.mark.timeout(120)]
@@ -25,17 +22,8 @@ SOCKET_OPEN = ("() => document.querySelector('[ws-connect]')?.['htmx-internal-da
 
 
 def test_the_new_match_appears_in_the_open_lobby(live_daphne: str, browser: Browser):
-    players = make_players(4)
-    t = make_tournament(players, name="Friday Pairs", format=Tournament.Format.ROUND_ROBIN)
-    services.tournament_start(tournament_id=t.pk)
-    me = players[0]
-    def plays(m) -> bool:
-        return me.pk in (m.entrant1.user_id, m.entrant2.user_id)
-
-    mine, other = sorted(active_matches(t), key=lambda m: not plays(m))
-    services.round_set_results(tournament_id=t.pk, entries=[Entry(other.pk, other.entrant1_id)], reason="")
+    t, me, mine, opponent_user = my_match_in_round_one("Friday Pairs")
     lobbies = {size: _player(browser, live_daphne, me) for size in SIZES}
-    opponent_user = mine.entrant2.user if mine.entrant1.user_id == me.pk else mine.entrant1.user
     opponent = _player(browser, live_daphne, opponent_user)
     try:
         pages = {}
@@ -53,7 +41,7 @@ def test_the_new_match_appears_in_the_open_lobby(live_daphne: str, browser: Brow
             notice = page.locator(".organiser-notice").filter(has_text="Your match is ready")
             expect(notice).to_contain_text("Friday Pairs")
             expect(notice).to_contain_text("Your match is ready: Round 2, against")
-            nxt = next(m for m in active_matches(t) if plays(m))
+            nxt = my_active_match(t, me)
             expect(notice.get_by_role("link", name="Open the board")).to_have_attribute(
                 "href", f"/games/{nxt.game_id}/")
             assert page.evaluate("window.__notReloaded") is True

@@ -9,12 +9,9 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from games.play.models import Game
-from games.tournaments import services
-from games.tournaments.models import Tournament
-from games.tournaments.services.scoresheet import Entry
 from tests.e2e.helpers import screenshot, serious_axe_violations
 
-from .helpers import active_matches, make_players, make_tournament
+from .helpers import my_active_match, my_match_in_round_one
 from .test_e2e_live_scores import _player, _post_move
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True), pytest.mark.timeout(120)]
@@ -38,18 +35,8 @@ def _open_board(page: Page, game_id: int) -> None:
 
 
 def test_the_result_and_its_links_stay_clear_of_the_calls(live_daphne: str, browser: Browser):
-    players = make_players(4)
-    t = make_tournament(players, name="Saturday Cup", format=Tournament.Format.ROUND_ROBIN)
-    services.tournament_start(tournament_id=t.pk)
-    me = players[0]
-
-    def plays(m) -> bool:
-        return me.pk in (m.entrant1.user_id, m.entrant2.user_id)
-
-    mine, other = sorted(active_matches(t), key=lambda m: not plays(m))
-    services.round_set_results(tournament_id=t.pk, entries=[Entry(other.pk, other.entrant1_id)], reason="")
-    opponent = _player(browser, live_daphne, (mine.entrant2 if mine.entrant1.user_id == me.pk
-                                              else mine.entrant1).user)
+    t, me, mine, opponent_user = my_match_in_round_one("Saturday Cup")
+    opponent = _player(browser, live_daphne, opponent_user)
     contexts = {size: _player(browser, live_daphne, me) for size in SIZES}
     try:
         boards = {}
@@ -59,7 +46,7 @@ def test_the_result_and_its_links_stay_clear_of_the_calls(live_daphne: str, brow
             _open_board(boards[size], mine.game_id)
         game = Game.objects.get(pk=mine.game_id)
         _post_move(opponent, game, {"type": "resign", "version": str(game.version)})
-        nxt = next(m for m in active_matches(t) if plays(m))
+        nxt = my_active_match(t, me)
         for size, board in boards.items():
             result = board.locator(".result")
             expect(result).to_be_visible()
