@@ -4,8 +4,8 @@
   "use strict";
   const KEYS = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };
   // The request in flight, from its beforeRequest until the new step has settled. htmx takes over
-  // the swapped-in form only when it settles (20 ms after the swap): a press before that would
-  // click a button htmx does not yet handle, and the browser would submit the form itself.
+  // the swapped-in form only when it settles: a press before that would click a button htmx does
+  // not yet handle, and the browser would submit the form itself.
   let pending = null;
   let refocus = null;
   // Presses made while a step is loading, played in turn once it has settled: two quick presses are

@@ -212,6 +212,27 @@ def test_keys_typed_into_a_field_are_the_player_s_own(browser: Browser, live_dap
     page.context.close()
 
 
+def test_a_move_made_the_moment_a_board_is_drawn_goes_through_htmx(browser: Browser, live_daphne: str):
+    """A key or a tap in the instant after a board is swapped in is a move like any other, not a
+    form the browser submits itself (a page load)."""
+    page = at_the_lay_away(browser, live_daphne, "instant", LAPTOP)
+    seen = version(page)
+    page.evaluate("""() => {
+      window.__samePage = true;
+      document.addEventListener("htmx:afterSwap", () => setTimeout(() => {
+        for (const box of document.querySelectorAll("#board .discard-form input[name=cards]")) {
+          if (document.querySelectorAll("#board .card-pick__box:checked").length < 2) box.click();
+        }
+        document.querySelector('#board [data-shortcut="l"]').click();
+      }), {once: true});
+      htmx.ajax("GET", window.location.pathname, {target: "#board", swap: "outerHTML"});
+    }""")
+    expect(page.locator(".discard-form")).to_have_count(0, timeout=WAIT_MS)
+    assert version(page) > seen
+    assert page.evaluate("() => window.__samePage === true")
+    page.context.close()
+
+
 # ---------- dragging to the crib ----------
 
 
