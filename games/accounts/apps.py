@@ -13,7 +13,7 @@ class AccountsConfig(AppConfig):
         from django.urls import reverse
 
         from games.accounts import throttle  # noqa: F401 - counts failed log-ins from the first request
-        from games.play.hooks import register_page
+        from games.play.registry import register_page
 
         register_page("profile", lambda username: reverse("profile", args=[username]))
         register_page("table_preferences", lambda: reverse("table_preferences"))

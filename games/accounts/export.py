@@ -20,9 +20,9 @@ from games.accounts.preferences import FIELDS, preferences_of
 from games.history.export import game_json
 from games.history.models import PlayerGame, Rating, RatingChange
 from games.history.stats import player_stats
-from games.play.hooks import organised
 from games.play.models import Game
 from games.play.names import public_name
+from games.play.registry import organised
 from games.puzzles.record import answers_data
 from games.tournaments.models import Entrant, Match, Tournament
 from games.tournaments.services import standings

@@ -70,7 +70,13 @@ from games.engine.actions import (
 )
 from games.engine.cards import JACK, Card
 from games.engine.deck import cut_seed, deal_seed, shuffle
-from games.engine.draft import (
+from games.engine.errors import CardNotInHand, GameOver, IllegalAction, NotYourTurn, WrongPhase
+from games.engine.events import Event
+from games.engine.pegging import play_card, say_go
+from games.engine.rules import HouseRules
+from games.engine.show import MAX_CLAIM, accept_count, call_muggins, count_hand
+from games.engine.state import DUE, GameState, dealt_count, discard_size, hand_size
+from games.engine.working_copy import (
     NUMBER_WORDS,
     Draft,
     Ended,
@@ -81,12 +87,6 @@ from games.engine.draft import (
     peg,
     set_at,
 )
-from games.engine.errors import CardNotInHand, GameOver, IllegalAction, NotYourTurn, WrongPhase
-from games.engine.events import Event
-from games.engine.play import play_card, say_go
-from games.engine.rules import HouseRules
-from games.engine.show import MAX_CLAIM, accept_count, call_muggins, count_hand
-from games.engine.state import DUE, GameState, dealt_count, discard_size, hand_size
 
 __all__ = [
     "AcceptCount", "Action", "CallMuggins", "Count", "CutForDeal", "CutStarter", "Discard", "GameState", "Go",

@@ -36,7 +36,7 @@ from itertools import combinations, product
 from games.engine.cards import JACK, Card
 
 # The fast path lives beside the breakdown; its names are this module's API too.
-from games.engine.hand_table import (  # noqa: F401
+from games.engine.hand_totals import (  # noqa: F401
     PAIR_POINTS,
     RANK_POINTS_TABLE,
     hand_total,

@@ -8,11 +8,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from games.engine.actions import AcceptCount, CallMuggins, Count
-from games.engine.draft import Draft, next_opponent, peg, set_at
 from games.engine.errors import IllegalAction, NotYourTurn, WrongPhase
 from games.engine.events import Event
 from games.engine.scoring import score_hand
 from games.engine.state import DONE, DUE, MUGGINS, SKIPPED, ShowEntry
+from games.engine.working_copy import Draft, next_opponent, peg, set_at
 
 MAX_CLAIM = 29  # the most any hand or crib is worth: a claim above it is not a count
 

@@ -20,10 +20,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from games.engine.cards import Card, full_deck, parse_card, parse_cards
-from games.engine.draft import Draft
 from games.engine.game import _deal_from, new_game
 from games.engine.rules import HouseRules
 from games.engine.state import GameState, dealt_count, hand_size
+from games.engine.working_copy import Draft
 
 
 def _cards(cards: str | Sequence[Card] | Sequence[str]) -> tuple[Card, ...]:

@@ -12,7 +12,7 @@ class HistoryConfig(AppConfig):
 
         from games.history.ratings import rating_for
         from games.history.receivers import on_game_finished, on_result_entered
-        from games.play.hooks import register_page, register_rating
+        from games.play.registry import register_page, register_rating
         from games.play.signals import game_finished, result_entered
 
         game_finished.connect(on_game_finished, dispatch_uid="history.on_game_finished")

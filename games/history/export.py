@@ -18,7 +18,7 @@ from games.play import endings
 from games.play.game_result import ENTERED, final_result
 from games.play.models import Game, Move, Round
 from games.play.names import is_deleted
-from games.play.narration import Table, line, on_board, result_line, score_words, side_names
+from games.play.narration import Seating, line, on_board, result_line, score_words, side_names
 
 FORMAT = "cribbage-hall-game/1"
 
@@ -69,7 +69,7 @@ def game_json(game: Game) -> dict:
 def game_text(game: Game) -> str:
     """The game as plain text: players, result, then every deal with its pegging and shows."""
     names = game.seat_names()
-    table = Table(tuple(names), None, game.target, game.peg_out_zone)
+    table = Seating(tuple(names), None, game.target, game.peg_out_zone)
     final = final_result(game) or {"games": [], "entered": False, "winner": None}
     results = [
         {"game_no": r["game_no"] + 1,
@@ -90,7 +90,7 @@ def timeouts_by_deal(game: Game, names: list[str]) -> dict[tuple[int, int], list
     """Each deal's timeouts in words: "alice ran out of time: the site laid away for alice (timeout 1
     of 3)"."""
     out: dict[tuple[int, int], list[str]] = {}
-    table = Table(tuple(names))
+    table = Seating(tuple(names))
     for note in endings.timeout_notes(game):
         out.setdefault((note["game_no"], note["deal_no"]), []).append(line(table, note).text)
     return out
@@ -112,7 +112,7 @@ def deal_views(game: Game, names: list[str]) -> list[dict]:
     for deal in summaries_for(game):
         players = deal_players(deal)
         sides = side_count(players)
-        side_name = side_names(Table(tuple(names)))
+        side_name = side_names(Seating(tuple(names)))
         # The game hole is the last hole: a count past it still ends there, as on the board.
         before = on_board(deal["scores_before"], game.target)
         after = on_board(deal["scores_after"], game.target)

@@ -11,8 +11,8 @@ from django.conf import settings
 from django.db import models
 
 from games.play.game_result import final_result_of
-from games.play.hooks import organised
 from games.play.models import Game
+from games.play.registry import organised
 
 
 class PlayerGameQuerySet(models.QuerySet):
@@ -229,7 +229,7 @@ class RatingChange(models.Model):
 
 
 def with_organisers(rows: list[PlayerGame]) -> list[PlayerGame]:
-    """Each row's ``organised``: the event its game was played for (``games.play.hooks``), asked
+    """Each row's ``organised``: the event its game was played for (``games.play.registry``), asked
     once for the whole list."""
     events = organised(row.game_id for row in rows)
     for row in rows:

@@ -44,7 +44,7 @@ def is_rated(game: Game) -> bool:
 
 def rating_for(user, target: int) -> float | None:
     """``user``'s rating in games to ``target`` points (a pool), None if they have none there: what
-    an organiser seeds by (registered with ``games.play.hooks.register_rating``)."""
+    an organiser seeds by (registered with ``games.play.registry.register_rating``)."""
     return Rating.objects.filter(user=user, pool=target).values_list("rating", flat=True).first()
 
 

@@ -14,11 +14,10 @@ from games.history.replay import Step, state_at
 from games.play import endings
 from games.play.board.table import side_names, table_context, tracks, with_entered
 from games.play.game_result import ENTERED, final_result
-from games.play.hooks import organiser_of
 from games.play.models import Game, Move
 from games.play.narration import (
     ENTERED_MARK,
-    Table,
+    Seating,
     action_words,
     line,
     log_lines,
@@ -28,6 +27,7 @@ from games.play.narration import (
     side_who,
     verb,
 )
+from games.play.registry import organiser_of
 
 
 def describe(step: Step, names: list[str], ending: dict | None = None) -> str:
@@ -36,7 +36,7 @@ def describe(step: Step, names: list[str], ending: dict | None = None) -> str:
     a = step.move.action
     if a.get("type") == "resign" and ending is not None:
         event = {"seat": step.move.seat, "kind": "resign", "points": 0, "cards": []}
-        return line(Table(tuple(names)), event, ending).text
+        return line(Seating(tuple(names)), event, ending).text
     if a.get("type") == "next_deal" and step.events:
         # The last "ready" of the table begins the deal; the earlier ones are folded into it, so
         # "X is ready" would contradict a viewer who pressed Next hand first.
@@ -56,7 +56,7 @@ def board_from_state(state: GameState, names: list[str], ending: dict | None = N
     and ``notes``: see ``games.play.endings``)."""
     v = public_view(state)
     sides = side_names(v, names)
-    table = Table(tuple(names), None, state.rules.target, state.rules.peg_out_zone)
+    table = Seating(tuple(names), None, state.rules.target, state.rules.peg_out_zone)
     # Once the show began a seat's four are on the table again; a game won in the play shows what
     # each still held, the winning card on the pile.
     in_show = bool(state.show)
@@ -104,7 +104,7 @@ def replay_context(game: Game, number: int, moves: list[Move], viewer: int | Non
     ending = endings.ending_of(game)
     notes = [m.note for m in moves[:number] if m.by_timeout and endings.is_placed_timeout(m.note)]
     context = board_from_state(state, names, ending, notes, nearest=viewer)
-    table = Table(tuple(names), None, game.target, game.peg_out_zone)
+    table = Seating(tuple(names), None, game.target, game.peg_out_zone)
     said = [step.move.note] if step and step.move.note else []
     context.update(
         game=game,
@@ -149,7 +149,7 @@ def replay_context(game: Game, number: int, moves: list[Move], viewer: int | Non
     return context
 
 
-def _entered_lines(table: Table, final: dict) -> list[dict]:
+def _entered_lines(table: Seating, final: dict) -> list[dict]:
     """The games of a result the director entered, or the match alone when no game's score was given."""
     if not final["games"]:
         return [{"game_no": 0, "line": str(result_line(table, final["winner"], (), ENTERED, entered=True))}]
@@ -159,7 +159,7 @@ def _entered_lines(table: Table, final: dict) -> list[dict]:
             for g in final["games"]]
 
 
-def _match_won(table: Table, side: int, match_scores=(), *, entered: bool = False) -> str:
+def _match_won(table: Seating, side: int, match_scores=(), *, entered: bool = False) -> str:
     """"alice wins the match", with the games when the director entered them."""
     if entered:
         return match_line(table, side, match_scores, entered=True)

@@ -12,7 +12,7 @@ class PagesConfig(AppConfig):
     def ready(self) -> None:
         from django.urls import reverse
 
-        from games.play.hooks import register_page
+        from games.play.registry import register_page
 
         register_page("home", lambda: reverse("home"))
         register_page("house_rules", lambda: reverse("how_to_play") + "#house-rules")

@@ -262,7 +262,7 @@ class GameConsumer(Consumer):
 
 
 class NewsConsumer(Consumer):
-    """One per page of a player whom an organiser may have news for (``hooks.news_expected``), other
+    """One per page of a player whom an organiser may have news for (``registry.news_expected``), other
     than the lobby and a board, whose own sockets carry it: draws that news ("Your match is ready")
     for its own user on connect and whenever it is pushed to the player's group."""
 

@@ -15,8 +15,8 @@ with ``entered``.
 
 from __future__ import annotations
 
-from games.engine.draft import skunk_level
 from games.engine.rules import HouseRules
+from games.engine.working_copy import skunk_level
 
 ENTERED = "entered"  # a game's ``reason`` when the director entered it
 

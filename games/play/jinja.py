@@ -10,7 +10,7 @@ from django.template import defaultfilters
 from django.urls import reverse
 from django.utils import timezone
 
-from games.play import hooks
+from games.play import registry
 from games.play.templatetags import cribbage
 
 
@@ -33,5 +33,5 @@ def environment(**options) -> jinja2.Environment:
         *cribbage.SHARED_FILTERS, defaultfilters.pluralize, defaultfilters.floatformat, date,
     )})
     env.globals.update({f.__name__: f for f in cribbage.SHARED_GLOBALS},
-                       url=lambda name, *args: reverse(name, args=args), page_url=hooks.page_url)
+                       url=lambda name, *args: reverse(name, args=args), page_url=registry.page_url)
     return env

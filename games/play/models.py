@@ -144,7 +144,7 @@ class Game(HouseRuleFields):
     )
 
     # A word from whoever organised the game, shown on its board (a tournament cancelled while the
-    # game was in play: it no longer counts). Play only shows it: see games.play.hooks.
+    # game was in play: it no longer counts). Play only shows it: see games.play.registry.
     notice = models.CharField(max_length=300, blank=True, editable=False)
     # Set up by an organiser (a tournament's match): it cannot be called off, and the organiser
     # has the last word on its result.

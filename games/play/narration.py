@@ -6,12 +6,12 @@ same shape (``games.play.endings``). This is the one place either becomes words:
 log, the replay, the game record and the text export all read them here. A player reads their own
 seat as "You" (and a partnership as "You & carol"); a spectator (no viewer) reads every name.
 
->>> table = Table(("You", "bob"), viewer=0)
->>> line(table, {"seat": 1, "kind": "deal", "points": 0, "cards": []}).text
+>>> seating = Seating(("You", "bob"), viewer=0)
+>>> line(seating, {"seat": 1, "kind": "deal", "points": 0, "cards": []}).text
 'bob deals'
->>> line(table, {"seat": 0, "kind": "play", "points": 0, "cards": ["5H"], "count": 15}).text
+>>> line(seating, {"seat": 0, "kind": "play", "points": 0, "cards": ["5H"], "count": 15}).text
 'Five of hearts: 15'
->>> line(table, {"seat": 0, "kind": "game_won", "points": 0, "cards": [], "scores": [121, 87],
+>>> line(seating, {"seat": 0, "kind": "game_won", "points": 0, "cards": [], "scores": [121, 87],
 ...              "skunks": [0, 1], "detail": "target"}).text
 'You win 121–87 (skunk)'
 """
@@ -42,7 +42,7 @@ DID = {
 
 
 @dataclass(frozen=True)
-class Table:
+class Seating:
     """Who sits where, as one reader sees it: ``names`` by seat ("You" for the reader's own),
     ``viewer`` the reader's seat (None: a spectator), and what a sentence may need of the rules."""
 
@@ -92,30 +92,30 @@ class Who:
         return self.text
 
 
-def seat_who(table: Table, seat: int, *, start: bool = False) -> Who:
+def seat_who(seating: Seating, seat: int, *, start: bool = False) -> Who:
     """One seat: "You" (or "you" inside a sentence) for the reader's own, else its name."""
-    if seat == table.viewer:
+    if seat == seating.viewer:
         return Who("You" if start else "you", True)
-    return Who(table.names[seat], False)
+    return Who(seating.names[seat], False)
 
 
-def side_who(table: Table, side: int, *, start: bool = False) -> Who:
+def side_who(seating: Seating, side: int, *, start: bool = False) -> Who:
     """One side: the player, or "You & carol" for a partnership (the reader first)."""
-    seats = sorted(teams(table.players)[side], key=lambda s: s != table.viewer)
-    text = " & ".join(seat_who(table, s, start=start and i == 0).text for i, s in enumerate(seats))
-    return Who(text, len(seats) > 1 or table.viewer in seats)
+    seats = sorted(teams(seating.players)[side], key=lambda s: s != seating.viewer)
+    text = " & ".join(seat_who(seating, s, start=start and i == 0).text for i, s in enumerate(seats))
+    return Who(text, len(seats) > 1 or seating.viewer in seats)
 
 
-def seat_name(table: Table, seat: int, *, start: bool = False) -> str:
-    return seat_who(table, seat, start=start).text
+def seat_name(seating: Seating, seat: int, *, start: bool = False) -> str:
+    return seat_who(seating, seat, start=start).text
 
 
-def side_name(table: Table, side: int, *, start: bool = False) -> str:
-    return side_who(table, side, start=start).text
+def side_name(seating: Seating, side: int, *, start: bool = False) -> str:
+    return side_who(seating, side, start=start).text
 
 
-def side_names(table: Table) -> list[str]:
-    return [side_name(table, side, start=True) for side in range(table.sides)]
+def side_names(seating: Seating) -> list[str]:
+    return [side_name(seating, side, start=True) for side in range(seating.sides)]
 
 
 def verb(subject: Who, third: str, plain: str | None = None) -> str:
@@ -169,7 +169,7 @@ class ResultLine:
 
 
 def result_line(
-    table: Table, winner: int, scores, reason: str, *, skunks=(), ending: dict | None = None,
+    seating: Seating, winner: int, scores, reason: str, *, skunks=(), ending: dict | None = None,
     how: str = "", entered: bool = False, past: bool = False, score_beside: bool = False,
 ) -> ResultLine:
     """A game's result in words: the one wording of it for the log, the board's result, the replay
@@ -182,12 +182,12 @@ def result_line(
     empty: not given). ``past``: "won", for the record; ``score_beside``: the final score is
     printed beside the line, so the line does not say it, nor who led before a resignation.
 
-    >>> bob = Table(("alice", "bob"))
+    >>> bob = Seating(("alice", "bob"))
     >>> str(result_line(bob, 0, [121, 87], "target", skunks=[0, 1]))
     'alice wins 121–87 (skunk)'
-    >>> str(result_line(Table(("You", "bob"), 0), 0, [25, 28], "resign"))
+    >>> str(result_line(Seating(("You", "bob"), 0), 0, [25, 28], "resign"))
     'You win by resignation (bob led 28–25)'
-    >>> str(result_line(Table(("alice", "You"), 1), 0, [40, 60], "resign", past=True))
+    >>> str(result_line(Seating(("alice", "You"), 1), 0, [40, 60], "resign", past=True))
     'alice won by resignation (you led 60–40)'
     >>> str(result_line(bob, 1, [97, 121], "resign", entered=True))
     'bob wins 121–97 (entered by the director)'
@@ -196,24 +196,24 @@ def result_line(
     >>> str(result_line(bob, 0, [121, 87], "target", skunks=[0, 1], past=True, score_beside=True))
     'alice won (skunk)'
     """
-    who = side_who(table, winner, start=True)
+    who = side_who(seating, winner, start=True)
     word = "won" if past else verb(who, "wins")
-    score = "" if score_beside or not scores else f" {scores_line(on_board(scores, table.target), winner)}"
+    score = "" if score_beside or not scores else f" {scores_line(on_board(scores, seating.target), winner)}"
     if entered:
-        notes = [_skunk_note(table, winner, skunks) if scores else "", ENTERED_MARK]
+        notes = [_skunk_note(seating, winner, skunks) if scores else "", ENTERED_MARK]
         return ResultLine(who.text, f"{word}{score} ({', '.join(n for n in notes if n)})")
     if how:
         return ResultLine(who.text, f"{word} {how}")
     if reason == "resign":
         if ending is not None:
             return ResultLine(who.text, ending_words(ending, word))
-        led = "" if score_beside else f" ({_who_led(table, winner, scores)})"
+        led = "" if score_beside else f" ({_who_led(seating, winner, scores)})"
         return ResultLine(who.text, f"{word} by resignation{led}")
-    note = _skunk_note(table, winner, skunks)
+    note = _skunk_note(seating, winner, skunks)
     return ResultLine(who.text, f"{word}{score}" + (f" ({note})" if note else ""))
 
 
-def _who_led(table: Table, winner: int, scores) -> str:
+def _who_led(seating: Seating, winner: int, scores) -> str:
     """Who was ahead when the game was resigned: "bob led 28–25", "level at 40–40"."""
     sides = len(scores)
     order = [(winner + k) % sides for k in range(sides)]
@@ -223,22 +223,22 @@ def _who_led(table: Table, winner: int, scores) -> str:
         return "level at " + DASH.join(str(scores[s]) for s in order)
     lead = leaders[0]
     line_ = DASH.join(str(scores[s]) for s in [lead, *(s for s in order if s != lead)])
-    return f"{side_name(table, lead)} led {line_}"
+    return f"{side_name(seating, lead)} led {line_}"
 
 
-def _skunk_note(table: Table, winner: int, skunks) -> str:
+def _skunk_note(seating: Seating, winner: int, skunks) -> str:
     """"skunk" (two sides), "you double skunked, carol skunked" (each loser of three); empty for none."""
     if not skunks or not max(skunks):
         return ""
-    if table.sides == 2:
+    if seating.sides == 2:
         return SKUNK_NAMES[max(skunks)]
-    losers = [(winner + k) % table.sides for k in range(1, table.sides)]
-    return ", ".join(f"{side_name(table, s)} {SKUNK_NAMES[skunks[s]]}ed" for s in losers if skunks[s])
+    losers = [(winner + k) % seating.sides for k in range(1, seating.sides)]
+    return ", ".join(f"{side_name(seating, s)} {SKUNK_NAMES[skunks[s]]}ed" for s in losers if skunks[s])
 
 
-def match_line(table: Table, winner: int, match_scores, *, entered: bool = False) -> str:
+def match_line(seating: Seating, winner: int, match_scores, *, entered: bool = False) -> str:
     """"You win the match 2–1", the winner's games first."""
-    who = side_who(table, winner, start=True)
+    who = side_who(seating, winner, start=True)
     mark = f" ({ENTERED_MARK})" if entered else ""
     return f"{who.text} {verb(who, 'wins')} the match {scores_line(match_scores, winner)}{mark}"
 
@@ -251,7 +251,7 @@ def ending_words(ending: dict, verb_word: str) -> str:
     return f"{verb_word} by claim (opponent absent)"
 
 
-def skunked(table: Table, skunks, *, with_verb: bool = True) -> str:
+def skunked(seating: Seating, skunks, *, with_verb: bool = True) -> str:
     """Who was skunked, where more than one player lost: "Computer 2 is skunked", "You are double
     skunked"; without the verb, for a bracket: "Computer 2 skunked"."""
 
@@ -261,64 +261,64 @@ def skunked(table: Table, skunks, *, with_verb: bool = True) -> str:
         return "are " if who.plural else "is "
 
     return ", ".join(f"{who.text} {be(who)}{SKUNK_NAMES[k]}ed"
-                     for who, k in ((side_who(table, s, start=True), k) for s, k in enumerate(skunks)) if k)
+                     for who, k in ((side_who(seating, s, start=True), k) for s, k in enumerate(skunks)) if k)
 
 
 # --- one event -------------------------------------------------------------------------------------
 
 
-def _game_won(table: Table, e: Event, ending: dict | None) -> str:
-    return str(result_line(table, e.seat, e.scores, e.detail, skunks=e.skunks, ending=ending))
+def _game_won(seating: Seating, e: Event, ending: dict | None) -> str:
+    return str(result_line(seating, e.seat, e.scores, e.detail, skunks=e.skunks, ending=ending))
 
 
-def _dealer(table: Table, e: Event) -> str:
+def _dealer(seating: Seating, e: Event) -> str:
     if e.detail == "lost":
-        if table.sides == table.players:
-            loser = seat_who(table, e.seat, start=True)
+        if seating.sides == seating.players:
+            loser = seat_who(seating, e.seat, start=True)
             return f"{loser} lost the last game and {verb(loser, 'deals')} first"
-        side = side_name(table, e.seat % table.sides, start=True)
-        return f"{side} lost the last game: {said(seat_who(table, e.seat), 'deals')} first"
+        side = side_name(seating, e.seat % seating.sides, start=True)
+        return f"{side} lost the last game: {said(seat_who(seating, e.seat), 'deals')} first"
     low = e.cards[e.seat]
     if low.rank == 1:
         why = "Ace is low"
     else:
         higher = sorted({c.rank for s, c in enumerate(e.cards) if s != e.seat})
         why = f"{RANK_NAMES[low.rank - 1]} is lower than {_and([RANK_NAMES[r - 1] for r in higher])}"
-    return f"{why}: {said(seat_who(table, e.seat), 'deals')}"
+    return f"{why}: {said(seat_who(seating, e.seat), 'deals')}"
 
 
-def _sentence(table: Table, e: Event, ending: dict | None) -> str | None:
+def _sentence(seating: Seating, e: Event, ending: dict | None) -> str | None:
     """Events that name their seat in a sentence of their own; None for the others."""
     kind = e.kind
     if kind == "deal":
-        return said(seat_who(table, e.seat, start=True), "deals")
+        return said(seat_who(seating, e.seat, start=True), "deals")
     if kind == "dealer":
-        return _dealer(table, e)
+        return _dealer(seating, e)
     if kind == "recut":
         rank = RANK_NAMES[e.cards[0].rank - 1]
-        if table.players == 2:
+        if seating.players == 2:
             return f"Both cut a {rank}: cut again"
         return f"Equal low cards ({rank}): cut again"
     if kind == "discard":
-        cards = "two cards" if table.players == 2 else "one card"
-        return f"{said(seat_who(table, e.seat, start=True), 'lays away', 'lay away')} {cards}"
+        cards = "two cards" if seating.players == 2 else "one card"
+        return f"{said(seat_who(seating, e.seat, start=True), 'lays away', 'lay away')} {cards}"
     if kind == "cut_pack":
-        return said(seat_who(table, e.seat, start=True), "cuts the pack", "cut the pack")
+        return said(seat_who(seating, e.seat, start=True), "cuts the pack", "cut the pack")
     if kind == "starter":
         return f"Starter: {e.cards[0].name}"
     if kind == "reset":
         return "The count goes back to 0"
     if kind == "peg_out_zone":
-        who = seat_who(table, e.seat, start=True)
-        zone = table.peg_out_zone
-        where = "in the stink hole" if zone == 1 else f"within {zone} of {table.target}"
+        who = seat_who(seating, e.seat, start=True)
+        zone = seating.peg_out_zone
+        where = "in the stink hole" if zone == 1 else f"within {zone} of {seating.target}"
         return f"{who} {verb(who, 'was', 'were')} {where} when the show began: the {e.detail} scores nothing"
     if kind == "game_won":
-        return _game_won(table, e, ending)
+        return _game_won(seating, e, ending)
     if kind == "match_won":
-        return match_line(table, e.seat, e.scores)
+        return match_line(seating, e.seat, e.scores)
     if kind == "resign":
-        who = seat_who(table, e.seat, start=True)
+        who = seat_who(seating, e.seat, start=True)
         if ending is None:
             return said(who, "resigns")
         if ending["how"] == "time":
@@ -355,38 +355,39 @@ def _what(e: Event) -> str:
     return score_words(kind, e.points)
 
 
-def _note(table: Table, note: dict) -> str:
+def _note(seating: Seating, note: dict) -> str:
     """The site's own note on a move (see ``games.play.endings``) in words."""
-    who = seat_who(table, note["seat"], start=True)
+    who = seat_who(seating, note["seat"], start=True)
     if note["kind"] == "timeout":
         count, limit = note["timeouts"], note["limit"]
         if count >= limit:
             return f"{who} ran out of time (timeout {count} of {limit}) and the game is forfeit"
         did = DID.get(note.get("action", ""), "moved for")
-        for_whom = seat_name(table, note["seat"])
+        for_whom = seat_name(seating, note["seat"])
         return f"{who} ran out of time: the site {did} {for_whom} (timeout {count} of {limit})"
     minutes = note.get("minutes", 0)
     away = f"{minutes} minute{'s' if minutes != 1 else ''}"
     by = note.get("by")
-    claimer = seat_who(table, by, start=True) if by is not None else Who("The other player", False)
-    gone = seat_who(table, note["seat"])
+    claimer = seat_who(seating, by, start=True) if by is not None else Who("The other player", False)
+    gone = seat_who(seating, note["seat"])
     return f"{said(claimer, 'claims', 'claim')} the win: {gone} {verb(gone, 'was', 'were')} away for {away}"
 
 
 NOTE_KINDS = frozenset({"timeout", "abandon"})
 
 
-def line(table: Table, event: Event | dict, ending: dict | None = None) -> LogLine:
-    """One event (or its dict from the log, or a site's note) as ``table``'s reader reads it.
+def line(seating: Seating, event: Event | dict, ending: dict | None = None) -> LogLine:
+    """One event (or its dict from the log, or a site's note) as ``seating``'s reader reads it.
     ``ending``: why the site ended the game (``games.play.endings``), for the resignation it made."""
     if isinstance(event, dict):
         if event.get("kind") in NOTE_KINDS:
-            return LogLine("", _note(table, event), 0, event["kind"], (), event.get("seat") == table.viewer)
+            own = event.get("seat") == seating.viewer
+            return LogLine("", _note(seating, event), 0, event["kind"], (), own)
         event = Event.from_dict(event)
     # Names given as trusted markup are worded afresh: a cached line must never hand a plain
     # name's text back as markup, or the other way round (equal strings share a cache entry).
-    build = _line.__wrapped__ if any(isinstance(n, SafeData) for n in table.names) else _line
-    return build(table, event, _freeze(ending))
+    build = _line.__wrapped__ if any(isinstance(n, SafeData) for n in seating.names) else _line
+    return build(seating, event, _freeze(ending))
 
 
 def _freeze(ending: dict | None) -> tuple | None:
@@ -396,19 +397,19 @@ def _freeze(ending: dict | None) -> tuple | None:
 # A deal's log is drawn on every board, twice a move, and grows by a line or two: each line is
 # worded once per reader (an Event is immutable: it is its own key).
 @lru_cache(maxsize=8192)
-def _line(table: Table, e: Event, ending: tuple | None) -> LogLine:
-    text = _sentence(table, e, None if ending is None else dict(ending))
+def _line(seating: Seating, e: Event, ending: tuple | None) -> LogLine:
+    text = _sentence(seating, e, None if ending is None else dict(ending))
     who = ""
     if text is None:
-        who = table.names[e.seat] if e.seat is not None else ""
+        who = seating.names[e.seat] if e.seat is not None else ""
         text = _what(e)
-    return LogLine(who, text, e.points, e.kind, e.cards, e.seat is not None and e.seat == table.viewer)
+    return LogLine(who, text, e.points, e.kind, e.cards, e.seat is not None and e.seat == seating.viewer)
 
 
-def log_lines(table: Table, events, ending: dict | None = None) -> list[LogLine]:
-    """Each event as a line for ``table``'s reader. The cut's "Ace is low: you deal" already says
+def log_lines(seating: Seating, events, ending: dict | None = None) -> list[LogLine]:
+    """Each event as a line for ``seating``'s reader. The cut's "Ace is low: you deal" already says
     who deals: the deal's own "You deal" just after it is left out."""
-    lines = [line(table, e, ending) for e in events]
+    lines = [line(seating, e, ending) for e in events]
     return [ln for i, ln in enumerate(lines)
             if not (ln.kind == "deal" and i and lines[i - 1].kind == "dealer")]
 

@@ -150,7 +150,7 @@ def _details(tracks: list[Track], target: int) -> str:
     return " ".join([*lines, f"{marks.capitalize()}."])
 
 
-def render_board(
+def render_pegboard(
     raw_tracks: Iterable[Mapping | Track], target: int = 121, id_prefix: str = "pegboard"
 ) -> SafeString:
     """The board figure: inline SVG plus a visible score legend.
@@ -165,13 +165,13 @@ def render_board(
     # A SafeString equals the str of the same text: the key says which each label and the prefix
     # are, so plain text never comes back as a cached trusted one.
     safe = tuple(isinstance(x, SafeData) for x in (id_prefix, *(t.label for t in tracks)))
-    return _render_board(tracks, int(target), id_prefix, safe)
+    return _draw_pegboard(tracks, int(target), id_prefix, safe)
 
 
 # Every move draws two boards, and most moves score nothing: the same pegs for the same viewer.
 # About 6 kB a board, so this holds a few recent boards of each of some hundreds of viewers.
 @lru_cache(maxsize=1024)
-def _render_board(tracks: tuple[Track, ...], target: int, id_prefix: str, safe: tuple) -> SafeString:
+def _draw_pegboard(tracks: tuple[Track, ...], target: int, id_prefix: str, safe: tuple) -> SafeString:
     lay = Layout(len(tracks), target)
     p = escape(id_prefix)
     name = summary(tracks, target)

@@ -1,4 +1,4 @@
-"""What a player's lobby shows them of their tournaments (``games.play.hooks.player_notices``): a
+"""What a player's lobby shows them of their tournaments (``games.play.registry.player_notices``): a
 match of theirs that is ready to play, and the director's announcements (the latest few of the
 events the player is entered in and that are not over, from the last hours)."""
 
@@ -10,7 +10,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
-from games.play.hooks import PlayerNotice
+from games.play.registry import PlayerNotice
 from games.tournaments import naming
 from games.tournaments.models import Entrant, Match, Notice, Tournament
 

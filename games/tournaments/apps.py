@@ -8,7 +8,7 @@ class TournamentsConfig(AppConfig):
     verbose_name = "Tournaments"
 
     def ready(self) -> None:
-        from games.play.hooks import register_news_expected, register_organiser, register_player_notices
+        from games.play.registry import register_news_expected, register_organiser, register_player_notices
         from games.play.signals import deal_started, game_finished, guarded, player_arrived
         from games.tournaments.announcements import for_player, in_running_event
         from games.tournaments.results import lookup

@@ -1,5 +1,5 @@
 """How a tournament game reads wherever it is shown (the board, the watch page, the game record, the
-lists): the tournament's answer to ``games.play.hooks``, registered in ``TournamentsConfig.ready``.
+lists): the tournament's answer to ``games.play.registry``, registered in ``TournamentsConfig.ready``.
 
 A match decided off the board (a forfeit, a withdrawal) ends its game in play by a resignation made on
 the loser's behalf (``services.outcomes._decide``): the game's own result says "by resignation", and
@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from django.db.models import Q
 
-from games.play.hooks import Ending
 from games.play.models import Game
+from games.play.registry import Ending
 from games.tournaments import naming
 from games.tournaments.models import Match, Tournament
 
@@ -34,7 +34,7 @@ LIST_WORDS = {
 
 @dataclass(frozen=True)
 class GameInTournament:
-    """A tournament's match, as ``games.play.hooks.Organised``."""
+    """A tournament's match, as ``games.play.registry.Organised``."""
 
     match: Match
 
@@ -94,7 +94,7 @@ class GameInTournament:
 
 
 def lookup(game_ids: list[int]) -> dict[int, GameInTournament]:
-    """The tournament matches played as these games (``games.play.hooks.register_organiser``)."""
+    """The tournament matches played as these games (``games.play.registry.register_organiser``)."""
     matches = Match.objects.filter(game_id__in=game_ids).select_related(
         "tournament", "winner__user", "entrant1__user", "entrant2__user")
     return {m.game_id: GameInTournament(m) for m in matches}

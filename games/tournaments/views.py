@@ -17,8 +17,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from games.play.hooks import page_url
 from games.play.models import Game
+from games.play.registry import page_url
 from games.tournaments import bracket, naming, pairing, services
 from games.tournaments import watch as watching
 from games.tournaments.models import Entrant, Match, Notice, ResultChange, Tournament

@@ -1,4 +1,4 @@
-"""The links one app draws to another's pages, now asked for through play's hooks and Django's
+"""The links one app draws to another's pages, now asked for through play's registry and Django's
 LOGIN_URL instead of by URL name, lead where they did: at desktop and phone widths."""
 
 from __future__ import annotations

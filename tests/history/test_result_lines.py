@@ -14,7 +14,7 @@ from games.engine.rules import HouseRules
 from games.history.replay import final_state
 from games.play import services
 from games.play.models import Game, Move
-from games.play.narration import Table, log_lines, result_line
+from games.play.narration import Seating, log_lines, result_line
 from tests.play.factories import act, logged_in, play_out
 
 pytestmark = pytest.mark.django_db
@@ -37,24 +37,24 @@ def _event(seat, kind, **data) -> dict:
 )
 def test_result_line(scores, winner, reason, expected) -> None:
     names = ("alice", "bob", "carol")[: len(scores)]
-    said = result_line(Table(names), winner, scores, reason)
+    said = result_line(Seating(names), winner, scores, reason)
     assert (said.who, said.words) == (names[winner], expected)
 
 
 def test_the_logged_win_after_a_resignation_is_reworded_for_each_viewer() -> None:
     events = [_event(1, "resign"), _event(0, "game_won", scores=[25, 28], skunks=[0, 0], detail="resign"),
               _event(0, "match_won", scores=[1, 0])]
-    lines = log_lines(Table(("You", "bob"), 0), events)
+    lines = log_lines(Seating(("You", "bob"), 0), events)
     assert [line.text for line in lines][:2] == ["bob resigns", "You win by resignation (bob led 28–25)"]
-    theirs = log_lines(Table(("alice", "You"), 1), events)
+    theirs = log_lines(Seating(("alice", "You"), 1), events)
     assert theirs[1].text == "alice wins by resignation (you led 28–25)"
     played = [_event(0, "game_won", scores=[121, 85], skunks=[0, 1], detail="target")]
-    assert log_lines(Table(("alice", "bob")), played)[0].text == "alice wins 121–85 (skunk)"
+    assert log_lines(Seating(("alice", "bob")), played)[0].text == "alice wins 121–85 (skunk)"
 
 
 def test_partners_read_as_partners() -> None:
     events = [_event(3, "resign"), _event(0, "game_won", scores=[30, 45], skunks=[0, 0], detail="resign")]
-    lines = log_lines(Table(("You", "bob", "carol", "dave"), 0), events)
+    lines = log_lines(Seating(("You", "bob", "carol", "dave"), 0), events)
     assert lines[1].text == "You & carol win by resignation (bob & dave led 45–30)"
 
 

@@ -16,7 +16,7 @@ from games.history.analysis import discard_report
 from games.history.replay import replay_steps
 from games.play import services
 from games.play.models import Game, Move
-from games.play.narration import Table, result_line
+from games.play.narration import Seating, result_line
 from tests.history.helpers import finish_table
 from tests.play.factories import (
     act,
@@ -105,7 +105,7 @@ def test_the_text_download_writes_a_table_of_three_as_the_record_does(alice):
     names = game.seat_names()
     text = logged_in(alice).get(f"/games/{game.pk}/export.txt").content.decode()
     for r in game.result["games"]:
-        said = result_line(Table(tuple(names)), r["winner"], r["scores"], r["reason"], skunks=r["skunks"],
+        said = result_line(Seating(tuple(names)), r["winner"], r["scores"], r["reason"], skunks=r["skunks"],
                            past=True)
         assert str(said) in text
     players = json.loads(logged_in(alice).get(f"/games/{game.pk}/export.json").content)["players"]

@@ -239,7 +239,7 @@ def test_the_replay_log_puts_the_step_just_taken_on_top(alice, bob, client):
 
     from django.utils.html import conditional_escape
 
-    from games.play.narration import Table, log_lines
+    from games.play.narration import Seating, log_lines
 
     game = finish_between(alice, bob, seed=49, rules=HouseRules(target=61))
     moves = list(Move.objects.filter(game=game).order_by("seq"))
@@ -247,7 +247,7 @@ def test_the_replay_log_puts_the_step_just_taken_on_top(alice, bob, client):
     checked = 0
     for number, move in enumerate(moves, start=1):
         state, _ = apply(state, action_from_dict(move.action))
-        lines = log_lines(Table(("alice", "bob"), None, 61), state.log)
+        lines = log_lines(Seating(("alice", "bob"), None, 61), state.log)
         if state.phase != "play" or len({str(line.text) for line in lines}) < 3:
             continue
         html = client.get(f"/games/{game.pk}/replay/?step={number}").content.decode()

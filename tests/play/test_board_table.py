@@ -10,7 +10,7 @@ from games.engine.rules import HouseRules
 from games.engine.testing import start_deal
 from games.engine.view import public_view, view
 from games.play.board.table import count_calls, table_context
-from games.play.narration import Table
+from games.play.narration import Seating
 from tests.engine.game_support import GO_PLAY, discarded, parse_moves
 
 NAMES = ["You", "bob"]
@@ -19,7 +19,7 @@ HANDS = ("TD TS 5H 6C 2C 3C", "JH 6D 9C 8C 4H AH")
 
 
 def _calls(state: GameState, viewer: int = 0) -> list[str]:
-    table = Table(tuple(NAMES), viewer)
+    table = Seating(tuple(NAMES), viewer)
     return [f"{c.who}: {c.text}" if c.who else c.text for c in count_calls(view(state, viewer), table)]
 
 

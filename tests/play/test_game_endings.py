@@ -16,7 +16,7 @@ from games.play import services
 from games.play.board.player import render_board
 from games.play.board.table import result_summary
 from games.play.models import Game
-from games.play.narration import Table
+from games.play.narration import Seating
 from tests.play.factories import (
     act,
     as_form,
@@ -91,7 +91,7 @@ def test_a_table_of_three_says_who_was_skunked():
     v = SimpleNamespace(result=r, match_winner=0, phase="match_over", rules=rules, match_scores=(1, 0, 0),
                         target=121, side_of=lambda seat: seat)
     names = ("Computer 1 (standard)", "You", "Computer 2 (standard)")
-    result = result_summary(v, Table(names, 1))
+    result = result_summary(v, Seating(names, 1))
     # In the game hole, and the narration's own words for who was skunked.
     assert result["headline"] == "Computer 1 (standard) wins 121–101–80 (Computer 2 (standard) skunked)"
     text = render_to_string("play/parts/result.jinja", {
@@ -100,5 +100,5 @@ def test_a_table_of_three_says_who_was_skunked():
     assert "Computer 2 (standard) is skunked." in text and "That is a skunk" not in text
     pair = GameResult(0, 0, (121, 80), 80, 1, 2, "target", (0, 1))
     two_v = SimpleNamespace(**{**v.__dict__, "result": pair, "match_scores": (1, 0)})
-    two = result_summary(two_v, Table(("alice", "You"), 1))
+    two = result_summary(two_v, Seating(("alice", "You"), 1))
     assert two["skunked"] == ""  # two players: "That is a skunk." says it

@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 
 from games.engine.events import EVENT_KINDS, Event
-from games.play.narration import Table, line, log_lines, score_words
+from games.play.narration import Seating, line, log_lines, score_words
 
-ALICE = Table(("You", "bob"), viewer=0)
-SPECTATOR = Table(("alice", "bob"))
-THREE = Table(("alice", "You", "carol"), viewer=1)
-FOUR = Table(("You", "bob", "carol", "dave"), viewer=0)
+ALICE = Seating(("You", "bob"), viewer=0)
+SPECTATOR = Seating(("alice", "bob"))
+THREE = Seating(("alice", "You", "carol"), viewer=1)
+FOUR = Seating(("You", "bob", "carol", "dave"), viewer=0)
 
 
 def ev(seat, kind, points=0, cards=(), **data) -> dict:
@@ -49,9 +49,9 @@ CASES = [
     (ALICE, ev(None, "reset"), "", "The count goes back to 0"),
     (ALICE, ev(1, "hand", 12, ["5H", "5S", "JD", "QC", "5D"]), "bob", "Hand: 12"),
     (ALICE, ev(0, "crib", 8, ["5H", "5S", "JD", "QC", "5D"]), "You", "Crib: 8"),
-    (Table(("You", "bob"), 0, 121, 1), ev(0, "peg_out_zone", cards=["5H"], detail="hand"), "",
+    (Seating(("You", "bob"), 0, 121, 1), ev(0, "peg_out_zone", cards=["5H"], detail="hand"), "",
      "You were in the stink hole when the show began: the hand scores nothing"),
-    (Table(("alice", "bob"), None, 121, 5), ev(1, "peg_out_zone", detail="crib"), "",
+    (Seating(("alice", "bob"), None, 121, 5), ev(1, "peg_out_zone", detail="crib"), "",
      "bob was within 5 of 121 when the show began: the crib scores nothing"),
     (ALICE, ev(0, "muggins", 3), "You", "Muggins! 3"),
     (ALICE, ev(0, "muggins", 0), "You", "Muggins called: nothing was missed"),
@@ -66,7 +66,7 @@ CASES = [
     (THREE, ev(0, "game_won", scores=[121, 60, 90], skunks=[0, 2, 1], detail="target"), "",
      "alice wins 121–60–90 (you double skunked, carol skunked)"),
     (FOUR, ev(0, "game_won", scores=[121, 97], skunks=[0, 0], detail="target"), "", "You & carol win 121–97"),
-    (Table(("alice", "bob", "You", "dave")), ev(1, "game_won", scores=[30, 45], skunks=[0, 0],
+    (Seating(("alice", "bob", "You", "dave")), ev(1, "game_won", scores=[30, 45], skunks=[0, 0],
                                                   detail="resign"), "",
      "bob & dave win by resignation (bob & dave led 45–30)"),
     (ALICE, ev(1, "game_won", scores=[60, 40], skunks=[0, 0], detail="resign"), "",
@@ -108,7 +108,7 @@ def test_the_sites_notes_in_words() -> None:
     assert line(SPECTATOR, forfeit).text == "bob ran out of time (timeout 3 of 3) and the game is forfeit"
     claim = {"seat": 0, "kind": "abandon", "points": 0, "cards": [], "by": 1, "minutes": 1}
     assert line(ALICE, claim).text == "bob claims the win: you were away for 1 minute"
-    assert line(Table(("alice", "You"), 1), claim).text == "You claim the win: alice was away for 1 minute"
+    assert line(Seating(("alice", "You"), 1), claim).text == "You claim the win: alice was away for 1 minute"
 
 
 def test_the_cut_says_who_deals_once() -> None:
@@ -126,9 +126,9 @@ def test_a_loud_line_is_one_worth_a_call() -> None:
     assert line(ALICE, ev(1, "resign")).loud and not line(ALICE, ev(1, "deal")).loud
 
 
-YOUNGER = Table(("Younger", "You"), viewer=1)
-YOUNGER_WATCHED = Table(("Younger", "bob"))
-PARTNERS = Table(("Younger", "bob", "Yolanda", "You"), 3)
+YOUNGER = Seating(("Younger", "You"), viewer=1)
+YOUNGER_WATCHED = Seating(("Younger", "bob"))
+PARTNERS = Seating(("Younger", "bob", "Yolanda", "You"), 3)
 
 
 @pytest.mark.parametrize(
@@ -151,7 +151,7 @@ PARTNERS = Table(("Younger", "bob", "Yolanda", "You"), 3)
          "You win 121–20 (double skunk)"),
         (YOUNGER, ev(0, "match_won", scores=[2, 1]), "Younger wins the match 2–1"),
         (YOUNGER, ev(0, "resign"), "Younger resigns"),
-        (Table(("Younger", "You"), 1, 121, 1), ev(0, "peg_out_zone", detail="hand"),
+        (Seating(("Younger", "You"), 1, 121, 1), ev(0, "peg_out_zone", detail="hand"),
          "Younger was in the stink hole when the show began: the hand scores nothing"),
         (PARTNERS, ev(0, "game_won", scores=[121, 97], skunks=[0, 0], detail="target"),
          "Younger & Yolanda win 121–97"),

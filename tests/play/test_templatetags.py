@@ -10,7 +10,7 @@ import pytest
 from django.template import Context, Template
 
 from games.engine.cards import Card, parse_card
-from games.play.pegboard import GROUP_GAP, STEP, Layout, render_board
+from games.play.pegboard import GROUP_GAP, STEP, Layout, render_pegboard
 from games.play.templatetags.cribbage import card_back, card_face, card_name
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -125,7 +125,7 @@ def test_tags_work_in_templates():
 
 
 def test_board_names_the_scores_for_assistive_tech():
-    svg = svg_of(parse_board(render_board(two_tracks(), 121)))
+    svg = svg_of(parse_board(render_pegboard(two_tracks(), 121)))
     assert svg.get("role") == "img"
     assert svg.get("aria-label") == "You 45, Computer 38, game to 121"
     assert svg.find(f"{SVG}title").text == "You 45, Computer 38, game to 121"
@@ -135,7 +135,7 @@ def test_board_names_the_scores_for_assistive_tech():
 
 
 def test_board_shows_a_visible_score_for_each_track():
-    figure = parse_board(render_board(two_tracks(), 121))
+    figure = parse_board(render_pegboard(two_tracks(), 121))
     caption = "".join(figure.find("figcaption").itertext())
     assert "You 45" in caption
     assert "Computer 38" in caption
@@ -147,7 +147,7 @@ def test_board_shows_a_visible_score_for_each_track():
 def test_every_track_has_one_hole_per_point_plus_start_and_game_holes(target: int, n: int):
     colours = ["red", "blue", "green"][:n]
     tracks = [{"label": f"P{i}", "front": 0, "back": 0, "color": c} for i, c in enumerate(colours)]
-    svg = svg_of(parse_board(render_board(tracks, target)))
+    svg = svg_of(parse_board(render_pegboard(tracks, target)))
     holes = drawn_holes(svg)
     assert len(holes) == n * (target - 1) + 2 * n + 1
     lay = Layout(n, target)
@@ -175,7 +175,7 @@ def test_holes_follow_one_another_in_fives_and_turns(target: int):
     [(0, 0), (2, 0), (45, 40), (60, 52), (61, 60), (90, 84), (91, 90), (120, 112), (121, 118)],
 )
 def test_pegs_sit_in_the_holes_of_their_scores(front: int, back: int):
-    html = render_board(two_tracks(you=(front, back)), 121, id_prefix="b")
+    html = render_pegboard(two_tracks(you=(front, back)), 121, id_prefix="b")
     svg = svg_of(parse_board(html))
     lay = Layout(2, 121)
     holes = drawn_holes(svg)
@@ -187,7 +187,7 @@ def test_pegs_sit_in_the_holes_of_their_scores(front: int, back: int):
 
 
 def test_score_zero_pegs_are_in_the_two_start_holes():
-    svg = svg_of(parse_board(render_board(two_tracks(you=(0, 0), computer=(0, 0)), 121, id_prefix="b")))
+    svg = svg_of(parse_board(render_pegboard(two_tracks(you=(0, 0), computer=(0, 0)), 121, id_prefix="b")))
     lay = Layout(2, 121)
     for track in (0, 1):
         front, back = peg_at(svg, "b", track, "front"), peg_at(svg, "b", track, "back")
@@ -198,9 +198,9 @@ def test_score_zero_pegs_are_in_the_two_start_holes():
 
 def test_a_winning_peg_goes_in_the_shared_game_hole():
     lay = Layout(2, 121)
-    svg = svg_of(parse_board(render_board(two_tracks(you=(121, 115)), 121, id_prefix="b")))
+    svg = svg_of(parse_board(render_pegboard(two_tracks(you=(121, 115)), 121, id_prefix="b")))
     assert peg_at(svg, "b", 0, "front") == lay.game_hole()
-    svg = svg_of(parse_board(render_board(two_tracks(computer=(125, 119)), 121, id_prefix="b")))
+    svg = svg_of(parse_board(render_pegboard(two_tracks(computer=(125, 119)), 121, id_prefix="b")))
     assert peg_at(svg, "b", 1, "front") == lay.game_hole()  # overshooting still lands in it
 
 
@@ -229,7 +229,7 @@ def skunk_lines_of(svg: ET.Element) -> dict[int, tuple[float, str]]:
 
 
 def test_121_board_marks_the_skunk_and_double_skunk_lines():
-    svg = svg_of(parse_board(render_board(two_tracks(), 121)))
+    svg = svg_of(parse_board(render_pegboard(two_tracks(), 121)))
     lines = skunk_lines_of(svg)
     assert set(lines) == {60, 90}
     assert lines[90][1] == "skunk 90"
@@ -243,7 +243,7 @@ def test_121_board_marks_the_skunk_and_double_skunk_lines():
 
 
 def test_61_board_has_60_holes_a_track_and_one_skunk_line():
-    html = render_board(two_tracks(you=(61, 52), computer=(30, 25)), 61, id_prefix="s")
+    html = render_pegboard(two_tracks(you=(61, 52), computer=(30, 25)), 61, id_prefix="s")
     svg = svg_of(parse_board(html))
     assert svg.get("aria-label") == "You 61, Computer 30, game to 61"
     lines = skunk_lines_of(svg)
@@ -259,7 +259,7 @@ def test_61_board_has_60_holes_a_track_and_one_skunk_line():
 
 def test_three_tracks_work():
     tracks = [*two_tracks(), {"label": "Cy", "front": 7, "back": 3, "color": "green"}]
-    html = render_board(tracks, 121, id_prefix="t")
+    html = render_pegboard(tracks, 121, id_prefix="t")
     svg = svg_of(parse_board(html))
     assert svg.get("aria-label") == "You 45, Computer 38, Cy 7, game to 121"
     assert peg_at(svg, "t", 2, "front") == Layout(3, 121).hole(2, 7)
@@ -274,7 +274,7 @@ def test_bends_are_concentric_so_lanes_never_cross():
 
 
 def test_pegs_have_stable_ids_and_a_css_transform_so_moves_animate():
-    html = render_board(two_tracks(), 121, id_prefix="game-7")
+    html = render_pegboard(two_tracks(), 121, id_prefix="game-7")
     for track in (0, 1):
         for kind in ("front", "back"):
             assert f'id="game-7-peg-{track}-{kind}"' in html
@@ -282,20 +282,20 @@ def test_pegs_have_stable_ids_and_a_css_transform_so_moves_animate():
 
 
 def test_labels_are_escaped():
-    html = render_board([{"label": "<script>x</script>", "front": 1, "back": 0, "color": "red"}], 121)
+    html = render_pegboard([{"label": "<script>x</script>", "front": 1, "back": 0, "color": "red"}], 121)
     assert "<script>" not in html
     assert "&lt;script&gt;" in html
 
 
 def test_board_is_compact():
-    assert len(render_board(two_tracks(), 121)) < 8000
+    assert len(render_pegboard(two_tracks(), 121)) < 8000
 
 
 def test_unknown_colour_falls_back_and_bad_target_is_refused():
-    html = render_board([{"label": "A", "front": 1, "back": 0, "color": "purple"}], 121)
+    html = render_pegboard([{"label": "A", "front": 1, "back": 0, "color": "purple"}], 121)
     assert "peg--red" in html
     with pytest.raises(ValueError):
-        render_board(two_tracks(), 100)
+        render_pegboard(two_tracks(), 100)
 
 
 def test_board_tag_in_a_template():
@@ -344,10 +344,10 @@ def test_remembered_boards_and_log_lines_never_serve_trusted_html_for_plain_text
     from games.play.narration import LogLine
 
     name = "<b>Eve</b>"
-    trusted = render_board([{"label": mark_safe(name), "front": 3, "back": 1}])
-    plain = render_board([{"label": name, "front": 3, "back": 1}])
+    trusted = render_pegboard([{"label": mark_safe(name), "front": 3, "back": 1}])
+    plain = render_pegboard([{"label": name, "front": 3, "back": 1}])
     assert "<b>Eve</b>" in trusted and "<b>Eve</b>" not in plain and "&lt;b&gt;Eve&lt;/b&gt;" in plain
-    assert render_board([{"label": name, "front": 3, "back": 1}]) == plain  # and it is remembered
+    assert render_pegboard([{"label": name, "front": 3, "back": 1}]) == plain  # and it is remembered
 
     line = LogLine(who=name, text=name, points=2, kind="play", cards=(), mine=False)
     safe_line = LogLine(mark_safe(name), mark_safe(name), 2, "play", (), False)
@@ -361,20 +361,20 @@ def test_log_lines_are_remembered_per_viewer_and_never_mix_trusted_names_with_pl
     from django.utils.safestring import SafeData, mark_safe
 
     from games.engine.events import Event
-    from games.play.narration import Table, log_lines
+    from games.play.narration import Seating, log_lines
 
     events = [{"seat": 1, "kind": "deal", "points": 0, "cards": []},
               {"seat": 0, "kind": "fifteen", "points": 2, "cards": ["5H", "TH"]}]
-    mine = log_lines(Table(("You", "Bob"), 0), events)
+    mine = log_lines(Seating(("You", "Bob"), 0), events)
     assert [(li.who, li.text, li.mine, li.cards) for li in mine] == [
         ("", "Bob deals", False, ()), ("You", "Fifteen for 2", True, (parse_card("5H"), parse_card("TH")))]
-    theirs = log_lines(Table(("Alice", "You"), 1), events)
+    theirs = log_lines(Seating(("Alice", "You"), 1), events)
     assert [(li.who, li.text, li.mine) for li in theirs] == [("", "You deal", True),
                                                                 ("Alice", "Fifteen for 2", False)]
-    assert log_lines(Table(("You", "Bob"), 0), [Event.from_dict(e) for e in events]) == mine
-    assert log_lines(Table(("You", "Bob"), 0), events)[1] is mine[1]  # built once
+    assert log_lines(Seating(("You", "Bob"), 0), [Event.from_dict(e) for e in events]) == mine
+    assert log_lines(Seating(("You", "Bob"), 0), events)[1] is mine[1]  # built once
 
     name = "<b>Eve</b>"
-    trusted = log_lines(Table((mark_safe(name), "Bob"), 0), events[1:])
-    plain = log_lines(Table((name, "Bob"), 0), events[1:])
+    trusted = log_lines(Seating((mark_safe(name), "Bob"), 0), events[1:])
+    plain = log_lines(Seating((name, "Bob"), 0), events[1:])
     assert isinstance(trusted[0].who, SafeData) and not isinstance(plain[0].who, SafeData)

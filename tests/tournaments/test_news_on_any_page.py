@@ -124,7 +124,7 @@ def test_only_an_entrant_of_an_event_in_progress_listens_and_never_twice():
 
 
 def test_the_check_is_one_query_asked_only_by_pages_that_listen(monkeypatch):
-    from games.play import hooks
+    from games.play import registry
 
     entrant, other = make_players(2, "q")
     t = make_tournament([entrant, other], format=Tournament.Format.ROUND_ROBIN)
@@ -135,9 +135,9 @@ def test_the_check_is_one_query_asked_only_by_pages_that_listen(monkeypatch):
     asked = [q["sql"] for q in page.captured_queries if "tournaments_entrant" in q["sql"]]
     assert len(asked) == 1, asked
     checks = []
-    looked_up = list(hooks._expecting)
+    looked_up = list(registry._expecting)
     counted = [lambda user: checks.append(user) or any(f(user) for f in looked_up)]
-    monkeypatch.setattr(hooks, "_expecting", counted)
+    monkeypatch.setattr(registry, "_expecting", counted)
     client.get("/rules/")
     assert len(checks) == 1  # once per request
     m = _mine(t, entrant)

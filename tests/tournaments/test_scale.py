@@ -9,8 +9,8 @@ from collections import Counter, defaultdict
 
 import pytest
 
-from games.engine.draft import skunk_level
 from games.engine.rules import HouseRules
+from games.engine.working_copy import skunk_level
 from games.tournaments import pairing, services
 from games.tournaments.models import Entrant, Match, Tournament
 from games.tournaments.services import qualifying

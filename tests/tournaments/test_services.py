@@ -10,7 +10,7 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from games.history.models import Rating
-from games.play import hooks
+from games.play import registry
 from games.play.models import Game
 from games.tournaments import services
 from games.tournaments.models import Entrant, Match, Notice, Tournament
@@ -81,7 +81,7 @@ def test_start_needs_two_players() -> None:
 
 
 def test_seeding_by_hand_then_registration_order(monkeypatch) -> None:
-    monkeypatch.setattr(hooks, "_ratings", [])  # a site without ratings
+    monkeypatch.setattr(registry, "_ratings", [])  # a site without ratings
     players = make_players(4)
     t = make_tournament(players)
     Entrant.objects.filter(tournament=t, user=players[3]).update(seed=1)
@@ -101,7 +101,7 @@ def test_seeding_by_rating_when_the_site_has_ratings(monkeypatch) -> None:
         asked.add(target)
         return ratings[user.pk]
 
-    monkeypatch.setattr(hooks, "_ratings", [fake_rating])
+    monkeypatch.setattr(registry, "_ratings", [fake_rating])
     assert services.seed_entrants(tournament_id=t.pk) is True
     # The unrated player comes last.
     assert [e.user for e in services.seeding_order(t)] == [players[2], players[3], players[0], players[1]]

@@ -27,9 +27,9 @@ from games.history.win_chart import win_chart
 from games.play import components
 from games.play.endings import ending_of
 from games.play.game_result import ENTERED, final_result
-from games.play.hooks import organiser_of
 from games.play.models import Game
-from games.play.narration import Table, on_board, result_line, side_names
+from games.play.narration import Seating, on_board, result_line, side_names
+from games.play.registry import organiser_of
 
 PER_PAGE = 20
 
@@ -73,7 +73,7 @@ def _duration(game: Game):
 def record(request: HttpRequest, game_id: int) -> HttpResponse:
     game = finished_game_or_404(request, game_id)
     names = game.seat_names()
-    table = Table(tuple(names), None, game.target, game.peg_out_zone)
+    table = Seating(tuple(names), None, game.target, game.peg_out_zone)
     sides = side_names(table)
     try:
         deals = deal_views(game, names)

@@ -32,9 +32,9 @@ from games.play.board.table import (
     with_entered,
 )
 from games.play.game_result import final_result
-from games.play.hooks import organiser_of, page_url
 from games.play.models import Game
 from games.play.narration import LogLine, log_lines
+from games.play.registry import organiser_of, page_url
 
 
 def board_context(game: Game, user, *, error: str = "") -> dict:

@@ -23,7 +23,7 @@ from games.play.game_result import ENTERED
 from games.play.narration import (
     ENTERED_MARK,
     LogLine,
-    Table,
+    Seating,
     line,
     match_line,
     on_board,
@@ -48,14 +48,14 @@ def seat_names(game, viewer_seat: int | None) -> list[str]:
     return ["You" if i == viewer_seat else name for i, name in enumerate(game.seat_names())]
 
 
-def table_of(game, names: list[str], viewer: int | None) -> Table:
+def table_of(game, names: list[str], viewer: int | None) -> Seating:
     """Who sits where for one reader of ``game``'s events (``games.play.narration``)."""
-    return Table(tuple(names), viewer, game.target, game.peg_out_zone)
+    return Seating(tuple(names), viewer, game.target, game.peg_out_zone)
 
 
 def side_names(v: TableView, names: list[str], viewer: int | None = None) -> list[str]:
     """One name per side: the player, or "You & carol" for a partnership."""
-    return narration.side_names(Table(tuple(names), viewer))
+    return narration.side_names(Seating(tuple(names), viewer))
 
 
 def turn_word(v: TableView) -> str:
@@ -104,11 +104,11 @@ def with_entered(context: dict, final: dict | None) -> dict:
 
 
 def result_summary(
-    v: TableView, table: Table, organised=None, ending: dict | None = None, final: dict | None = None,
+    v: TableView, table: Seating, organised=None, ending: dict | None = None, final: dict | None = None,
 ) -> dict | None:
     """The game's result in words for ``table``'s reader (its ``viewer``: None for a spectator).
 
-    ``organised``: who organised the game (``games.play.hooks``), whose match may have been decided
+    ``organised``: who organised the game (``games.play.registry``), whose match may have been decided
     off the board (a forfeit ends the game by a resignation made on the absent player's behalf): then
     the headline says so, and ``note`` says why. ``ending``: why the site ended the game
     (``games.play.endings``). ``final``: the game's result as every screen shows it
@@ -158,7 +158,7 @@ def result_summary(
     }
 
 
-def _match_won(table: Table, side: int) -> str:
+def _match_won(table: Seating, side: int) -> str:
     """"You win the match", "bob wins the match"."""
     who = narration.side_who(table, side, start=True)
     return f"{who} {narration.verb(who, 'wins')} the match"
@@ -176,7 +176,7 @@ def off_board(lines: list[LogLine], result: dict | None) -> list[LogLine]:
     return reworded(lines, {kind: text for kind, text in texts.items() if text})
 
 
-def count_calls(v: TableView, table: Table) -> list[LogLine]:
+def count_calls(v: TableView, table: Seating) -> list[LogLine]:
     """What stands by the count for as long as it matters: each seat that has said go in this
     series, and the go, 31 or last card just scored, until the next card is laid."""
     if v.phase not in ("play", "game_over", "match_over"):
@@ -254,7 +254,7 @@ def table_context(
             "open": open_hands[s] if open_hands is not None and not shown else (),
         })
     played = len(v.plays) - len(v.series)
-    table = Table(tuple(names), viewer)
+    table = Seating(tuple(names), viewer)
     return {
         "v": v,
         "me": viewer,

@@ -7,16 +7,16 @@ A move sent from an older version is refused as stale, except where everyone act
 for deal, laying away) and only other seats' actions of that kind came in between.
 """
 
-from games.play.services.away import (
+from games.play.services.chat import game_say
+from games.play.services.core import FINISHED_PHASES, Outcome, load_state, redraw_boards, rounds_summarise
+from games.play.services.endings import (
     ABORTED_EVENT,
     ORGANISED_REFUSAL,
     abort_refusal,
     game_abort,
     game_claim_win,
-    game_say,
     game_timeout,
 )
-from games.play.services.core import FINISHED_PHASES, Outcome, load_state, redraw_boards, rounds_summarise
 from games.play.services.errors import (
     AlreadyMade,
     IllegalMove,
@@ -27,18 +27,7 @@ from games.play.services.errors import (
     ServiceError,
     StaleVersion,
 )
-from games.play.services.moves import (
-    BAD_CARD_MESSAGE,
-    SIMULTANEOUS_ACTIONS,
-    STALE_MESSAGE,
-    computer_to_act,
-    game_act,
-    game_computer_step,
-    parse_action,
-    play_computer_turns,
-)
-from games.play.services.results import game_enter_result
-from games.play.services.tables import (
+from games.play.services.lobby import (
     game_accept,
     game_create_between,
     game_create_seek,
@@ -53,6 +42,17 @@ from games.play.services.tables import (
     rematch_in_play,
     rematch_offer,
 )
+from games.play.services.moves import (
+    BAD_CARD_MESSAGE,
+    SIMULTANEOUS_ACTIONS,
+    STALE_MESSAGE,
+    computer_to_act,
+    game_act,
+    game_computer_step,
+    parse_action,
+    play_computer_turns,
+)
+from games.play.services.results import game_enter_result
 
 __all__ = [
     "ABORTED_EVENT", "BAD_CARD_MESSAGE", "FINISHED_PHASES", "ORGANISED_REFUSAL", "SIMULTANEOUS_ACTIONS",

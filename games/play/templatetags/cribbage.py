@@ -18,7 +18,7 @@ from games.engine.cards import Card, parse_card
 from games.engine.deck import commitment, deal_seed
 from games.play import components
 from games.play.chat import MESSAGES
-from games.play.pegboard import render_board
+from games.play.pegboard import render_pegboard
 
 register = template.Library()
 
@@ -122,7 +122,7 @@ def cribbage_board(
     tracks: Iterable[Mapping], target: int = 121, id_prefix: str = "pegboard"
 ) -> SafeString:
     """The board: ``tracks`` is a list of ``{"label", "front", "back", "color"}`` dicts."""
-    return render_board(tracks, target=target, id_prefix=id_prefix)
+    return render_pegboard(tracks, target=target, id_prefix=id_prefix)
 
 
 def deal_commitment(game, v) -> SafeString:
@@ -146,7 +146,7 @@ def _commitment_html(secret: str, game_no: int, deal_no: int, match: bool) -> Sa
 def how_ended(game, organised=None) -> str:
     """How a game that did not end at the target ended, for a list: "resignation", "on time",
     "claim: opponent absent", "entered by the director", or the organiser's word ("forfeit";
-    ``organised``: see ``games.play.hooks``)."""
+    ``organised``: see ``games.play.registry``)."""
     from games.play.endings import ending_of, list_word
     from games.play.game_result import is_entered
     from games.play.narration import ENTERED_MARK

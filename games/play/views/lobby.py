@@ -15,8 +15,8 @@ from games.play import services
 from games.play.board.table import seat_names
 from games.play.forms import ComputerGameForm, SeekForm, TableForm
 from games.play.game_result import final_result
-from games.play.hooks import organised, player_notices
 from games.play.models import Game
+from games.play.registry import organised, player_notices
 
 
 def lobby_context(user) -> dict:
@@ -225,7 +225,7 @@ def rematch(request: HttpRequest, game_id: int) -> HttpResponse:
 
 def game_row(game: Game, user, organised=None) -> dict:
     """One line of a "my games" list: opponent, score, and whose turn or the result (``organised``:
-    the event the game belongs to, from ``games.play.hooks.organised``)."""
+    the event the game belongs to, from ``games.play.registry.organised``)."""
     seat = game.seat_of(user)
     names = seat_names(game, seat)
     opponent = ", ".join(n for i, n in enumerate(names) if i != seat) or "—"

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from django.contrib.auth.models import AbstractBaseUser
 
-from games.play import hooks
+from games.play import registry
 from games.tournaments import naming, pairing
 from games.tournaments.broadcast import tournament_changed_on_commit
 from games.tournaments.models import Entrant, Match, Notice, Tournament
@@ -56,9 +56,9 @@ def games_to_win(match_games: int) -> int:
 
 def rating_function(t: Tournament) -> Callable | None:
     """``rate(user)``: a player's rating in games of ``t``'s length, if the site rates players
-    (``games.play.hooks.register_rating``), else None (seeding then falls back to registration
+    (``games.play.registry.register_rating``), else None (seeding then falls back to registration
     order)."""
-    return hooks.rating_for(t.target)
+    return registry.rating_for(t.target)
 
 
 def seeding_order(t: Tournament) -> list[Entrant]:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
-from games.engine.draft import skunk_level
+from games.engine.working_copy import skunk_level
 from games.tournaments import naming, pairing
 from games.tournaments.models import Match, Notice, ResultChange, Tournament
 from games.tournaments.services import outcomes, rounds

@@ -1,5 +1,4 @@
-"""When a game ends without its cards: called off, claimed after an absence, lost on time; and the
-table's quick messages."""
+"""When a game ends without its cards: called off, claimed after an absence, lost on time."""
 
 from __future__ import annotations
 
@@ -16,8 +15,8 @@ from games.engine import game as engine
 from games.engine.actions import Resign, action_to_dict
 from games.engine.view import view
 from games.play import broadcast, endings
-from games.play.hooks import organiser_of
 from games.play.models import ComputerLevel, Game, Seat
+from games.play.registry import organiser_of
 from games.play.services.core import (
     Outcome,
     _after_commit,
@@ -29,8 +28,6 @@ from games.play.services.core import (
 from games.play.services.errors import (
     NotAPlayer,
     NotAvailable,
-    RateLimited,
-    ServiceError,
 )
 
 log = logging.getLogger("games.actions")
@@ -149,18 +146,3 @@ def game_timeout(*, user: AbstractBaseUser, game_id: int) -> Outcome:
         outcome = _apply(game, action, note=note, by_timeout=True)
     log.info("game=%s user=%s action=timeout seats=%s", game.pk, user.pk, [s.index for s in due])
     return outcome
-
-
-def game_say(*, user: AbstractBaseUser, game_id: int, message: str) -> None:
-    """Send a quick message to the table (a key of ``chat.MESSAGES``), rate limited."""
-    from games.play import chat
-
-    game = Game.objects.with_seats().filter(pk=game_id).first()
-    seat = game.seat_of(user) if game else None
-    if seat is None:
-        raise NotAPlayer("You are not playing in this game.")
-    if message not in chat.MESSAGES:
-        raise ServiceError("Pick one of the quick messages.")
-    if not chat.allow(game.pk, user.pk):
-        raise RateLimited("Easy there: wait a few seconds before the next message.")
-    broadcast.game_chat(game.pk, seat, message)

@@ -1,4 +1,6 @@
-"""How apps that organise games (tournaments) tell play about them, without play importing them.
+"""What the apps above play lend it, each registered by its app's ``AppConfig.ready``: who organised
+a game, the notices on a player's lobby, whether a player may get news, the rating an organiser
+seeds by, and the pages of the apps above.
 
 The dependencies run one way: engine ← play ← history, tournaments. Play announces what happens to
 a game with signals (``games.play.signals``) and learns who organised a game from the lookups

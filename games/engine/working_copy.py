@@ -1,6 +1,6 @@
 """The working copy ``apply`` mutates, and the scoring and game-end steps every handler shares.
 
-Internal to the state machine (``game.py``, ``play.py``, ``show.py``); nothing here is public API.
+Internal to the state machine (``game.py``, ``pegging.py``, ``show.py``); nothing here is public API.
 """
 
 from __future__ import annotations

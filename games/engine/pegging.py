@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from games.engine.actions import Go, Play
 from games.engine.cards import Card
-from games.engine.draft import Draft, cards_word, peg, set_at
 from games.engine.errors import CardNotInHand, CountExceeds31, IllegalAction, NotYourTurn, WrongPhase
 from games.engine.events import Event
 from games.engine.scoring import pegging_total, score_pegging
 from games.engine.show import begin_show
 from games.engine.state import discard_size
+from games.engine.working_copy import Draft, cards_word, peg, set_at
 
 
 def fits(hand: tuple[Card, ...], count: int) -> bool:

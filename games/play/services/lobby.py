@@ -77,7 +77,7 @@ def game_create_between(
     created_by: AbstractBaseUser | None = None, turn_timer: int = 0, organised: bool = False,
 ) -> Game:
     """A game between named people that starts at once (tournament pairings, for example).
-    ``organised``: set up by an organiser (see ``games.play.hooks``), so it cannot be called off."""
+    ``organised``: set up by an organiser (see ``games.play.registry``), so it cannot be called off."""
     if len({p.pk for p in players}) != len(players) or len(players) != rules.players:
         raise ServiceError(f"A game needs {rules.players} different players.")
     game = Game.objects.create(
