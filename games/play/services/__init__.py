@@ -16,6 +16,14 @@ from games.play.services.away import (
     game_say,
     game_timeout,
 )
+from games.play.services.clocks import (
+    end_abandoned,
+    game_claim_on_time,
+    game_give_time,
+    vacation_end,
+    vacation_start,
+    withdraw_stale_seeks,
+)
 from games.play.services.core import FINISHED_PHASES, Outcome, load_state, redraw_boards, rounds_summarise
 from games.play.services.errors import (
     AlreadyMade,
@@ -64,5 +72,6 @@ __all__ = [
     "game_rematch", "game_say", "game_timeout", "game_withdraw", "load_state", "organiser_notice",
     "organiser_start_clock",
     "parse_action", "play_computer_turns", "redraw_boards", "rematch_in_play", "rematch_offer",
-    "rounds_summarise",
+    "rounds_summarise", "end_abandoned", "game_claim_on_time", "game_give_time", "vacation_end",
+    "vacation_start", "withdraw_stale_seeks",
 ]
