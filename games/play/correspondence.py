@@ -95,3 +95,30 @@ def left_words(left: timedelta | None) -> str:
 
 def vacation_year(at: datetime) -> int:
     return at.astimezone(UTC).year
+
+
+# "Your turn (N)" is on every page: the count is cached per player and forgotten when a move
+# changes whose turn it is in one of their games (``services.clock_keeping``).
+COUNT_KEY = "corr:waiting:{}"
+COUNT_SECONDS = 300
+
+
+def waiting_count(user_id: int) -> int:
+    """How many correspondence games wait on this player (cached; one query when not)."""
+    from django.core.cache import cache
+
+    from games.play.models import Game, SeatClock
+
+    key = COUNT_KEY.format(user_id)
+    count = cache.get(key)
+    if count is None:
+        count = SeatClock.objects.filter(user_id=user_id, deadline_at__isnull=False,
+                                         game__status=Game.Status.ACTIVE).count()
+        cache.set(key, count, COUNT_SECONDS)
+    return count
+
+
+def forget_counts(user_ids) -> None:
+    from django.core.cache import cache
+
+    cache.delete_many([COUNT_KEY.format(pk) for pk in user_ids])

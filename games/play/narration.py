@@ -323,7 +323,8 @@ def _sentence(table: Table, e: Event, ending: dict | None) -> str | None:
         if ending is None:
             return said(who, "resigns")
         if ending["how"] == "time":
-            return f"{said(who, 'loses', 'lose')} on time" + (" (game abandoned)" if ending.get("abandoned") else "")
+            abandoned = " (game abandoned)" if ending.get("abandoned") else ""
+            return f"{said(who, 'loses', 'lose')} on time{abandoned}"
         return f"{said(who, 'loses', 'lose')} by claim (away from the table)"
     return None
 

@@ -4,7 +4,7 @@ through ``games.play.correspondence.now``, never slept through."""
 from __future__ import annotations
 
 import random
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 
@@ -12,51 +12,15 @@ from games.engine.rules import HouseRules
 from games.play import correspondence, services
 from games.play.models import Game, SeatClock
 from games.play.services import ServiceError
-from tests.play.factories import act, as_form, load, make_user, play_out, random_action
-
-pytestmark = pytest.mark.django_db
-
-DAY = timedelta(days=1)
-START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
-
-
-class Clock:
-    """The time the correspondence clock reads, moved by the test."""
-
-    def __init__(self, monkeypatch) -> None:
-        self.at = START
-        monkeypatch.setattr(correspondence, "now", lambda: self.at)
-
-    def advance(self, **kwargs) -> None:
-        self.at += timedelta(**kwargs)
-
-
-@pytest.fixture
-def clock(monkeypatch) -> Clock:
-    return Clock(monkeypatch)
+from tests.play.corr_support import DAY, START, clocks, corr_game, move_once
+from tests.play.factories import load, make_user, play_out
 
 
 @pytest.fixture
 def players():
     return make_user("alice"), make_user("bob")
 
-
-def corr_game(alice, bob, days: int = 1) -> Game:
-    seek = services.game_create_seek(user=alice, rules=HouseRules(), invited=bob, days_per_move=days)
-    return services.game_accept(user=bob, game_id=seek.pk)
-
-
-def clocks(game: Game) -> dict[int, SeatClock]:
-    return {c.index: c for c in SeatClock.objects.filter(game=game)}
-
-
-def move_once(game: Game, users: dict, seat: int | None = None) -> int:
-    """One legal move by a seat due (``seat`` if given); returns the seat that moved."""
-    state = load(game)
-    seat = state.to_act[0] if seat is None else seat
-    act(game, users[seat], as_form(random_action(state, seat, random.Random(1))))
-    return seat
-
+pytestmark = pytest.mark.django_db
 
 def test_the_clock_starts_for_both_on_the_cut_with_days_and_bank(clock, players):
     game = corr_game(*players, days=2)

@@ -3,6 +3,8 @@ this in the move's transaction); the arithmetic is ``games.play.correspondence``
 
 from __future__ import annotations
 
+from django.db import transaction
+
 from games.engine import game as engine
 from games.play import correspondence
 from games.play.models import Game, SeatClock, Vacation
@@ -33,7 +35,8 @@ def update_clocks(game: Game, state: engine.GameState, *, actor: int | None) -> 
     for clock in clocks:
         was, bank = clock.deadline_at, clock.bank_seconds
         if was is not None and (clock.index == actor or clock.index not in due):
-            clock.bank_seconds = correspondence.bank_after_move(game.days_per_move, clock.bank_seconds, was, at)
+            clock.bank_seconds = correspondence.bank_after_move(
+                game.days_per_move, clock.bank_seconds, was, at)
             clock.deadline_at = None
         if clock.index in due and clock.deadline_at is None:
             start = max(at, on_vacation.get(clock.user_id, at))
@@ -44,5 +47,7 @@ def update_clocks(game: Game, state: engine.GameState, *, actor: int | None) -> 
             changed.append(clock)
     if changed:
         SeatClock.objects.bulk_update(changed, ["bank_seconds", "deadline_at"])
+        users = [c.user_id for c in changed]
+        transaction.on_commit(lambda: correspondence.forget_counts(users))
     if newly:
         turn_due.send(sender=Game, game=game, user_ids=tuple(newly))

@@ -36,7 +36,8 @@ def game_claim_on_time(*, user: AbstractBaseUser, game_id: int) -> Outcome:
     late = _out_of_time(game, correspondence.now())
     if late is None or late.index == seat:
         raise NotAvailable("Your opponent still has time to move.")
-    outcome = _apply(game, Resign(late.index), by_timeout=True, ending=endings.out_of_time(late.index, by=seat))
+    outcome = _apply(game, Resign(late.index), by_timeout=True,
+                     ending=endings.out_of_time(late.index, by=seat))
     log.info("game=%s user=%s action=claim_on_time late_seat=%s", game.pk, user.pk, late.index)
     return outcome
 
@@ -55,6 +56,7 @@ def game_give_time(*, user: AbstractBaseUser, game_id: int) -> Game:
     late = _out_of_time(game, at)
     if late is None or late.index == seat:
         raise NotAvailable("Your opponent still has time to move.")
+    transaction.on_commit(lambda: correspondence.forget_counts([late.user_id]))
     SeatClock.objects.filter(pk=late.pk).update(
         deadline_at=at + timedelta(days=game.days_per_move), extended=F("extended") + 1)
     game.version += 1
@@ -137,6 +139,7 @@ def _shift_deadlines(user: AbstractBaseUser, by: timedelta) -> None:
     clocks = SeatClock.objects.filter(user=user, deadline_at__isnull=False, game__status=Game.Status.ACTIVE)
     game_ids = list(clocks.values_list("game_id", flat=True))
     clocks.update(deadline_at=F("deadline_at") + by)
+    transaction.on_commit(lambda: correspondence.forget_counts([user.pk]))
     versions = dict(Game.objects.filter(pk__in=game_ids).values_list("pk", "version"))
     Game.objects.filter(pk__in=game_ids).update(version=F("version") + 1)
     transaction.on_commit(lambda: [broadcast.game_changed(pk, v + 1) for pk, v in versions.items()])

@@ -315,6 +315,7 @@ def rematch_offer(old: Game, *, by: AbstractBaseUser | int) -> Game | None:
         return None
     return Game.objects.filter(
         status=Game.Status.WAITING, created_by_id=by_id, invited_id=other, vs_computer=False,
-        players=2, rated=old.rated, turn_timer=old.turn_timer, hints=old.hints, days_per_move=old.days_per_move,
+        players=2, rated=old.rated, turn_timer=old.turn_timer, hints=old.hints,
+        days_per_move=old.days_per_move,
         created_at__gte=old.finished_at or old.updated_at, **_rule_fields(old.house_rules),
     ).order_by("created_at").first()
