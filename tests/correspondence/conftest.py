@@ -21,3 +21,20 @@ def player(name: str):
 @pytest.fixture
 def players(db):
     return player("alice"), player("bob")
+
+
+@pytest.fixture(autouse=True)
+def _fresh_counts():
+    """The "Your turn (N)" counts live in the cache, which outlives each test's rolled-back rows."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
+@pytest.fixture
+def on_commit(django_capture_on_commit_callbacks):
+    """Run each move's after-commit work, as a real commit would (the test's transaction never commits)."""
+    def run(call, *args, **kwargs):
+        with django_capture_on_commit_callbacks(execute=True):
+            return call(*args, **kwargs)
+    return run

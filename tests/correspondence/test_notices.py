@@ -20,15 +20,6 @@ from tests.play.factories import load, logged_in
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def on_commit(django_capture_on_commit_callbacks):
-    """Run each move's after-commit work, as a real commit would (the test's transaction never commits)."""
-    def run(call, *args, **kwargs):
-        with django_capture_on_commit_callbacks(execute=True):
-            return call(*args, **kwargs)
-    return run
-
-
 def to(user) -> list:
     return [m for m in mail.outbox if m.to == [user.email]]
 

@@ -7,7 +7,7 @@ from datetime import timedelta
 
 from games.play import correspondence
 from games.play.board.links import game_url
-from games.play.models import Game, SeatClock
+from games.play.models import Game, SeatClock, Vacation
 
 
 def waiting_on(user, *, exclude: int | None = None):
@@ -19,13 +19,16 @@ def waiting_on(user, *, exclude: int | None = None):
 
 
 def corr_clock(game: Game, seat: int | None, names: list[str], user) -> dict | None:
-    """The board's correspondence panel (two queries), or None for a game played at the table."""
+    """The board's correspondence panel (three queries), or None for a game played at the table."""
     if not game.days_per_move:
         return None
     at = correspondence.now()
     active = game.status == Game.Status.ACTIVE
     rows, out_of_time = [], None
-    for clock in SeatClock.objects.filter(game=game).order_by("index"):
+    clocks = list(SeatClock.objects.filter(game=game).order_by("index"))
+    away = dict(Vacation.objects.filter(user_id__in=[c.user_id for c in clocks], until__gt=at)
+                .values_list("user_id", "until")) if active else {}
+    for clock in clocks:
         left = correspondence.time_left(clock.deadline_at, at) if active else None
         if left is not None and left <= timedelta(0):
             out_of_time = clock.index
@@ -37,6 +40,7 @@ def corr_clock(game: Game, seat: int | None, names: list[str], user) -> dict | N
             "bank": correspondence.left_words(timedelta(seconds=clock.bank_seconds)) or "none",
             "out": left is not None and left <= timedelta(0),
             "extended": clock.extended,
+            "vacation_until": f"{away[clock.user_id]:%d %b, %H:%M} UTC" if clock.user_id in away else "",
         })
     my_clock = next((r for r in rows if r["mine"]), None)
     waiting = None
