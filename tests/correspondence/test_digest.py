@@ -83,3 +83,4 @@ def test_the_clock_command_ends_abandoned_games(clock, players):
     assert "games ended as abandoned: 1" in out.getvalue()
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and game.result["ending"]["abandoned"]
+
