@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from games.play import correspondence
+from games.play.board.links import game_url
+from games.play.house_rules import DAYS_PER_MOVE_CHOICES
 from games.play.models import Game, SeatClock
 from games.play.names import public_name
 
@@ -15,38 +17,41 @@ from games.play.names import public_name
 @dataclass(frozen=True)
 class Row:
     game_id: int
+    url: str
     opponent: str
     pace: str
     left: timedelta | None  # on the player to move: this player, or the opponent
+    left_words: str
     out_of_time: bool
 
-    @property
-    def left_words(self) -> str:
-        return correspondence.left_words(self.left)
+
+PACES = {days: f"{label} a move" for days, label in DAYS_PER_MOVE_CHOICES}
+
+
+def _row(game_id: int, opponent: str, days: int, left: timedelta | None) -> Row:
+    return Row(game_id, game_url("game", game_id), opponent, PACES.get(days, ""), left,
+               correspondence.left_words(left), left is not None and left <= timedelta(0))
 
 
 def games_in_progress(user) -> tuple[list[Row], list[Row]]:
-    """(waiting on ``user``, waiting on their opponents)."""
+    """(waiting on ``user``, waiting on their opponents). Plain rows, no model instances: a busy
+    player has hundreds of games, and building them cost more than the two queries."""
     at = correspondence.now()
-    mine = list(SeatClock.objects.filter(user=user, game__status=Game.Status.ACTIVE)
-                .select_related("game").only("game_id", "deadline_at", "game__days_per_move"))
-    others: dict[int, list[SeatClock]] = {}
-    for clock in (SeatClock.objects.filter(game_id__in=[c.game_id for c in mine]).exclude(user=user)
-                  .select_related("user").only("game_id", "deadline_at", "user__username")):
-        others.setdefault(clock.game_id, []).append(clock)
+    in_progress = SeatClock.objects.filter(user=user, game__status=Game.Status.ACTIVE)
+    mine = list(in_progress.values_list("game_id", "deadline_at", "game__days_per_move"))
+    others: dict[int, list[tuple]] = {}
+    opponents = SeatClock.objects.filter(game_id__in=in_progress.values("game_id")).exclude(user=user)
+    for game_id, deadline, name in opponents.values_list("game_id", "deadline_at", "user__username"):
+        others.setdefault(game_id, []).append((deadline, name))
     waiting_on_me, waiting_on_them = [], []
-    for clock in mine:
-        theirs = others.get(clock.game_id, [])
-        opponent = " and ".join(public_name(c.user.username) for c in theirs) or "a deleted player"
-        pace = f"{clock.game.get_days_per_move_display()} a move"
-        if clock.deadline_at is not None:
-            left = clock.deadline_at - at
-            waiting_on_me.append(Row(clock.game_id, opponent, pace, left, left <= timedelta(0)))
+    for game_id, deadline, days in mine:
+        theirs = others.get(game_id, [])
+        opponent = " and ".join(public_name(name) for _, name in theirs) or "a deleted player"
+        if deadline is not None:
+            waiting_on_me.append(_row(game_id, opponent, days, deadline - at))
         else:
-            due = [c.deadline_at for c in theirs if c.deadline_at is not None]
-            left = min(due) - at if due else None
-            out = left is not None and left <= timedelta(0)
-            waiting_on_them.append(Row(clock.game_id, opponent, pace, left, out))
+            due = [d for d, _ in theirs if d is not None]
+            waiting_on_them.append(_row(game_id, opponent, days, min(due) - at if due else None))
     far = timedelta.max
     waiting_on_me.sort(key=lambda r: (r.left, r.game_id))
     waiting_on_them.sort(key=lambda r: (r.left if r.left is not None else far, r.game_id))
