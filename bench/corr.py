@@ -62,7 +62,8 @@ def _open_games(player, count: int) -> None:
     rng = random.Random(5)
     for n in range(count):
         opponent = users.objects.create_user(f"opp{n}", email=f"opp{n}@example.com")
-        seek = services.game_create_seek(user=player, rules=HouseRules(), invited=opponent, days_per_move=1 + n % 3)
+        seek = services.game_create_seek(user=player, rules=HouseRules(), invited=opponent,
+                                         days_per_move=1 + n % 3)
         game = services.game_accept(user=opponent, game_id=seek.pk)
         mover, seat = (opponent, 1) if n % 2 == 0 else (player, 0)
         state = services.load_state(game)
@@ -84,7 +85,8 @@ def your_turn(games: int, times: int) -> None:
     page, page_q = _timed_get(client, "/your-turn/", times)
     base, base_q = _timed_get(client, "/rules/", times)
     body = client.get("/your-turn/").content.decode()
-    print(f"Your turn ({games} games, {body.count('corr-row__link')} listed): {_summary(page)}, {page_q} queries")
+    listed = body.count("corr-row__link")
+    print(f"Your turn ({games} games, {listed} listed): {_summary(page)}, {page_q} queries")
     print(f"rules page (baseline):  {_summary(base)}, {base_q} queries")
     print(f"ratio Your turn / rules: {statistics.median(page) / statistics.median(base):.2f}")
 
@@ -135,8 +137,10 @@ def digest_memory(players: int) -> None:
         for count, prefix in ((players // 10, "small"), (players, "large")):
             from django.contrib.auth import get_user_model
 
-            services.NoticePreferences.objects.filter(user__username__startswith=prefix).update(digest_sent_on=None)
-            ids = list(get_user_model().objects.exclude(username__startswith=prefix).values_list("pk", flat=True))
+            mine = services.NoticePreferences.objects.filter(user__username__startswith=prefix)
+            mine.update(digest_sent_on=None)
+            others = get_user_model().objects.exclude(username__startswith=prefix)
+            ids = list(others.values_list("pk", flat=True))
             services.digests_sent(user_ids=ids, day=day)
             tracemalloc.start()
             started = time.perf_counter()
