@@ -235,7 +235,7 @@ class Game(HouseRuleFields):
         rated or casual, and the turn timer."""
         timer = [f"{self.turn_timer} s a move"] if self.turn_timer else []
         if self.days_per_move:
-            timer = [f"correspondence, {self.get_days_per_move_display()} a move"]
+            timer = [f"at your own pace, {self.get_days_per_move_display()} a move"]
         return [*self.rules_summary(), "rated" if self.rated else "casual", *timer]
 
     def seat_names(self) -> list[str]:
