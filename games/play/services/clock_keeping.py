@@ -11,17 +11,20 @@ from games.play.models import Game, SeatClock, Vacation
 from games.play.signals import turn_due
 
 
-def start_clocks(game: Game, state: engine.GameState) -> None:
-    """A correspondence game begins: each player's clock, with a full bank."""
+def start_clocks(game: Game, state: engine.GameState, *, by: int | None = None) -> None:
+    """A correspondence game begins: each player's clock, with a full bank. ``by``: the player who
+    started it by taking their seat, who needs no notice that it is their turn."""
     bank = correspondence.starting_bank(game.days_per_move)
     SeatClock.objects.bulk_create([
         SeatClock(game=game, index=seat.index, user_id=seat.user_id, bank_seconds=bank)
         for seat in game.seat_list() if seat.user_id is not None
     ])
-    update_clocks(game, state, actor=None)
+    update_clocks(game, state, actor=None, quiet=by)
 
 
-def update_clocks(game: Game, state: engine.GameState, *, actor: int | None) -> None:
+def update_clocks(
+    game: Game, state: engine.GameState, *, actor: int | None, quiet: int | None = None
+) -> None:
     """After a move by seat ``actor`` (None: the game began), stop the clocks of the seats no
     longer to move (keeping what they have left of their bank) and start those newly due. Players
     newly due hear of it (``signals.turn_due``), except the one who just moved."""
@@ -41,7 +44,7 @@ def update_clocks(game: Game, state: engine.GameState, *, actor: int | None) -> 
         if clock.index in due and clock.deadline_at is None:
             start = max(at, on_vacation.get(clock.user_id, at))
             clock.deadline_at = correspondence.deadline_for(game.days_per_move, clock.bank_seconds, start)
-            if clock.index != actor:
+            if clock.index != actor and clock.user_id != quiet:
                 newly.append(clock.user_id)
         if clock.deadline_at != was or clock.bank_seconds != bank:
             changed.append(clock)

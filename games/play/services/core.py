@@ -39,8 +39,9 @@ class Outcome:
     events: tuple
 
 
-def _start(game: Game) -> None:
-    """Turn a game with all seats filled into a live one (phase "cut")."""
+def _start(game: Game, *, by: int | None = None) -> None:
+    """Turn a game with all seats filled into a live one (phase "cut"). ``by``: the player whose
+    acceptance started it, at the table already (no turn notice for them)."""
     state = engine.new_game(game.house_rules, bytes.fromhex(game.secret))
     game.state = state.to_dict()
     game.status = Game.Status.ACTIVE
@@ -48,7 +49,7 @@ def _start(game: Game) -> None:
     game.turn_started_at = timezone.now()
     if game.days_per_move:
         # The clocks' rows name the game: the caller has saved it before starting it.
-        clock_keeping.start_clocks(game, state)
+        clock_keeping.start_clocks(game, state, by=by)
 
 
 def redraw_boards(game_ids: list[int]) -> None:

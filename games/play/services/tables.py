@@ -171,7 +171,7 @@ def game_accept(
     if game.invited_id is None and token and not game.seat_plan:
         game.invited = user
     if game.seats.count() == game.players:
-        _start(game)
+        _start(game, by=user.pk)
         game_id = game.pk
         others = tuple(s.user_id for s in game.seats.all() if s.user_id and s.user_id != user.pk)
         transaction.on_commit(lambda: broadcast.lobby_changed(started=game_id, players=others))
