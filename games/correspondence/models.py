@@ -44,3 +44,20 @@ class TurnNotice(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} on {self.day}: game {self.game_id} ×{self.sent}"
+
+
+class OutOfTimeNotice(models.Model):
+    """The email telling a player that their opponent's time ran out (claim the win or give more
+    time), once for each deadline: a deadline moved on by more time given is a new one."""
+
+    game = models.ForeignKey("play.Game", on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    deadline = models.DateTimeField()
+    sent_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-sent_at"]
+        constraints = [models.UniqueConstraint(fields=["game", "user", "deadline"], name="outoftime_once")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: game {self.game_id} out of time at {self.deadline}"

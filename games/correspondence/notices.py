@@ -106,3 +106,41 @@ def turn_words(game: Game, user) -> tuple[str, str]:
     lines += ["", f"Open the game: {game_link(game.pk)}",
               f"Every game waiting on you: {site_link(reverse('correspondence:your_turn'))}"]
     return subject, "\n".join(lines)
+
+
+def send_out_of_time_notices(*, limit: int = 1000) -> int:
+    """Tell each player whose opponent's clock has run out (and the game not yet ended as
+    abandoned) that they may claim the win or give more time: once for each deadline, unless
+    they asked for no turn notices. Returns how many went."""
+    at = correspondence.now()
+    late = (SeatClock.objects.filter(deadline_at__lt=at, deadline_at__gte=at - correspondence.ABANDON_AFTER,
+                                     game__status=Game.Status.ACTIVE)
+            .order_by("deadline_at").values_list("game_id", "user_id", "deadline_at")[:limit])
+    sent = 0
+    for game_id, late_user, deadline in late:
+        game = Game.objects.with_seats().get(pk=game_id)
+        for seat in game.seat_list():
+            user = seat.user if seat.user_id not in (None, late_user) else None
+            if user is None or not user.email or not user.is_active:
+                continue
+            if services.preferences_of(user.pk).turn_notices == NoticePreferences.Turn.OFF:
+                continue
+            if not services.claim_out_of_time_notice(game_id=game_id, user_id=user.pk, deadline=deadline,
+                                                     at=at):
+                continue
+            them = opponents(game, user)
+            ends_in = correspondence.left_words(deadline + correspondence.ABANDON_AFTER - at)
+            body = "\n".join([
+                f"Hello {user.username},", "",
+                f"{them} has run out of time in your game at your own pace.",
+                "You may claim the win on time, or give them more time.",
+                f"If you do neither, the game ends by itself as abandoned in {ends_in}.",
+                "", f"Open the game: {game_link(game_id)}",
+            ])
+            try:
+                email(user, f"{them} ran out of time (Cribbage Hall)", body, "turn").send()
+            except Exception:
+                log.exception("out-of-time notice for game=%s user=%s not sent", game_id, user.pk)
+                continue
+            sent += 1
+    return sent

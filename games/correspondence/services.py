@@ -8,7 +8,7 @@ from datetime import date, datetime
 from django.db import IntegrityError, transaction
 from django.db.models import F
 
-from games.correspondence.models import NoticePreferences, TurnNotice
+from games.correspondence.models import NoticePreferences, OutOfTimeNotice, TurnNotice
 
 
 def preferences_of(user_id: int) -> NoticePreferences:
@@ -57,3 +57,13 @@ def digests_sent(*, user_ids: list[int], day: date) -> None:
     NoticePreferences.objects.bulk_create([NoticePreferences(user_id=pk) for pk in user_ids],
                                           ignore_conflicts=True)
     NoticePreferences.objects.filter(user_id__in=user_ids).update(digest_sent_on=day)
+
+
+def claim_out_of_time_notice(*, game_id: int, user_id: int, deadline: datetime, at: datetime) -> bool:
+    """Whether this player is still to hear that this deadline passed (counted if so)."""
+    try:
+        with transaction.atomic():
+            OutOfTimeNotice.objects.create(game_id=game_id, user_id=user_id, deadline=deadline, sent_at=at)
+    except IntegrityError:
+        return False
+    return True

@@ -11,6 +11,7 @@ from django.core.management import call_command
 
 from games.correspondence import digest, services
 from games.correspondence.models import NoticePreferences
+from games.play import services as play
 from games.play.models import Game
 from tests.correspondence.conftest import player
 from tests.play.corr_support import corr_game, move_once
@@ -84,3 +85,22 @@ def test_the_clock_command_ends_abandoned_games(clock, players):
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and game.result["ending"]["abandoned"]
 
+
+
+def test_the_clock_command_tells_the_waiting_player_once_that_time_ran_out(clock, players):
+    alice, bob = players
+    game = corr_game(alice, bob)
+    move_once(game, {0: alice, 1: bob}, seat=0)  # waiting on bob
+    clock.advance(days=3, hours=2)
+    mail.outbox.clear()
+    call_command("correspondence_clock", stdout=StringIO())
+    call_command("correspondence_clock", stdout=StringIO())
+    assert [m.to for m in mail.outbox] == [["alice@example.com"]]
+    message = mail.outbox[0]
+    assert message.subject == "bob ran out of time (Cribbage Hall)"
+    assert "claim the win on time, or give them more time" in message.body
+    assert "abandoned in 2 days 22 hours" in message.body
+    play.game_give_time(user=alice, game_id=game.pk)
+    clock.advance(days=1, hours=1)
+    call_command("correspondence_clock", stdout=StringIO())
+    assert len(mail.outbox) == 2  # a new deadline, run out again
