@@ -116,7 +116,7 @@ class ComputerGameForm(HouseRulesForm):
 
 class SeekForm(HouseRulesForm):
     field_order = ["opponent", "days_per_move", "rated", "hints", "turn_timer"]
-    lead = ("opponent", "days_per_move")
+    lead = ("opponent",)
 
     days_per_move = forms.TypedChoiceField(
         label="Pace", coerce=int, initial=0, required=False, empty_value=0,

@@ -44,6 +44,7 @@ def test_a_correspondence_invitation_from_the_lobby(live_daphne: str, page: Page
     page.goto(f"{live_daphne}/lobby/")
     form = page.locator("form", has=page.get_by_label("Invite a player (optional)"))
     form.get_by_label("Invite a player (optional)").fill("bob")
+    form.locator("summary", has_text="Options").click()  # the pace is among the folded options
     form.get_by_label("Pace").select_option("3")
     form.scroll_into_view_if_needed()
     screenshot(page, f"corr-new-game-{size}", full_page=False)
