@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "games.history",
     "games.tournaments",
     "games.puzzles",
+    "games.correspondence",
     "games.pages",
 ]
 
@@ -100,6 +101,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "games.accounts.preferences.table_preferences",
                 "games.play.news.news_socket",
+                "games.correspondence.menu.your_turn",
             ],
         },
     },
@@ -257,6 +259,8 @@ if EMAIL_HOST:
 else:
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "cribbage@localhost")
+# The site's address as emails link to it (turn notices, the daily digest, unsubscribe links).
+SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000").rstrip("/")
 
 # Seconds a computer player "thinks" between cards, so its plays appear one at a time.
 COMPUTER_DELAY_SECONDS = float(os.environ.get("COMPUTER_DELAY_SECONDS", "0.6"))

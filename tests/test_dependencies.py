@@ -20,8 +20,9 @@ ALLOWED = {
     "history": {"engine", "infra", "play"},
     "tournaments": {"engine", "infra", "play"},
     "puzzles": {"engine", "infra", "play", "history"},
-    "accounts": {"engine", "infra", "play", "history", "tournaments", "puzzles"},
-    "pages": {"engine", "infra", "play", "history", "tournaments", "puzzles", "accounts"},
+    "correspondence": {"engine", "infra", "play"},
+    "accounts": {"engine", "infra", "play", "history", "tournaments", "puzzles", "correspondence"},
+    "pages": {"engine", "infra", "play", "history", "tournaments", "puzzles", "accounts", "correspondence"},
 }
 # Template tag libraries, by the app that defines them.
 LIBRARIES = {

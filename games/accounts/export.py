@@ -17,6 +17,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games.accounts.preferences import FIELDS, preferences_of
+from games.correspondence.export import player_data as correspondence_data
 from games.history.export import game_json
 from games.history.models import PlayerGame, Rating, RatingChange
 from games.history.stats import player_stats
@@ -76,6 +77,7 @@ def player_data(user: AbstractBaseUser) -> dict:
         "games": _games(user),
         "tournaments": _tournaments(user),
         "puzzle_answers": answers_data(user),
+        "correspondence": correspondence_data(user),
     }
 
 
@@ -88,6 +90,7 @@ def _games(user: AbstractBaseUser) -> list[dict]:
         entry = {
             "game": game.pk, "status": game.status, "seat": game.seat_of(user), "players": game.seat_names(),
             "rated": game.rated, "vs_computer": game.vs_computer, "house_rules": game.house_rules.to_dict(),
+            "days_per_move": game.days_per_move,
             "created_at": _iso(game.created_at), "finished_at": _iso(game.finished_at),
             "event": events[game.pk].name if game.pk in events else None,
         }

@@ -161,10 +161,16 @@ class PlayerGame(models.Model):
 
 
 class Pool(models.IntegerChoices):
-    """Rating pools: 121-point and 61-point games are rated separately."""
+    """Rating pools: 121-point and 61-point games are rated separately, and games at your own pace
+    (correspondence) apart from those played at the table: the game length plus ``CORRESPONDENCE``."""
 
     LONG = 121, "121 points"
     SHORT = 61, "61 points"
+    CORRESPONDENCE_LONG = 1121, "121 points, at your own pace"
+    CORRESPONDENCE_SHORT = 1061, "61 points, at your own pace"
+
+
+CORRESPONDENCE = 1000
 
 
 class Rating(models.Model):

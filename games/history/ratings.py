@@ -26,11 +26,16 @@ from collections.abc import Iterable
 from django.db import transaction
 
 from games.history import glicko2
-from games.history.models import Rating, RatingChange
+from games.history.models import CORRESPONDENCE, Rating, RatingChange
 from games.play.game_result import final_result
 from games.play.models import Game, Move, Round
 
-FIRST_DEALER_WIN_RATE = {121: 0.55, 61: 0.55}
+FIRST_DEALER_WIN_RATE = {121: 0.55, 61: 0.55, 1121: 0.55, 1061: 0.55}
+
+
+def pool_of(game: Game) -> int:
+    """The game's rating pool: its length, apart for a correspondence game (``Pool``)."""
+    return game.target + (CORRESPONDENCE if game.days_per_move else 0)
 IDLE_PERIOD_DAYS = 30
 
 
@@ -96,7 +101,7 @@ def rate_game(game: Game) -> list[RatingChange]:
     if not is_rated(game) or RatingChange.objects.filter(game=game).exists():
         return []
     seats = sorted(game.seats.all(), key=lambda s: s.index)
-    pool = game.target
+    pool = pool_of(game)
     at = game.finished_at
     rows = {}
     for seat in sorted(seats, key=lambda s: s.user_id):  # one lock order everywhere: no deadlock

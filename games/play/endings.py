@@ -26,7 +26,9 @@ def list_word(ending: dict | None) -> str:
     """How a list of games says it ended ("Won (on time)"); empty: a resignation."""
     if ending is None:
         return ""
-    return "on time" if ending["how"] == TIME else "claim: opponent absent"
+    if ending["how"] == TIME:
+        return "on time, abandoned" if ending.get("abandoned") else "on time"
+    return "claim: opponent absent"
 
 
 def timeout_note(seat: int, action_type: str, count: int, state) -> dict:
@@ -40,6 +42,28 @@ def timeout_note(seat: int, action_type: str, count: int, state) -> dict:
 def on_time(seat: int, timeouts: int) -> dict:
     """The stored ending of a game forfeit by ``seat`` on its last allowed timeout."""
     return {"how": TIME, "seat": seat, "timeouts": timeouts}
+
+
+def out_of_time(seat: int, *, by: int | None = None) -> dict:
+    """The stored ending of a correspondence game ``seat`` lost when its clock ran out: claimed by
+    the opponent seat ``by``, or, left alone, ended by the site as abandoned."""
+    return {"how": TIME, "seat": seat, "clock": "correspondence", **({"by": by} if by is not None else
+                                                                        {"abandoned": True})}
+
+
+def time_detail(ending: dict) -> str:
+    """What a loss on time was: "3 timeouts", "out of correspondence time", "game abandoned".
+
+    >>> time_detail(on_time(1, 3))
+    '3 timeouts'
+    >>> time_detail(out_of_time(1, by=0))
+    'out of correspondence time'
+    >>> time_detail(out_of_time(1))
+    'game abandoned'
+    """
+    if "timeouts" in ending:
+        return f"{ending['timeouts']} timeouts"
+    return "game abandoned" if ending.get("abandoned") else "out of correspondence time"
 
 
 def by_claim(seat: int, gone: int, minutes: int) -> dict:

@@ -8,6 +8,7 @@ from django import forms
 from django.contrib.auth.models import User
 
 from games.engine.rules import HouseRules
+from games.play.house_rules import DAYS_PER_MOVE_CHOICES
 from games.play.models import TURN_TIMER_CHOICES, ComputerLevel
 
 RULE_FIELDS = (
@@ -114,8 +115,16 @@ class ComputerGameForm(HouseRulesForm):
 
 
 class SeekForm(HouseRulesForm):
-    field_order = ["opponent", "rated", "hints", "turn_timer"]
+    field_order = ["opponent", "days_per_move", "rated", "hints", "turn_timer"]
     lead = ("opponent",)
+
+    days_per_move = forms.TypedChoiceField(
+        label="Pace", coerce=int, initial=0, required=False, empty_value=0,
+        choices=[(0, "Live: play at the table now")]
+        + [(d, f"At your own pace: {label} a move") for d, label in DAYS_PER_MOVE_CHOICES if d],
+        help_text="At your own pace, each player has days for each move and a time bank; "
+                  "you hear by email when it is your turn.",
+    )
 
     rated = forms.BooleanField(
         required=False, label="Rated", help_text="Counts for ratings; automatic counting, no hints.",
@@ -149,6 +158,8 @@ class SeekForm(HouseRulesForm):
             self.add_error("rated", "Rated games use automatic counting.")
         if data.get("rated") and data.get("hints"):
             self.add_error("hints", "Rated games have no discard hints.")
+        if data.get("days_per_move") and data.get("turn_timer"):
+            self.add_error("turn_timer", "A game at your own pace has days a move, not a turn timer.")
         return data
 
 

@@ -14,7 +14,12 @@ from django.urls import reverse
 
 from games.engine.rules import HouseRules
 from games.infra import children
-from games.play.house_rules import MATCH_GAMES_CHOICES, TURN_TIMER_CHOICES, HouseRuleFields
+from games.play.house_rules import (
+    DAYS_PER_MOVE_CHOICES,
+    MATCH_GAMES_CHOICES,
+    TURN_TIMER_CHOICES,
+    HouseRuleFields,
+)
 from games.play.names import public_name
 
 
@@ -128,6 +133,11 @@ class Game(HouseRuleFields):
     turn_started_at = models.DateTimeField(
         null=True, blank=True, help_text="When the current decision began."
     )
+    days_per_move = models.PositiveSmallIntegerField(
+        default=0, choices=DAYS_PER_MOVE_CHOICES,
+        help_text="A correspondence game: days for each move, on each player's own clock (SeatClock); "
+                  "0 for a game played at the table.",
+    )
 
     version = models.PositiveIntegerField(default=0)
     # Kept beside the snapshot so a move and a push need not ask the Move log: the number of the
@@ -224,6 +234,8 @@ class Game(HouseRuleFields):
         """An online game's terms as the lobby lists them for everyone alike: the house rules,
         rated or casual, and the turn timer."""
         timer = [f"{self.turn_timer} s a move"] if self.turn_timer else []
+        if self.days_per_move:
+            timer = [f"at your own pace, {self.get_days_per_move_display()} a move"]
         return [*self.rules_summary(), "rated" if self.rated else "casual", *timer]
 
     def seat_names(self) -> list[str]:
@@ -346,3 +358,45 @@ class Connection(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} on game {self.game_id}"
+
+
+class SeatClock(models.Model):
+    """A correspondence game's clock for one player. ``deadline_at`` is set while the seat is to
+    move and is the whole truth of its clock: the days for this move, then the time bank, moved on
+    by the player's vacation. A move keeps what was left of the bank (``bank_seconds``). Written
+    only by ``games.play.services`` (``games.play.correspondence`` works it out)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="clocks")
+    index = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="clocks")
+    bank_seconds = models.PositiveIntegerField(default=0)
+    deadline_at = models.DateTimeField(null=True, blank=True)
+    # When the opponent gave more time after the clock ran out, so the list can say so.
+    extended = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["game", "index"]
+        constraints = [models.UniqueConstraint(fields=["game", "index"], name="seatclock_unique_index")]
+        # "Your turn": a player's games waiting on them, soonest out of time first.
+        indexes = [models.Index(fields=["user", "deadline_at"], name="seatclock_user_deadline")]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}/{self.index}: {self.deadline_at or 'waiting'}"
+
+
+class Vacation(models.Model):
+    """A player's vacation: while ``until`` is ahead, their correspondence clocks stand still (each
+    deadline was moved on by the vacation's length when it began). ``days_used``: this ``year``'s."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True,
+                                related_name="vacation")
+    since = models.DateTimeField(null=True, blank=True)
+    until = models.DateTimeField(null=True, blank=True)
+    year = models.PositiveSmallIntegerField(default=0)
+    seconds_used = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["user"]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: until {self.until}"

@@ -27,6 +27,7 @@ from games.engine.cards import RANK_NAMES, Card, parse_card
 from games.engine.events import Event
 from games.engine.scoring import score_text
 from games.engine.state import SKUNK_NAMES, teams
+from games.play import endings
 
 DASH = "–"
 # Worth a call across the table: points, a go said, or something the site did for a player.
@@ -247,7 +248,7 @@ def ending_words(ending: dict, verb_word: str) -> str:
     """What follows the winner's name when the site ended the game for the loser: "wins on time
     (3 timeouts)", "wins by claim (opponent absent)"."""
     if ending["how"] == "time":
-        return f"{verb_word} on time ({ending['timeouts']} timeouts)"
+        return f"{verb_word} on time ({endings.time_detail(ending)})"
     return f"{verb_word} by claim (opponent absent)"
 
 
@@ -322,7 +323,8 @@ def _sentence(seating: Seating, e: Event, ending: dict | None) -> str | None:
         if ending is None:
             return said(who, "resigns")
         if ending["how"] == "time":
-            return f"{said(who, 'loses', 'lose')} on time"
+            abandoned = " (game abandoned)" if ending.get("abandoned") else ""
+            return f"{said(who, 'loses', 'lose')} on time{abandoned}"
         return f"{said(who, 'loses', 'lose')} by claim (away from the table)"
     return None
 

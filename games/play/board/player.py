@@ -18,6 +18,7 @@ from django.utils.safestring import SafeString
 from games.engine.actions import CutForDeal, NextDeal
 from games.engine.view import SeatView, view
 from games.play import components, endings
+from games.play.board.correspondence import corr_clock
 from games.play.board.links import game_url
 from games.play.board.status import presence_context
 from games.play.board.table import (
@@ -99,6 +100,7 @@ def board_context(game: Game, user, *, error: str = "") -> dict:
         "online": not game.vs_computer,
         "can_abort": not abort_refusal(game, state),
         "clock": turn_clock(game, v, names),
+        "corr": corr_clock(game, seat, names, user),
         "say_url": game_url("say", game.pk),
         "abort_url": game_url("abort", game.pk),
         # Who else is at the table, redrawn with every board: whose turn it is decides who may be

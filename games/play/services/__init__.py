@@ -8,6 +8,14 @@ for deal, laying away) and only other seats' actions of that kind came in betwee
 """
 
 from games.play.services.chat import game_say
+from games.play.services.clocks import (
+    end_abandoned,
+    game_claim_on_time,
+    game_give_time,
+    vacation_end,
+    vacation_start,
+    withdraw_stale_seeks,
+)
 from games.play.services.core import FINISHED_PHASES, Outcome, load_state, redraw_boards, rounds_summarise
 from games.play.services.endings import (
     ABORTED_EVENT,
@@ -64,5 +72,6 @@ __all__ = [
     "game_rematch", "game_say", "game_timeout", "game_withdraw", "load_state", "organiser_notice",
     "organiser_start_clock",
     "parse_action", "play_computer_turns", "redraw_boards", "rematch_in_play", "rematch_offer",
-    "rounds_summarise",
+    "rounds_summarise", "end_abandoned", "game_claim_on_time", "game_give_time", "vacation_end",
+    "vacation_start", "withdraw_stale_seeks",
 ]

@@ -20,6 +20,7 @@ from games.infra import rows
 from games.play import broadcast
 from games.play.house_rules import rule_fields
 from games.play.models import Game, Move, Round
+from games.play.services import clock_keeping
 from games.play.services.errors import (
     IllegalMove,
     ServiceError,
@@ -38,13 +39,17 @@ class Outcome:
     events: tuple
 
 
-def _start(game: Game) -> None:
-    """Turn a game with all seats filled into a live one (phase "cut")."""
+def _start(game: Game, *, by: int | None = None) -> None:
+    """Turn a game with all seats filled into a live one (phase "cut"). ``by``: the player whose
+    acceptance started it, at the table already (no turn notice for them)."""
     state = engine.new_game(game.house_rules, bytes.fromhex(game.secret))
     game.state = state.to_dict()
     game.status = Game.Status.ACTIVE
     game.version += 1
     game.turn_started_at = timezone.now()
+    if game.days_per_move:
+        # The clocks' rows name the game: the caller has saved it before starting it.
+        clock_keeping.start_clocks(game, state, by=by)
 
 
 def redraw_boards(game_ids: list[int]) -> None:
@@ -137,6 +142,8 @@ def _apply(
     if rows.update(Game, connection, {"id": game.pk, "version": seen}, fields) != 1:
         raise StaleVersion("Someone else moved first; here is the board now.")
     rows.insert(Move, connection, move)
+    if game.days_per_move:
+        clock_keeping.update_clocks(game, new_state, actor=action.seat)
     if game.status == Game.Status.FINISHED:
         game_finished.send(sender=Game, game=game)
     _after_commit(game, origin=origin, actor=actor)

@@ -14,7 +14,7 @@ from django.utils import timezone
 from games.engine import game as engine
 from games.engine.actions import Resign, action_to_dict
 from games.engine.view import view
-from games.play import broadcast, endings
+from games.play import broadcast, correspondence, endings
 from games.play.models import ComputerLevel, Game, Seat
 from games.play.registry import organiser_of
 from games.play.services.core import (
@@ -77,6 +77,9 @@ def game_abort(*, user: AbstractBaseUser, game_id: int) -> Game:
     game.save(update_fields=["status", "finished_at", "version", "last_events", "updated_at"])
     _after_commit(game)
     transaction.on_commit(broadcast.lobby_changed)
+    if game.days_per_move:  # no longer waiting on anyone: "Your turn (N)" counts it no more
+        users = [s.user_id for s in game.seat_list()]
+        transaction.on_commit(lambda: correspondence.forget_counts(users))
     log.info("game=%s user=%s action=abort", game.pk, user.pk)
     return game
 

@@ -9,7 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.engine.rules import HouseRules
-from games.play import broadcast
+from games.play import broadcast, correspondence
 from games.play.models import ComputerLevel, Game, Seat
 from games.play.services.core import (
     _after_commit,
@@ -52,9 +52,16 @@ def game_create_seek(
     invited: AbstractBaseUser | None = None,
     turn_timer: int = 0,
     hints: bool = False,
+    days_per_move: int = 0,
 ) -> Game:
+    """An open seek, or an invitation to ``invited``. ``days_per_move``: a correspondence game,
+    played at each player's own pace (``games.play.correspondence``)."""
     if invited is not None and invited.pk == user.pk:
         raise ServiceError("You cannot invite yourself.")
+    if days_per_move and days_per_move not in correspondence.DAYS_PER_MOVE:
+        raise ServiceError("A correspondence game has 1, 2, 3, 5 or 7 days a move.")
+    if days_per_move and turn_timer:
+        raise ServiceError("A correspondence game has days a move, not a turn timer.")
     if rated and rules.manual_counting:
         raise ServiceError("Rated games use automatic counting.")
     if rated and hints:
@@ -63,11 +70,12 @@ def game_create_seek(
         raise ServiceError("The turn timer is off, 30 s, 60 s or 3 minutes.")
     game = Game.objects.create(
         created_by=user, rated=rated, invited=invited, turn_timer=turn_timer, hints=hints,
-        **_rule_fields(rules),
+        days_per_move=days_per_move, **_rule_fields(rules),
     )
     Seat.objects.create(game=game, index=0, user=user)
     transaction.on_commit(broadcast.lobby_changed)
-    log.info("game=%s user=%s action=seek invited=%s", game.pk, user.pk, getattr(invited, "pk", None))
+    log.info("game=%s user=%s action=seek invited=%s days=%s", game.pk, user.pk, getattr(invited, "pk", None),
+             days_per_move)
     return game
 
 
@@ -163,7 +171,7 @@ def game_accept(
     if game.invited_id is None and token and not game.seat_plan:
         game.invited = user
     if game.seats.count() == game.players:
-        _start(game)
+        _start(game, by=user.pk)
         game_id = game.pk
         others = tuple(s.user_id for s in game.seats.all() if s.user_id and s.user_id != user.pk)
         transaction.on_commit(lambda: broadcast.lobby_changed(started=game_id, players=others))
@@ -255,7 +263,7 @@ def game_rematch(*, user: AbstractBaseUser, game_id: int) -> Game:
             return game_accept(user=user, game_id=theirs.pk)
         new = game_create_seek(
             user=user, rules=old.house_rules, rated=old.rated, invited=opponent, turn_timer=old.turn_timer,
-            hints=old.hints,
+            hints=old.hints, days_per_move=old.days_per_move,
         )
         # The opponent may still be looking at the finished board: it says "Accept rematch" at once.
         redraw_boards([old.pk])
@@ -308,5 +316,6 @@ def rematch_offer(old: Game, *, by: AbstractBaseUser | int) -> Game | None:
     return Game.objects.filter(
         status=Game.Status.WAITING, created_by_id=by_id, invited_id=other, vs_computer=False,
         players=2, rated=old.rated, turn_timer=old.turn_timer, hints=old.hints,
+        days_per_move=old.days_per_move,
         created_at__gte=old.finished_at or old.updated_at, **_rule_fields(old.house_rules),
     ).order_by("created_at").first()

@@ -18,9 +18,10 @@ from django.views.decorators.http import require_POST
 
 from games.infra import timeline
 from games.play import broadcast, presence, ratelimit, services
+from games.play.board.correspondence import waiting_on
 from games.play.board.player import announce_html, board_context, board_html
 from games.play.board.status import presence_context
-from games.play.models import Game
+from games.play.models import Game, SeatClock
 
 ACTION_FIELDS = ("type", "position", "card", "points")
 
@@ -81,6 +82,14 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     return _board_response(request, game)
 
 
+def next_waiting(game: Game, user) -> int | None:
+    """After ``user`` moved in the correspondence ``game``: the next game waiting on them, if this
+    one no longer is."""
+    if SeatClock.objects.filter(game=game, user=user, deadline_at__isnull=False).exists():
+        return None
+    return waiting_on(user, exclude=game.pk).values_list("game_id", flat=True).first()
+
+
 def board_tab(request: HttpRequest) -> str:
     """The page a request comes from (``X-Board-Tab``, set by board.html for htmx): its socket is
     not pushed the board the answer already carries."""
@@ -121,6 +130,14 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
             return redirect(game)
         return _board_response(request, game, status=exc.status, error=exc.message)
     game = outcome.game
+    if game.days_per_move and (following := next_waiting(game, request.user)):
+        # At your own pace, a move made opens the next game waiting on the player, as turn-based
+        # game apps do; the board just left shows what came of the move when they come back.
+        if not request.htmx:
+            return redirect("game", game_id=following)
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = reverse("game", args=[following])
+        return response
     if not request.htmx:
         return _redirect_with_calls(request, game)
     if game.status != Game.Status.ACTIVE:  # the end of a game ran the finish hooks: read it afresh
@@ -177,6 +194,18 @@ def _service_post(request: HttpRequest, game_id: int, call, *, quiet: bool = Fal
 @require_POST
 def claim_win(request: HttpRequest, game_id: int) -> HttpResponse:
     return _service_post(request, game_id, services.game_claim_win)
+
+
+@login_required
+@require_POST
+def claim_on_time(request: HttpRequest, game_id: int) -> HttpResponse:
+    return _service_post(request, game_id, services.game_claim_on_time)
+
+
+@login_required
+@require_POST
+def give_time(request: HttpRequest, game_id: int) -> HttpResponse:
+    return _service_post(request, game_id, services.game_give_time)
 
 
 @login_required

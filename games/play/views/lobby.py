@@ -113,7 +113,7 @@ def new_seek(request: HttpRequest) -> HttpResponse:
             game = services.game_create_seek(
                 user=request.user, rules=form.house_rules(), rated=form.cleaned_data["rated"],
                 invited=form.cleaned_data["opponent"], turn_timer=form.cleaned_data["turn_timer"],
-                hints=form.cleaned_data["hints"],
+                hints=form.cleaned_data["hints"], days_per_move=form.cleaned_data["days_per_move"],
             )
         except services.ServiceError as exc:
             form.add_error(None, exc.message)

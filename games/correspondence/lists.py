@@ -1,0 +1,58 @@
+"""A player's correspondence games in progress, as "Your turn" lists them: those waiting on them
+first, the least time left first, then those waiting on their opponents. A handful of queries
+however many games (``tests/correspondence`` counts them)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from games.play import correspondence
+from games.play.board.links import game_url
+from games.play.house_rules import DAYS_PER_MOVE_CHOICES
+from games.play.models import Game, SeatClock
+from games.play.names import public_name
+
+
+@dataclass(frozen=True)
+class Row:
+    game_id: int
+    url: str
+    opponent: str
+    pace: str
+    left: timedelta | None  # on the player to move: this player, or the opponent
+    left_words: str
+    out_of_time: bool
+
+
+PACES = {days: f"{label} a move" for days, label in DAYS_PER_MOVE_CHOICES}
+
+
+def _row(game_id: int, opponent: str, days: int, left: timedelta | None) -> Row:
+    return Row(game_id, game_url("game", game_id), opponent, PACES.get(days, ""), left,
+               correspondence.left_words(left), left is not None and left <= timedelta(0))
+
+
+def games_in_progress(user) -> tuple[list[Row], list[Row]]:
+    """(waiting on ``user``, waiting on their opponents). Plain rows, no model instances: a busy
+    player has hundreds of games, and building them cost more than the two queries."""
+    at = correspondence.now()
+    in_progress = SeatClock.objects.filter(user=user, game__status=Game.Status.ACTIVE)
+    mine = list(in_progress.values_list("game_id", "deadline_at", "game__days_per_move"))
+    others: dict[int, list[tuple]] = {}
+    opponents = SeatClock.objects.filter(game_id__in=in_progress.values("game_id")).exclude(user=user)
+    for game_id, deadline, name in opponents.values_list("game_id", "deadline_at", "user__username"):
+        others.setdefault(game_id, []).append((deadline, name))
+    waiting_on_me, waiting_on_them = [], []
+    for game_id, deadline, days in mine:
+        theirs = others.get(game_id, [])
+        opponent = " and ".join(public_name(name) for _, name in theirs) or "a deleted player"
+        if deadline is not None:
+            waiting_on_me.append(_row(game_id, opponent, days, deadline - at))
+        else:
+            due = [d for d, _ in theirs if d is not None]
+            waiting_on_them.append(_row(game_id, opponent, days, min(due) - at if due else None))
+    far = timedelta.max
+    waiting_on_me.sort(key=lambda r: (r.left, r.game_id))
+    waiting_on_them.sort(key=lambda r: (r.left if r.left is not None else far, r.game_id))
+    return waiting_on_me, waiting_on_them

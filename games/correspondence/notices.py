@@ -1,0 +1,146 @@
+"""Emails to players of correspondence games: the turn notice and its wording, and the links every
+email carries (the game, the player's choices, a one-click unsubscribe)."""
+
+from __future__ import annotations
+
+import logging
+from datetime import UTC, timedelta
+
+from django.conf import settings
+from django.core.mail import EmailMessage
+from django.urls import reverse
+
+from games.correspondence import services, tokens
+from games.correspondence.models import NoticePreferences
+from games.play import correspondence, presence
+from games.play.models import Game, SeatClock
+
+log = logging.getLogger("games.correspondence")
+
+
+def site_link(path: str) -> str:
+    return f"{settings.SITE_URL}{path}"
+
+
+def game_link(game_id: int) -> str:
+    """The game's page: a player logged out is sent to log in, and then to the game."""
+    return site_link(reverse("game", args=[game_id]))
+
+
+def unsubscribe_link(user_id: int, kind: str) -> str:
+    return site_link(reverse("correspondence:unsubscribe", args=[tokens.make(user_id, kind)]))
+
+
+def email(user, subject: str, body: str, kind: str) -> EmailMessage:
+    """An email to ``user`` that ends with how to stop it, and says so in the headers mail
+    programs offer as an unsubscribe button (RFC 8058's one click)."""
+    stop = unsubscribe_link(user.pk, kind)
+    what = "turn notices" if kind == "turn" else "the daily summary"
+    footer = (f"\n\n--\nCribbage Hall\nStop {what}: {stop}\n"
+              f"Choose which emails you get: {site_link(reverse('correspondence:settings'))}\n")
+    return EmailMessage(
+        subject=subject, body=body + footer, to=[user.email],
+        headers={"List-Unsubscribe": f"<{stop}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"},
+    )
+
+
+def turn_due(game_id: int, user_ids) -> None:
+    """After the move that made it their turn: a notice to each of ``user_ids`` who wants one."""
+    game = Game.objects.with_seats().filter(pk=game_id).first()
+    if game is None or game.status != Game.Status.ACTIVE:
+        return
+    for seat in game.seat_list():
+        if seat.user_id in user_ids:
+            send_turn_notice(game, seat.user)
+
+
+def at_the_table(game: Game, user) -> bool:
+    seat = game.seat_of(user)
+    return any(p.seat == seat and p.here for p in presence.table(game, None, ()))
+
+
+def send_turn_notice(game: Game, user) -> bool:
+    """Email ``user`` that it is their turn in ``game``, unless they are at the table, asked for
+    no notices, or had this game's notice today (and did not ask for every move). Returns whether
+    it went. Every kind of turn notice (an email now; a browser's push beside it) goes from here."""
+    prefs = services.preferences_of(user.pk)
+    if prefs.turn_notices == NoticePreferences.Turn.OFF or not user.email or not user.is_active:
+        return False
+    if at_the_table(game, user):
+        return False
+    at = correspondence.now()
+    every = prefs.turn_notices == NoticePreferences.Turn.EVERY
+    if not services.claim_turn_notice(game_id=game.pk, user_id=user.pk, day=at.astimezone(UTC).date(), at=at,
+                                      every=every):
+        return False
+    subject, body = turn_words(game, user)
+    try:
+        email(user, subject, body, "turn").send()
+    except Exception:  # a mail server's fault must not undo or fail the move that was made
+        log.exception("turn notice for game=%s user=%s not sent", game.pk, user.pk)
+        return False
+    log.info("game=%s user=%s action=turn_notice", game.pk, user.pk)
+    return True
+
+
+def opponents(game: Game, user) -> str:
+    names = game.seat_names()
+    mine = game.seat_of(user)
+    return " and ".join(n for i, n in enumerate(names) if i != mine)
+
+
+def turn_words(game: Game, user) -> tuple[str, str]:
+    """The turn notice's subject and body."""
+    them = opponents(game, user)
+    clock = SeatClock.objects.filter(game=game, user=user).first()
+    left = correspondence.left_words(correspondence.time_left(clock.deadline_at) if clock else None)
+    bank = correspondence.left_words(timedelta(seconds=clock.bank_seconds)) if clock else ""
+    subject = f"Your turn against {them} (Cribbage Hall)"
+    lines = [
+        f"Hello {user.username},",
+        "",
+        f"It is your turn in your game against {them} ({game.get_days_per_move_display()} a move).",
+    ]
+    if left:
+        lines.append(f"Time left for this move: {left}" + (f" (time bank: {bank})." if bank else "."))
+    lines += ["", f"Open the game: {game_link(game.pk)}",
+              f"Every game waiting on you: {site_link(reverse('correspondence:your_turn'))}"]
+    return subject, "\n".join(lines)
+
+
+def send_out_of_time_notices(*, limit: int = 1000) -> int:
+    """Tell each player whose opponent's clock has run out (and the game not yet ended as
+    abandoned) that they may claim the win or give more time: once for each deadline, unless
+    they asked for no turn notices. Returns how many went."""
+    at = correspondence.now()
+    late = (SeatClock.objects.filter(deadline_at__lt=at, deadline_at__gte=at - correspondence.ABANDON_AFTER,
+                                     game__status=Game.Status.ACTIVE)
+            .order_by("deadline_at").values_list("game_id", "user_id", "deadline_at")[:limit])
+    sent = 0
+    for game_id, late_user, deadline in late:
+        game = Game.objects.with_seats().get(pk=game_id)
+        for seat in game.seat_list():
+            user = seat.user if seat.user_id not in (None, late_user) else None
+            if user is None or not user.email or not user.is_active:
+                continue
+            if services.preferences_of(user.pk).turn_notices == NoticePreferences.Turn.OFF:
+                continue
+            if not services.claim_out_of_time_notice(game_id=game_id, user_id=user.pk, deadline=deadline,
+                                                     at=at):
+                continue
+            them = opponents(game, user)
+            ends_in = correspondence.left_words(deadline + correspondence.ABANDON_AFTER - at)
+            body = "\n".join([
+                f"Hello {user.username},", "",
+                f"{them} has run out of time in your game at your own pace.",
+                "You may claim the win on time, or give them more time.",
+                f"If you do neither, the game ends by itself as abandoned in {ends_in}.",
+                "", f"Open the game: {game_link(game_id)}",
+            ])
+            try:
+                email(user, f"{them} ran out of time (Cribbage Hall)", body, "turn").send()
+            except Exception:
+                log.exception("out-of-time notice for game=%s user=%s not sent", game_id, user.pk)
+                continue
+            sent += 1
+    return sent

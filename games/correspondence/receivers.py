@@ -1,0 +1,12 @@
+"""Play says a correspondence game came to a player's turn; the notice goes once the move is saved."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+
+def on_turn_due(sender, *, game, user_ids, **kwargs) -> None:
+    from games.correspondence import notices
+
+    game_id = game.pk
+    transaction.on_commit(lambda: notices.turn_due(game_id, user_ids))

@@ -1,0 +1,69 @@
+"""The only write path for the correspondence app's tables: a player's choices, an unsubscribe,
+a turn notice counted, the digests marked sent."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+from django.db import IntegrityError, transaction
+from django.db.models import F
+
+from games.correspondence.models import NoticePreferences, OutOfTimeNotice, TurnNotice
+
+
+def preferences_of(user_id: int) -> NoticePreferences:
+    """The player's choices, the defaults if they never made any (nothing written)."""
+    return NoticePreferences.objects.filter(user_id=user_id).first() or NoticePreferences(user_id=user_id)
+
+
+@transaction.atomic
+def preferences_save(*, user, turn_notices: str, digest: bool) -> NoticePreferences:
+    if turn_notices not in NoticePreferences.Turn.values:
+        raise ValueError("Choose when to hear of your turn.")
+    prefs, _ = NoticePreferences.objects.select_for_update().get_or_create(user=user)
+    prefs.turn_notices, prefs.digest = turn_notices, digest
+    prefs.save(update_fields=["turn_notices", "digest"])
+    return prefs
+
+
+@transaction.atomic
+def unsubscribe(*, user_id: int, kind: str) -> NoticePreferences:
+    """One click from an email: turn notices ("turn") or the digest ("digest") stop."""
+    prefs, _ = NoticePreferences.objects.select_for_update().get_or_create(user_id=user_id)
+    if kind == "turn":
+        prefs.turn_notices = NoticePreferences.Turn.OFF
+    else:
+        prefs.digest = False
+    prefs.save(update_fields=["turn_notices", "digest"])
+    return prefs
+
+
+def claim_turn_notice(*, game_id: int, user_id: int, day: date, at: datetime, every: bool) -> bool:
+    """Whether a turn notice for this game may go to this player now, counted if so: the first of
+    the day always, later ones only for a player who asked for every move."""
+    try:
+        with transaction.atomic():
+            TurnNotice.objects.create(game_id=game_id, user_id=user_id, day=day, last_sent_at=at)
+        return True
+    except IntegrityError:
+        if not every:
+            return False
+    TurnNotice.objects.filter(game_id=game_id, user_id=user_id, day=day).update(
+        sent=F("sent") + 1, last_sent_at=at)
+    return True
+
+
+def digests_sent(*, user_ids: list[int], day: date) -> None:
+    NoticePreferences.objects.bulk_create([NoticePreferences(user_id=pk) for pk in user_ids],
+                                          ignore_conflicts=True)
+    NoticePreferences.objects.filter(user_id__in=user_ids).update(digest_sent_on=day)
+
+
+def claim_out_of_time_notice(*, game_id: int, user_id: int, deadline: datetime, at: datetime) -> bool:
+    """Whether this player is still to hear that this deadline passed (counted if so)."""
+    try:
+        with transaction.atomic():
+            OutOfTimeNotice.objects.create(game_id=game_id, user_id=user_id, deadline=deadline, sent_at=at)
+    except IntegrityError:
+        return False
+    return True

@@ -1,0 +1,56 @@
+"""A correspondence game's clocks on its board: each player's time left and bank, what the
+waiting player may do when the other's time has run out, and the next game waiting on the viewer."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from games.play import correspondence
+from games.play.board.links import game_url
+from games.play.models import Game, SeatClock, Vacation
+
+
+def waiting_on(user, *, exclude: int | None = None):
+    """``user``'s correspondence games waiting on them, soonest out of time first (clock rows)."""
+    clocks = SeatClock.objects.filter(user=user, deadline_at__isnull=False, game__status=Game.Status.ACTIVE)
+    if exclude is not None:
+        clocks = clocks.exclude(game_id=exclude)
+    return clocks.order_by("deadline_at", "game_id")
+
+
+def corr_clock(game: Game, seat: int | None, names: list[str], user) -> dict | None:
+    """The board's correspondence panel (three queries), or None for a game played at the table."""
+    if not game.days_per_move:
+        return None
+    at = correspondence.now()
+    active = game.status == Game.Status.ACTIVE
+    rows, out_of_time = [], None
+    clocks = list(SeatClock.objects.filter(game=game).order_by("index"))
+    away = dict(Vacation.objects.filter(user_id__in=[c.user_id for c in clocks], until__gt=at)
+                .values_list("user_id", "until")) if active else {}
+    for clock in clocks:
+        left = correspondence.time_left(clock.deadline_at, at) if active else None
+        if left is not None and left <= timedelta(0):
+            out_of_time = clock.index
+        rows.append({
+            "name": "You" if clock.index == seat else names[clock.index],
+            "mine": clock.index == seat,
+            "to_move": left is not None,
+            "left": correspondence.left_words(left),
+            "bank": correspondence.left_words(timedelta(seconds=clock.bank_seconds)) or "none",
+            "out": left is not None and left <= timedelta(0),
+            "extended": clock.extended,
+            "vacation_until": f"{away[clock.user_id]:%d %b, %H:%M} UTC" if clock.user_id in away else "",
+        })
+    my_clock = next((r for r in rows if r["mine"]), None)
+    waiting = None
+    if seat is not None and not (my_clock and my_clock["to_move"] and active):
+        waiting = waiting_on(user, exclude=game.pk).values_list("game_id", flat=True).first()
+    return {
+        "pace": f"{game.get_days_per_move_display()} a move",
+        "rows": rows,
+        "can_claim": active and out_of_time is not None and out_of_time != seat and seat is not None,
+        "claim_url": game_url("claim_on_time", game.pk),
+        "give_url": game_url("give_time", game.pk),
+        "next_url": game_url("game", waiting) if waiting else "",
+    }

@@ -1,0 +1,124 @@
+"""The correspondence clock: days for each move, a time bank, vacation days.
+
+A seat's clock (``SeatClock``) has a deadline only while the seat is to move. When it becomes due:
+``deadline = start + days per move + bank``, where ``start`` is now, or the end of the player's
+vacation. When it moves, what is left of the deadline beyond the days it had (or nothing) is its
+bank from then on: a move made in time keeps the bank whole, a late one draws on it. A vacation
+moves every due deadline of the player on by its length, and back by what is left of it when it
+ends early. So the deadline alone says whether a player is out of time.
+
+Time is read here (``now``), the one place tests move; never the wall clock in a test.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from django.utils import timezone
+
+DAYS_PER_MOVE = (1, 2, 3, 5, 7)
+# The bank a player starts a game with, in days per move: a few late moves, not a late game.
+BANK_MOVES = 2
+VACATION_DAYS_A_YEAR = 21
+# After a clock runs out the opponent may claim the win or give more time; left alone that long,
+# the game ends by itself, lost on time (abandoned).
+ABANDON_AFTER = timedelta(days=3)
+# A correspondence seek or invitation nobody took in this long is withdrawn.
+SEEK_EXPIRES_AFTER = timedelta(days=14)
+DAY = timedelta(days=1)
+
+
+def now() -> datetime:
+    return timezone.now()
+
+
+def starting_bank(days_per_move: int) -> int:
+    return int(timedelta(days=days_per_move * BANK_MOVES).total_seconds())
+
+
+def deadline_for(days_per_move: int, bank_seconds: int, start: datetime) -> datetime:
+    return start + timedelta(days=days_per_move, seconds=bank_seconds)
+
+
+def bank_after_move(days_per_move: int, bank_seconds: int, deadline: datetime, at: datetime) -> int:
+    """The bank left when the seat moves at ``at``: whole if it moved within its days, less what it
+    used beyond them, never below zero.
+
+    >>> d = datetime(2026, 1, 4, tzinfo=UTC)
+    >>> bank_after_move(1, 86400, d, d - timedelta(days=1, hours=1))  # an hour early: bank kept
+    86400
+    >>> bank_after_move(1, 86400, d, d - timedelta(hours=6))  # 18 hours late: 6 hours left
+    21600
+    >>> bank_after_move(1, 86400, d, d + timedelta(hours=1))
+    0
+    """
+    left = int((deadline - at).total_seconds())
+    return max(0, min(bank_seconds, left))
+
+
+def time_left(deadline: datetime | None, at: datetime | None = None) -> timedelta | None:
+    if deadline is None:
+        return None
+    return deadline - (at or now())
+
+
+def left_words(left: timedelta | None) -> str:
+    """Time left in words, coarse as a player reads it.
+
+    >>> left_words(timedelta(days=2, hours=5))
+    '2 days 5 hours'
+    >>> left_words(timedelta(hours=3, minutes=10))
+    '3 hours'
+    >>> left_words(timedelta(minutes=4))
+    '4 minutes'
+    >>> left_words(timedelta(seconds=-5))
+    'out of time'
+    """
+    if left is None:
+        return ""
+    seconds = int(left.total_seconds())
+    if seconds <= 0:
+        return "out of time"
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes = max(1, rest // 60)
+
+    def unit(n: int, word: str) -> str:
+        return f"{n} {word}{'' if n == 1 else 's'}"
+
+    if days:
+        return unit(days, "day") + (f" {unit(hours, 'hour')}" if hours else "")
+    if hours:
+        return unit(hours, "hour")
+    return unit(minutes, "minute")
+
+
+def vacation_year(at: datetime) -> int:
+    return at.astimezone(UTC).year
+
+
+# "Your turn (N)" is on every page: the count is cached per player and forgotten when a move
+# changes whose turn it is in one of their games (``services.clock_keeping``).
+COUNT_KEY = "corr:waiting:{}"
+COUNT_SECONDS = 300
+
+
+def waiting_count(user_id: int) -> int:
+    """How many correspondence games wait on this player (cached; one query when not)."""
+    from django.core.cache import cache
+
+    from games.play.models import Game, SeatClock
+
+    key = COUNT_KEY.format(user_id)
+    count = cache.get(key)
+    if count is None:
+        count = SeatClock.objects.filter(user_id=user_id, deadline_at__isnull=False,
+                                         game__status=Game.Status.ACTIVE).count()
+        cache.set(key, count, COUNT_SECONDS)
+    return count
+
+
+def forget_counts(user_ids) -> None:
+    from django.core.cache import cache
+
+    cache.delete_many([COUNT_KEY.format(pk) for pk in user_ids])

@@ -1,0 +1,91 @@
+"""Games at your own pace in Chromium, at laptop and phone widths: one created from the lobby as an
+invitation with days a move, and the "Your turn" list a busy player comes back to, the least time
+left first, from the menu's count to the board's clock."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+from playwright.sync_api import Page, expect
+
+from games.engine.rules import HouseRules
+from games.play import services
+from games.play.models import Game, SeatClock
+from tests.e2e.helpers import log_in, screenshot, serious_axe_violations
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+SIZES = {"laptop": {"width": 1280, "height": 720}, "phone": {"width": 390, "height": 844}}
+
+
+def _player(name: str):
+    return get_user_model().objects.create_user(name, email=f"{name}@example.com")
+
+
+def _waiting_on(alice, opponent, *, days: int, left: timedelta) -> Game:
+    """A game in which ``opponent`` has cut and alice has ``left`` to cut (the clock set directly:
+    the live server reads the real time)."""
+    seek = services.game_create_seek(user=alice, rules=HouseRules(), invited=opponent, days_per_move=days)
+    game = services.game_accept(user=opponent, game_id=seek.pk)
+    services.game_act(user=opponent, game_id=game.pk, version=game.version, action={"type": "cut_for_deal",
+                                                                                   "position": 10})
+    SeatClock.objects.filter(game=game, index=0).update(deadline_at=timezone.now() + left)
+    return game
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_a_correspondence_invitation_from_the_lobby(live_daphne: str, page: Page, size: str):
+    page.set_viewport_size(SIZES[size])
+    alice, _ = _player("alice"), _player("bob")
+    log_in(page, live_daphne, alice)
+    page.goto(f"{live_daphne}/lobby/")
+    form = page.locator("form", has=page.get_by_label("Invite a player (optional)"))
+    form.get_by_label("Invite a player (optional)").fill("bob")
+    form.locator("summary", has_text="Options").click()  # the pace is among the folded options
+    form.get_by_label("Pace").select_option("3")
+    form.scroll_into_view_if_needed()
+    screenshot(page, f"corr-new-game-{size}", full_page=False)
+    form.get_by_role("button").last.click()
+    expect(page.get_by_text("Invitation sent to bob.")).to_be_visible()
+    expect(page.get_by_text("at your own pace, 3 days a move")).to_be_visible()
+    assert Game.objects.get(invited__username="bob").days_per_move == 3
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_your_turn_lists_the_games_waiting_least_time_left_first(live_daphne: str, page: Page, size: str):
+    page.set_viewport_size(SIZES[size])
+    alice = _player("alice")
+    slow = _waiting_on(alice, _player("bob"), days=7, left=timedelta(days=6, hours=3))
+    fast = _waiting_on(alice, _player("carol"), days=1, left=timedelta(hours=5))
+    late = _waiting_on(alice, _player("dave"), days=2, left=timedelta(hours=-2))
+    theirs = services.game_accept(user=_player("erin"), game_id=services.game_create_seek(
+        user=alice, rules=HouseRules(), invited=get_user_model().objects.get(username="erin"),
+        days_per_move=3).pk)
+    services.game_act(user=alice, game_id=theirs.pk, version=theirs.version,
+                      action={"type": "cut_for_deal", "position": 3})
+    log_in(page, live_daphne, alice)
+    page.goto(f"{live_daphne}/rules/")
+    if size == "phone":
+        page.get_by_role("button", name="Menu").click()
+    page.get_by_role("link", name="Your turn (3)").click()
+    expect(page.get_by_role("heading", name="Waiting on you (3)")).to_be_visible()
+    rows = page.get_by_test_id("waiting-on-me").locator("li")
+    expect(rows).to_have_count(3)
+    expect(rows.nth(0)).to_contain_text("against dave")
+    expect(rows.nth(0)).to_contain_text("out of time")
+    expect(rows.nth(1)).to_contain_text("against carol")
+    expect(rows.nth(2)).to_contain_text("against bob")
+    expect(page.get_by_test_id("waiting-on-them")).to_contain_text("against erin")
+    screenshot(page, f"corr-your-turn-{size}")
+    assert serious_axe_violations(page) == []
+    for n, game in enumerate((late, fast, slow)):
+        expect(rows.nth(n).get_by_role("link")).to_have_attribute("href", f"/games/{game.pk}/")
+
+    rows.nth(1).get_by_role("link").click()
+    clock = page.get_by_test_id("corr-clock")
+    expect(clock).to_contain_text("1 day a move")
+    expect(clock).to_contain_text("You")
+    screenshot(page, f"corr-board-{size}", full_page=False)
