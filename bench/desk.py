@@ -57,9 +57,8 @@ def measure(n: int, rounds: int, seed: int) -> dict:
     from django.contrib.auth import get_user_model
     from django.contrib.auth.models import AnonymousUser
 
-    from games.tournaments import services
+    from games.tournaments import selectors, services
     from games.tournaments.models import Entrant, Tournament
-    from games.tournaments.services import qualifying
     from games.tournaments.views import render_live
 
     tag = time.time_ns()
@@ -82,8 +81,8 @@ def measure(n: int, rounds: int, seed: int) -> dict:
         figures["results"].append(_ms(start))
         t.refresh_from_db()
         start = time.perf_counter()
-        table = services.standings(t)
-        qualifying.qualification(t, table)
+        table = selectors.standings(t)
+        selectors.qualification(t, table)
         figures["standings"].append(_ms(start))
         start = time.perf_counter()
         render_live(t.pk, AnonymousUser())

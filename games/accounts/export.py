@@ -25,7 +25,7 @@ from games.play.models import Game
 from games.play.names import public_name
 from games.puzzles.record import answers_data
 from games.tournaments.models import Entrant, Match, Tournament
-from games.tournaments.services import standings
+from games.tournaments.selectors import standings
 
 FORMAT = "cribbage-hall-player/1"
 

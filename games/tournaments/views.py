@@ -19,13 +19,12 @@ from django.views.decorators.http import require_POST
 
 from games.play.hooks import page_url
 from games.play.models import Game
-from games.tournaments import bracket, naming, pairing, services
+from games.tournaments import bracket, naming, pairing, selectors, services
 from games.tournaments import watch as watching
 from games.tournaments.models import Entrant, Match, Notice, ResultChange, Tournament
-from games.tournaments.services import qualifying
 from games.tournaments.services.scoresheet import SHEET_REASON
 
-DECIDED = (Match.Status.FINISHED, Match.Status.BYE, Match.Status.VOID)
+DECIDED = selectors.DECIDED
 
 
 def tournament_list(request: HttpRequest) -> HttpResponse:
@@ -178,8 +177,8 @@ def detail_context(t: Tournament, user) -> dict:
         (pairing.round_name(r, ko_rounds), list(ms)) for r, ms in groupby(ko, key=lambda m: m.round_no)
     ]
     show_standings = t.format != Tournament.Format.KNOCKOUT
-    table = services.standings(t) if show_standings else []
-    qualified = qualifying.qualification(t, table) if t.status != Tournament.Status.UPCOMING else None
+    table = selectors.standings(t) if show_standings else []
+    qualified = selectors.qualification(t, table) if t.status != Tournament.Status.UPCOMING else None
     return {
         "t": t,
         "login_url": resolve_url(settings.LOGIN_URL),

@@ -19,6 +19,7 @@ from games.history.ratings import rebuild_ratings
 from games.history.summaries import record_game
 from games.play.models import Connection, Game
 from games.play.names import DELETED_NAME, is_deleted
+from games.tournaments import selectors
 from games.tournaments import services as tournament_services
 from games.tournaments.models import Entrant, Match, Notice, Tournament
 from tests.accounts.helpers import PASSWORD, World, make_world
@@ -149,7 +150,7 @@ def test_the_tournament_goes_on_with_a_withdrawal(world):
     assert later and all(m.decided_by == Match.Decided.WITHDRAWAL and m.winner_id != gone.pk for m in later)
     first = theirs.get(round_no=1)
     assert first.winner_id == gone.pk and first.decided_by == Match.Decided.RESIGN  # her win stands
-    table = tournament_services.standings(t)
+    table = selectors.standings(t)
     assert [row.player for row in table][-1] == gone and table[-1].withdrawn
     assert all(Game.objects.get(pk=m.game_id).status == Game.Status.FINISHED for m in theirs if m.game_id)
     # Her name is gone from the public notices (one said the organiser entered her).

@@ -328,3 +328,21 @@ def test_one_result_with_game_scores_and_its_audit_on_the_match_page(desk, staff
     # Every figure the winner's first: the games won, the points and the game scores.
     after = f"{m.entrant2.name} wins 2–1 (points 6–3, spread +56), games 80–121, 121–90, 121–55"
     assert f"in play {after}" in page
+
+
+def test_the_desk_seeds_and_the_changelist_shortcut_is_the_same_step(desk, staff) -> None:
+    t = make_tournament(make_players(3))
+    Entrant.objects.filter(tournament=t).update(seed=None)
+    page = text(desk.get(url("", t)))
+    assert "Numbers the seeds of the 3 players 1 to 3 in the order they registered." in page
+    response = desk.post(url("step", t), {"step": "seed_order"})
+    assert response.status_code == 302
+    assert list(t.entrants.order_by("registered_at").values_list("seed", flat=True)) == [1, 2, 3]
+    by_desk = LogEntry.objects.filter(object_id=str(t.pk)).latest("pk").change_message
+    desk.post(reverse("admin:tournaments_tournament_changelist"),
+              {"action": "seed_by_registration", "_selected_action": [str(t.pk)]})
+    by_shortcut = LogEntry.objects.filter(object_id=str(t.pk)).latest("pk").change_message
+    assert by_desk == by_shortcut == "Seeded: in registration order."
+    t = refresh(t)
+    services.tournament_start(tournament_id=t.pk)
+    assert "Seed by rating" not in text(desk.get(url("", t)))  # seeds are fixed once started

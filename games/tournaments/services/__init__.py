@@ -3,16 +3,12 @@
 ``games.play.services`` (a forfeit is the absent player's resignation, made on their behalf).
 
 Every function runs in a transaction that locks the tournament row first, so two games finishing at
-once advance a round only once, and pushes ``tournament.changed`` after commit.
+once advance a round only once, and pushes ``tournament.changed`` after commit. What follows from a
+result (the next round, the playoff, the champion) is ``progress``'s alone; what the services, the
+desk and the pages read is in ``games.tournaments.selectors``.
 """
 
 
-from games.tournaments.services.common import (
-    games_to_win,
-    rating_function,
-    seeding_order,
-    standings,
-)
 from games.tournaments.services.entrants import (
     UnknownPlayers,
     entrant_add,
@@ -38,9 +34,10 @@ from games.tournaments.services.forfeits import (
     match_extend,
     match_forfeit,
 )
-from games.tournaments.services.outcomes import (
+from games.tournaments.services.listeners import (
     on_deal_started,
     on_game_finished,
+    on_player_arrived,
 )
 from games.tournaments.services.rounds import (
     tournament_advance,
@@ -51,7 +48,6 @@ from games.tournaments.services.rounds import (
 from games.tournaments.services.running import (
     ANNOUNCEMENT_LENGTH,
     entrants_record_cut,
-    on_player_arrived,
     tournament_announce,
     tournament_pause,
     tournament_resume,
@@ -83,7 +79,6 @@ __all__ = [
     "entrants_import",
     "entrants_record_cut",
     "forfeit_check",
-    "games_to_win",
     "match_claim_forfeit",
     "match_extend",
     "match_forfeit",
@@ -93,11 +88,8 @@ __all__ = [
     "on_player_arrived",
     "parse_scores",
     "proposed_result",
-    "rating_function",
     "round_set_results",
     "seed_entrants",
-    "seeding_order",
-    "standings",
     "tournament_advance",
     "tournament_announce",
     "tournament_cancel",

@@ -15,8 +15,9 @@ from django.utils import timezone
 from games.play.names import DELETED_NAME
 from games.tournaments.broadcast import tournament_changed_on_commit
 from games.tournaments.models import Entrant, Match, Notice, Tournament
-from games.tournaments.services import outcomes, rounds
-from games.tournaments.services.common import _changed, _lock, _notice, rating_function
+from games.tournaments.selectors import rating_function
+from games.tournaments.services import progress
+from games.tournaments.services.common import changed, lock_tournament, post_notice
 from games.tournaments.services.errors import NotNow, TournamentError
 
 log = logging.getLogger("games.tournaments")
@@ -29,7 +30,7 @@ _NAME_EDGE = r"[\w@+-]"
 def tournament_register(
     *, user: AbstractBaseUser, tournament_id: int, now: datetime | None = None
 ) -> Entrant:
-    t = _lock(tournament_id)
+    t = lock_tournament(tournament_id)
     if not t.registration_open(now):
         raise NotNow("Registration for this tournament is not open.")
     if t.entrants.filter(user=user).exists():
@@ -37,19 +38,19 @@ def tournament_register(
     if t.is_full():
         raise NotNow("This tournament is full.")
     entrant = Entrant.objects.create(tournament=t, user=user, registered_at=now or timezone.now())
-    _changed(t)
+    changed(t)
     log.info("tournament=%s user=%s action=register", t.pk, user.pk)
     return entrant
 
 
 @transaction.atomic
 def tournament_unregister(*, user: AbstractBaseUser, tournament_id: int) -> None:
-    t = _lock(tournament_id)
+    t = lock_tournament(tournament_id)
     if t.status != Tournament.Status.UPCOMING:
         raise NotNow("The tournament has started: ask the organiser to withdraw you.")
     if not t.entrants.filter(user=user).delete()[0]:
         raise NotNow("You are not registered.")
-    _changed(t)
+    changed(t)
 
 
 @transaction.atomic
@@ -57,14 +58,14 @@ def entrant_add(
     *, tournament_id: int, user: AbstractBaseUser, by: AbstractBaseUser | None = None, seed: int | None = None
 ) -> Entrant:
     """The organiser adds a player (registration window and entry limit do not apply)."""
-    t = _lock(tournament_id)
+    t = lock_tournament(tournament_id)
     if t.status != Tournament.Status.UPCOMING:
         raise NotNow("Players can only be added before the start.")
     if t.entrants.filter(user=user).exists():
         raise NotNow(f"{user.get_username()} is already entered.")
     entrant = Entrant.objects.create(tournament=t, user=user, seed=seed)
-    _notice(t, Notice.Kind.ENTRANTS, f"{user.get_username()} was entered by the organiser.", by=by)
-    _changed(t)
+    post_notice(t, Notice.Kind.ENTRANTS, f"{user.get_username()} was entered by the organiser.", by=by)
+    changed(t)
     return entrant
 
 
@@ -73,19 +74,19 @@ def entrant_remove(*, entrant_id: int, by: AbstractBaseUser | None = None) -> No
     entrant = Entrant.objects.select_related("user").filter(pk=entrant_id).first()
     if entrant is None:
         raise TournamentError("No such entrant.")
-    t = _lock(entrant.tournament_id)
+    t = lock_tournament(entrant.tournament_id)
     if t.status != Tournament.Status.UPCOMING:
         raise NotNow("After the start a player can only be withdrawn.")
     entrant.delete()
-    _notice(t, Notice.Kind.ENTRANTS, f"{entrant.name} was removed from the entry list.", by=by)
-    _changed(t)
+    post_notice(t, Notice.Kind.ENTRANTS, f"{entrant.name} was removed from the entry list.", by=by)
+    changed(t)
 
 
 @transaction.atomic
 def seed_entrants(*, tournament_id: int, by: AbstractBaseUser | None = None, by_rating: bool = True) -> bool:
     """Number the active entrants 1..n: by rating (if the site has ratings, and ``by_rating``), the
     unrated after the rated, each in registration order. Returns whether any rating was used."""
-    t = _lock(tournament_id)
+    t = lock_tournament(tournament_id)
     if t.status != Tournament.Status.UPCOMING:
         raise NotNow("Seeds are fixed once the tournament has started.")
     rate = rating_function(t) if by_rating else None
@@ -99,7 +100,7 @@ def seed_entrants(*, tournament_id: int, by: AbstractBaseUser | None = None, by_
     for i, e in enumerate(sorted(entrants, key=key), start=1):
         Entrant.objects.filter(pk=e.pk).update(seed=i)
     t.entrants.filter(withdrawn=True).update(seed=None)
-    _changed(t)
+    changed(t)
     return any(value is not None for value in ratings.values())
 
 
@@ -110,7 +111,7 @@ def entrant_withdraw(*, entrant_id: int, by: AbstractBaseUser | None = None, rea
     entrant = Entrant.objects.select_related("user").filter(pk=entrant_id).first()
     if entrant is None:
         raise TournamentError("No such entrant.")
-    t = _lock(entrant.tournament_id)
+    t = lock_tournament(entrant.tournament_id)
     entrant.refresh_from_db()
     if entrant.withdrawn:
         raise NotNow(f"{entrant.name} has already withdrawn.")
@@ -120,7 +121,7 @@ def entrant_withdraw(*, entrant_id: int, by: AbstractBaseUser | None = None, rea
     entrant.withdrawn_at = timezone.now()
     entrant.seed = entrant.seed if t.status == Tournament.Status.RUNNING else None
     entrant.save(update_fields=["withdrawn", "withdrawn_at", "seed"])
-    _notice(t, Notice.Kind.WITHDRAWAL, f"{entrant.name} has withdrawn.", reason=reason, by=by)
+    post_notice(t, Notice.Kind.WITHDRAWAL, f"{entrant.name} has withdrawn.", reason=reason, by=by)
     if t.status == Tournament.Status.RUNNING:
         open_matches = Match.objects.filter(tournament=t).exclude(
             status__in=[Match.Status.FINISHED, Match.Status.BYE, Match.Status.VOID]
@@ -134,11 +135,11 @@ def entrant_withdraw(*, entrant_id: int, by: AbstractBaseUser | None = None, rea
             m = Match.objects.select_related("entrant1__user", "entrant2__user").get(pk=pk)
             if not m.decided and m.entrant1_id and m.entrant2_id:
                 other = 1 if m.entrant1_id == entrant.pk else 0
-                outcomes._decide(
+                progress.decide(
                     t, m, other, Match.Decided.WITHDRAWAL, f"{entrant.name} withdrew. {reason}".strip(), by=by
                 )
-        rounds._progress(t)
-    _changed(t)
+        progress.move_on(t)
+    changed(t)
     return entrant
 
 
@@ -180,7 +181,7 @@ def entrants_add_many(
     names = list(dict.fromkeys(n.strip() for n in usernames if n.strip()))
     if not names:
         raise TournamentError("Paste the players' usernames, one a line.")
-    t = _lock(tournament_id)
+    t = lock_tournament(tournament_id)
     if t.status != Tournament.Status.UPCOMING:
         raise NotNow("Players can only be added before the start.")
     users, unknown = _find_users(names)
@@ -191,8 +192,8 @@ def entrants_add_many(
     new = [Entrant.objects.create(tournament=t, user=u) for u in users if u.pk not in entered]
     if not new:
         raise NotNow("They are all entered already.")
-    _notice(t, Notice.Kind.ENTRANTS, _entered_text(new, "by the director"), by=by)
-    _changed(t)
+    post_notice(t, Notice.Kind.ENTRANTS, _entered_text(new, "by the director"), by=by)
+    changed(t)
     return new, already
 
 
@@ -207,7 +208,7 @@ def entrants_import(
     source = Tournament.objects.filter(pk=source_id).first()
     if source is None:
         raise TournamentError("No such event to import from.")
-    t = _lock(tournament_id)
+    t = lock_tournament(tournament_id)
     if t.status != Tournament.Status.UPCOMING:
         raise NotNow("Players can only be added before the start.")
     entered = set(t.entrants.values_list("user_id", flat=True))
@@ -216,8 +217,8 @@ def entrants_import(
     if not new:
         raise NotNow(f"Everyone from {source.name} is entered already." if theirs
                      else f"{source.name} has no players to import.")
-    _notice(t, Notice.Kind.ENTRANTS, _entered_text(new, f"from {source.name}"), by=by)
-    _changed(t)
+    post_notice(t, Notice.Kind.ENTRANTS, _entered_text(new, f"from {source.name}"), by=by)
+    changed(t)
     return new, len(theirs) - len(new)
 
 

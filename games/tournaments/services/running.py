@@ -1,5 +1,5 @@
 """The director at work while an event runs: a pause and its end, announcements to every entrant,
-a cut of the cards to break a tie, and the turn clock that waits for both players."""
+and a cut of the cards to break a tie."""
 
 from __future__ import annotations
 
@@ -13,12 +13,11 @@ from django.utils import timezone
 
 from games.play import broadcast as play_broadcast
 from games.play import services as game_services
-from games.play.models import Connection, Game
+from games.play.models import Game
 from games.tournaments import pairing
-from games.tournaments.broadcast import players_told_on_commit
 from games.tournaments.models import Entrant, Match, Notice, Tournament
-from games.tournaments.services import rounds
-from games.tournaments.services.common import _changed, _lock, _notice
+from games.tournaments.services import progress
+from games.tournaments.services.common import changed, lock_tournament, post_notice
 from games.tournaments.services.errors import NotNow, TournamentError
 
 log = logging.getLogger("games.tournaments")
@@ -32,16 +31,16 @@ def tournament_pause(
 ) -> Tournament:
     """Hold the event: no round opens and no playoff starts by itself, and no forfeit is claimed or
     applied, until the director resumes. Games in play go on and count."""
-    t = _lock(tournament_id)
+    t = lock_tournament(tournament_id)
     if t.status != Tournament.Status.RUNNING:
         raise NotNow("Only a running tournament can be paused.")
     if t.paused:
         raise NotNow("The tournament is already paused.")
     t.paused_at = timezone.now()
     t.save(update_fields=["paused_at"])
-    _notice(t, Notice.Kind.PAUSE, "The director has paused the tournament: nothing new starts until "
+    post_notice(t, Notice.Kind.PAUSE, "The director has paused the tournament: nothing new starts until "
             "it resumes; games in play go on.", reason=reason.strip(), by=by)
-    _changed(t)
+    changed(t)
     return t
 
 
@@ -49,7 +48,7 @@ def tournament_pause(
 def tournament_resume(*, tournament_id: int, by: AbstractBaseUser | None = None) -> Tournament:
     """End the pause: whatever fell due meanwhile happens now, and each match in play gets the time
     the pause lasted added to its forfeit grace."""
-    t = _lock(tournament_id)
+    t = lock_tournament(tournament_id)
     if t.status != Tournament.Status.RUNNING or not t.paused:
         raise NotNow("The tournament is not paused.")
     minutes = max(1, math.ceil((timezone.now() - t.paused_at).total_seconds() / 60))
@@ -58,9 +57,9 @@ def tournament_resume(*, tournament_id: int, by: AbstractBaseUser | None = None)
     )
     t.paused_at = None
     t.save(update_fields=["paused_at"])
-    _notice(t, Notice.Kind.PAUSE, "The director has resumed the tournament.", by=by)
-    rounds._progress(t, by=by)
-    _changed(t)
+    post_notice(t, Notice.Kind.PAUSE, "The director has resumed the tournament.", by=by)
+    progress.move_on(t, by=by)
+    changed(t)
     return t
 
 
@@ -74,7 +73,7 @@ def tournament_announce(*, tournament_id: int, text: str, by: AbstractBaseUser |
     if len(text) > ANNOUNCEMENT_LENGTH:
         raise TournamentError(f"Keep an announcement to {ANNOUNCEMENT_LENGTH} characters; this one has "
                               f"{len(text)}.")
-    t = _lock(tournament_id)
+    t = lock_tournament(tournament_id)
     if t.status == Tournament.Status.CANCELLED:
         raise NotNow("The tournament was cancelled.")
     notice = Notice.objects.create(tournament=t, kind=Notice.Kind.ANNOUNCEMENT, text=text, by=by)
@@ -87,7 +86,7 @@ def tournament_announce(*, tournament_id: int, text: str, by: AbstractBaseUser |
         game_ids=game_ids, text=f"{t.name}, from the director at {stamp}: {text}", stop_clock=False
     )
     transaction.on_commit(play_broadcast.lobby_changed)
-    _changed(t)
+    changed(t)
     log.info("tournament=%s action=announce games=%s", t.pk, len(game_ids))
     return notice
 
@@ -98,14 +97,14 @@ def entrants_record_cut(
 ) -> list[Entrant]:
     """Record the cards tied players cut (``entrant id -> "7"``, "K", "10"...): the standings' last
     tie-break. What was waiting for the cut (the playoff, the champion) follows."""
-    t = _lock(tournament_id)
+    t = lock_tournament(tournament_id)
     if t.status not in (Tournament.Status.RUNNING, Tournament.Status.FINISHED):
         raise NotNow("A cut is recorded for a tournament under way.")
     entrants = {e.pk: e for e in t.entrants.select_related("user").filter(pk__in=list(cards))}
     unknown = [pk for pk in cards if pk not in entrants]
     if unknown:
         raise TournamentError("Those players are not entered in this tournament.")
-    changed = []
+    recorded = []
     for pk, card in cards.items():
         card = card.strip().upper()
         if card:
@@ -117,36 +116,12 @@ def entrants_record_cut(
         if entrants[pk].cut_card != card:
             entrants[pk].cut_card = card
             entrants[pk].save(update_fields=["cut_card"])
-            changed.append(entrants[pk])
-    if not changed:
+            recorded.append(entrants[pk])
+    if not recorded:
         raise TournamentError("No card changed.")
-    said = ", ".join(f"{e.name} {e.cut_card or '(cleared)'}" for e in changed)
-    _notice(t, Notice.Kind.INFO, f"The director recorded a cut of the cards: {said}.", by=by)
+    said = ", ".join(f"{e.name} {e.cut_card or '(cleared)'}" for e in recorded)
+    post_notice(t, Notice.Kind.INFO, f"The director recorded a cut of the cards: {said}.", by=by)
     if t.status == Tournament.Status.RUNNING:
-        rounds._progress(t, by=by)
-    _changed(t)
-    return changed
-
-
-def on_player_arrived(sender, game_id: int, user, **kwargs) -> None:
-    """games.play.signals.player_arrived: a tournament game's turn clock starts once both players
-    have come to its board, not when the round made the game (a player who never comes forfeits
-    after the event's grace instead). A player come to their board is told on their other pages,
-    whose "Your match is ready" goes."""
-    m = (
-        Match.objects.filter(game_id=game_id, status=Match.Status.ACTIVE)
-        .select_related("tournament", "entrant1", "entrant2")
-        .first()
-    )
-    if m is None or m.tournament.status != Tournament.Status.RUNNING:
-        return
-    players = {m.entrant1.user_id, m.entrant2.user_id}
-    if user.pk in players:
-        players_told_on_commit(user.pk)  # the other pages they have open drop "Your match is ready"
-    if not m.tournament.turn_timer:
-        return
-    arrived = set(
-        Connection.objects.filter(game_id=game_id, user_id__in=players).values_list("user_id", flat=True)
-    )
-    if arrived >= players:
-        game_services.organiser_start_clock(game_id=game_id, seconds=m.tournament.turn_timer)
+        progress.move_on(t, by=by)
+    changed(t)
+    return recorded

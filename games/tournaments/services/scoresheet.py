@@ -14,15 +14,9 @@ from django.db import transaction
 from games.engine.draft import skunk_level
 from games.tournaments import naming, pairing
 from games.tournaments.models import Match, Notice, ResultChange, Tournament
-from games.tournaments.services import outcomes, rounds
-from games.tournaments.services.common import (
-    _changed,
-    _lock,
-    _lock_match,
-    _notice,
-    games_to_win,
-    standings,
-)
+from games.tournaments.selectors import games_to_win, standings
+from games.tournaments.services import progress
+from games.tournaments.services.common import changed, lock_match, lock_tournament, post_notice
 from games.tournaments.services.errors import NotNow, TournamentError
 
 log = logging.getLogger("games.tournaments")
@@ -122,7 +116,7 @@ def proposed_result(
         scores = ", ".join(f"{a}-{b}" for a, b in games)
     else:
         keep = m.decided and m.winner_id == winner_id
-        values = {f: getattr(m, f) for f in FIELDS} if keep else outcomes._walkover_values(t, m, side)
+        values = {f: getattr(m, f) for f in FIELDS} if keep else progress.walkover_values(t, m, side)
         if games1 is not None or games2 is not None:
             values["games1"] = values["games1"] if games1 is None else games1
             values["games2"] = values["games2"] if games2 is None else games2
@@ -183,15 +177,15 @@ def _apply(t: Tournament, m: Match, result: Proposed, reason: str, by, *, notice
         m.note = reason
         m.status = Match.Status.FINISHED
         m.save()
-        outcomes.enter_on_game(m, result.winner_side)  # its game shows the corrected result too
+        progress.enter_on_game(m, result.winner_side)  # its game shows the corrected result too
         if m.stage == Tournament.Stage.KNOCKOUT and old_winner != winner.pk:
             # Refused when the next match is decided already: the transaction then undoes it all.
-            rounds._carry_winner(t, m, by=by)
-            if t.status == Tournament.Status.FINISHED and m.round_no == rounds._knockout_rounds(t):
+            progress.carry_winner(t, m, by=by)
+            if t.status == Tournament.Status.FINISHED and m.round_no == naming.knockout_rounds(t):
                 t.champion = winner.user
                 t.save(update_fields=["champion"])
         if t.status == Tournament.Status.RUNNING:
-            rounds._progress(t, by=by)
+            progress.move_on(t, by=by)
         if t.status == Tournament.Status.FINISHED and t.format == Tournament.Format.ROUND_ROBIN:
             top = next((row.player for row in standings(t) if not row.withdrawn), None)
             if top is not None and top.user_id != t.champion_id:
@@ -202,7 +196,7 @@ def _apply(t: Tournament, m: Match, result: Proposed, reason: str, by, *, notice
         if t.status != Tournament.Status.RUNNING:
             raise NotNow("The tournament is over.")
         m.game_scores = result.scores
-        outcomes._decide(t, m, result.winner_side, Match.Decided.ADMIN, reason, result.values, by=by)
+        progress.decide(t, m, result.winner_side, Match.Decided.ADMIN, reason, result.values, by=by)
         m.refresh_from_db()
     ResultChange.objects.create(match=m, by=by, before=before[:200], after=describe(m)[:200], reason=reason)
     if logged is not None and logged.text != text[:300]:  # a new champion, said with the result
@@ -228,7 +222,7 @@ def match_set_result(
     scores: str = "",
 ) -> Match:
     """The organiser sets or corrects a match result. The reason is kept and shown to players."""
-    t, m = _lock_match(match_id)
+    t, m = lock_match(match_id)
     reason = reason.strip()
     if not reason:
         raise TournamentError("Give a reason: players see it on the tournament page.")
@@ -236,7 +230,7 @@ def match_set_result(
     result = proposed_result(t, m, winner_id=winner_id, games1=games1, games2=games2, points1=points1,
                              points2=points2, spread=spread, scores=scores)
     _apply(t, m, result, reason, by)
-    _changed(t)
+    changed(t)
     return m
 
 
@@ -248,7 +242,7 @@ def round_set_results(
     (``proposed_result``) before any is saved. Lines with no winner are skipped; a line that
     changes nothing is skipped; changing a result decided before is a correction and needs
     ``reason``. Returns how many results were saved. Raises ``ResultErrors`` (by match) otherwise."""
-    t = _lock(tournament_id)
+    t = lock_tournament(tournament_id)
     _check_status(t)
     reason = reason.strip()
     ids = [e.match_id for e in entries]
@@ -293,13 +287,13 @@ def round_set_results(
     if new:
         where = sorted({naming.lower_first(naming.round_name(t, m.stage, m.round_no)) for m, _ in todo})
         rounds_text = ", ".join(where)
-        _notice(t, Notice.Kind.RESULT, f"The director entered {new} result{'s' if new > 1 else ''} "
+        post_notice(t, Notice.Kind.RESULT, f"The director entered {new} result{'s' if new > 1 else ''} "
                 f"({rounds_text}).", by=by)
     for m, result in todo:
         was_decided = m.decided
         m.refresh_from_db()  # a result before it may have moved the event on (a bracket's winner)
         _apply(t, m, result, sheet, by, notice=was_decided)
-    _changed(t)
+    changed(t)
     return len(todo)
 
 
