@@ -19,7 +19,7 @@ from django.views.decorators.http import require_POST
 
 from games.play.hooks import page_url
 from games.play.models import Game
-from games.tournaments import bracket, naming, pairing, selectors, services
+from games.tournaments import bracket, naming, notice_words, pairing, selectors, services
 from games.tournaments import watch as watching
 from games.tournaments.models import Entrant, Match, Notice, ResultChange, Tournament
 from games.tournaments.services.scoresheet import SHEET_REASON
@@ -189,8 +189,8 @@ def detail_context(t: Tournament, user) -> dict:
         "can_register": user.is_authenticated and me is None and t.registration_open() and not t.is_full(),
         "can_unregister": me is not None and t.status == Tournament.Status.UPCOMING,
         "registration_open": t.registration_open(),
-        "announcements": list(t.notices.filter(kind=Notice.Kind.ANNOUNCEMENT).select_related("by")[:20]),
-        "notices": list(t.notices.exclude(kind=Notice.Kind.ANNOUNCEMENT).select_related("by")[:40]),
+        "announcements": notice_words.word(t.notices.filter(kind=Notice.Kind.ANNOUNCEMENT)[:20]),
+        "notices": notice_words.word(t.notices.exclude(kind=Notice.Kind.ANNOUNCEMENT)[:40]),
         "standings": table,
         "qualified": qualified.qualified if qualified else frozenset(),
         "qualifiers": pairing.qualifier_count(sum(1 for e in entrants if not e.withdrawn), t.qualifiers)

@@ -13,7 +13,7 @@ from games.tournaments import services
 from games.tournaments.models import Entrant, Match, Notice, Tournament
 from tests.play.factories import fixed_secrets
 
-from .helpers import active_matches, make_players, make_tournament, refresh
+from .helpers import active_matches, make_players, make_tournament, refresh, said
 
 pytestmark = pytest.mark.django_db
 
@@ -128,7 +128,7 @@ def test_remove_and_reseed_entrants_on_the_change_form(admin_client) -> None:
     response = admin_client.post(reverse("admin:tournaments_tournament_change", args=[t.pk]), data)
     assert response.status_code == 302, response.content.decode()[:3000]
     assert list(t.entrants.order_by("seed").values_list("user__username", "seed")) == [("p2", 2), ("p1", 3)]
-    assert t.notices.filter(text__contains="p3 was removed").exists()
+    assert said(t, "p3 was removed")
 
 
 def test_start_action_draws_and_is_logged(admin_client, staff) -> None:
@@ -287,7 +287,7 @@ def test_extend_forfeit_time_action(admin_client) -> None:
     response = _action(admin_client, url, "extend_forfeit_time", [m.pk], apply="1", minutes="15")
     assert response.status_code == 302
     assert refresh(m).extra_minutes == 15
-    assert t.notices.filter(kind=Notice.Kind.DEADLINE, text__contains="15 minutes").exists()
+    assert said(t, "15 minutes", kind=Notice.Kind.DEADLINE)
 
 
 def test_rules_are_locked_once_started(admin_client) -> None:

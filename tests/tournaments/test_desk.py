@@ -19,7 +19,7 @@ from games.tournaments import services
 from games.tournaments.models import Entrant, Match, Notice, ResultChange, Tournament
 from tests.play.factories import fixed_secrets, logged_in
 
-from .helpers import active_matches, make_players, make_tournament, refresh
+from .helpers import active_matches, make_players, make_tournament, refresh, said
 
 pytestmark = pytest.mark.django_db
 
@@ -105,7 +105,7 @@ def test_add_many_players_lists_unknown_names_and_adds_nobody(desk) -> None:
     response = desk.post(url("add", t), {"usernames": "club1\nclub2\nCLUB3\nclub1"})
     assert response.status_code == 302
     assert sorted(t.entrants.values_list("user__username", flat=True)) == ["club1", "club2", "club3"]
-    assert t.notices.filter(text__contains="3 players entered by the director").exists()
+    assert said(t, "3 players entered by the director")
     response = desk.post(url("add", t), {"usernames": "club2"})
     assert response.status_code == 409 and "entered already" in text(response)
 
@@ -164,7 +164,7 @@ def test_a_rounds_results_on_one_form_then_a_correction_with_its_audit(desk, sta
     )
     assert (second.winner_id, second.points2, second.spread) == (second.entrant2_id, 2, -11)
     assert Game.objects.get(pk=first.game_id).status == Game.Status.FINISHED  # its game was ended
-    assert t.notices.filter(text__contains="entered 2 results (qualifying round 1 of 2)").exists()
+    assert said(t, "entered 2 results (qualifying round 1 of 2)")
     # A correction needs a reason, and keeps who, when, before and after.
     data = sheet(t, {first.pk: (first.entrant2_id, "100-121"), second.pk: (second.entrant2_id, "110-121")})
     response = desk.post(url("results", t), data)

@@ -12,7 +12,7 @@ from games.tournaments import selectors, services
 from games.tournaments.models import Entrant, Match, Notice, Tournament
 from tests.play.factories import fixed_secrets
 
-from .helpers import active_matches, make_players, make_tournament, refresh
+from .helpers import active_matches, make_players, make_tournament, refresh, said
 
 pytestmark = pytest.mark.django_db
 
@@ -87,7 +87,7 @@ def test_rounds_are_paired_one_at_a_time_without_a_rematch_and_the_bye_goes_roun
         assert row.played + row.byes == 4
     bye_row = next(row for row in table if row.byes)
     assert bye_row.match_wins >= 1 and bye_row.points >= 2  # a bye counts as a win
-    assert Notice.objects.filter(tournament=t, text__contains="has the bye").count() == 4
+    assert said(t, "has the bye") == 4
 
 
 def test_pairing_by_standing_puts_the_leaders_together() -> None:
@@ -161,7 +161,7 @@ def test_a_tie_across_the_playoff_line_waits_for_the_directors_cut() -> None:
     assert selectors.tie_across(selectors.standings(t), 2) == sorted(
         (m.entrant1 for m in level), key=lambda e: e.name
     )
-    assert t.notices.filter(text__contains="records a cut of the cards").count() == 1
+    assert said(t, "records a cut of the cards") == 1
     with pytest.raises(services.NotNow, match="cut of the cards"):
         services.tournament_start_playoff(tournament_id=t.pk)
     with pytest.raises(services.TournamentError, match="not a card"):
@@ -239,7 +239,7 @@ def test_the_director_ends_the_qualifying_early() -> None:
     services.tournament_start_playoff(tournament_id=t.pk)
     t = refresh(t)
     assert t.stage == Tournament.Stage.KNOCKOUT and t.qualifying_games == 2
-    assert t.notices.filter(text__contains="ended the qualifying after round 2 of 5").exists()
+    assert said(t, "ended the qualifying after round 2 of 5")
     assert Entrant.objects.filter(tournament=t, qualifying_rank__isnull=False).count() == 4
 
 

@@ -24,6 +24,7 @@ from .helpers import (
     play_match,
     refresh,
     resign_match,
+    said,
 )
 
 pytestmark = pytest.mark.django_db
@@ -400,7 +401,7 @@ def test_correcting_a_bracket_winner_replaces_them_in_the_next_match() -> None:
     final.refresh_from_db()
     assert final.game_id not in (None, old_game)
     assert final.entrant2_id == second.entrant2_id
-    assert t.notices.filter(text__contains=f"Game {old_game}").exists()
+    assert said(t, f"Game {old_game}")
     # After the final is decided, the semi-final winner cannot change any more.
     resign_match(final, final.entrant1)
     with pytest.raises(services.NotNow, match="already decided"):
@@ -454,7 +455,7 @@ def test_withdrawal_in_a_round_robin_hands_the_remaining_matches_over() -> None:
     game = next(m.game for m in theirs if m.game_id)
     assert game.status == Game.Status.FINISHED  # the game in play was resigned for them
     notice = t.notices.get(kind=Notice.Kind.WITHDRAWAL)
-    assert "p4" in notice.text and notice.reason == "Called away"
+    assert "p4" in notice.words and notice.reason == "Called away"
     table = selectors.standings(t)
     assert table[-1].player == gone and table[-1].withdrawn
     better_seed_wins(t)
@@ -520,7 +521,7 @@ def test_claiming_a_forfeit() -> None:
     assert (m.games1, m.games2, m.points1, m.points2, m.spread) == (1, 0, 2, 0, 0)
     assert "made no move within 5 minutes" in m.note
     assert refresh(m.game).status == Game.Status.FINISHED
-    assert t.notices.filter(kind=Notice.Kind.FORFEIT, text__contains="p2 forfeited").exists()
+    assert said(t, "p2 forfeited", kind=Notice.Kind.FORFEIT)
 
 
 def test_the_forfeit_command_applies_due_forfeits_and_respects_extensions(capsys) -> None:

@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 
-from games.tournaments import desk, naming, selectors, services
+from games.tournaments import desk, naming, notice_words, selectors, services
 from games.tournaments.admin import desk_actions
 from games.tournaments.admin.desk_forms import (
     AddPlayersForm,
@@ -295,8 +295,8 @@ def render_desk(
         "steps": desk.steps(t),
         "step_form": forms.get("step_form"),
         "announce_form": forms.get("announce_form") or AnnounceForm(),
-        "announcements": list(t.notices.filter(kind=Notice.Kind.ANNOUNCEMENT).select_related("by")[:10]),
-        "log": list(t.notices.exclude(kind=Notice.Kind.ANNOUNCEMENT).select_related("by")[:12]),
+        "announcements": notice_words.word(t.notices.filter(kind=Notice.Kind.ANNOUNCEMENT)[:10]),
+        "log": notice_words.word(t.notices.exclude(kind=Notice.Kind.ANNOUNCEMENT)[:12]),
         "entrants": list(
             t.entrants.select_related("user").order_by("withdrawn", "seed", "registered_at", "pk")
         ),

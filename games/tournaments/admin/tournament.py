@@ -46,7 +46,7 @@ class EntrantInline(admin.TabularInline):
 class NoticeInline(admin.TabularInline):
     model = Notice
     extra = 0
-    fields = ("created_at", "kind", "text", "reason", "by")
+    fields = ("created_at", "kind", "words", "reason_words", "by")
     readonly_fields = fields
     can_delete = False
     verbose_name_plural = "Notices (shown on the tournament page)"

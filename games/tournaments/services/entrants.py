@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import logging
-import re
-from collections.abc import Iterable
 from datetime import datetime
 
 from django.contrib.auth import get_user_model
@@ -12,7 +10,6 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from games.play.names import DELETED_NAME
 from games.tournaments.broadcast import tournament_changed_on_commit
 from games.tournaments.models import Entrant, Match, Notice, Tournament
 from games.tournaments.selectors import rating_function
@@ -22,9 +19,6 @@ from games.tournaments.services.errors import NotNow, TournamentError
 
 log = logging.getLogger("games.tournaments")
 
-# A name inside a sentence, not a piece of a longer one: no username character either side (a full
-# stop after it ends the sentence unless another username character follows).
-_NAME_EDGE = r"[\w@+-]"
 
 @transaction.atomic
 def tournament_register(
@@ -64,7 +58,7 @@ def entrant_add(
     if t.entrants.filter(user=user).exists():
         raise NotNow(f"{user.get_username()} is already entered.")
     entrant = Entrant.objects.create(tournament=t, user=user, seed=seed)
-    post_notice(t, Notice.Kind.ENTRANTS, f"{user.get_username()} was entered by the organiser.", by=by)
+    post_notice(t, Notice.Kind.ENTRANTS, "entered", {"user": user.pk}, by=by)
     changed(t)
     return entrant
 
@@ -78,7 +72,7 @@ def entrant_remove(*, entrant_id: int, by: AbstractBaseUser | None = None) -> No
     if t.status != Tournament.Status.UPCOMING:
         raise NotNow("After the start a player can only be withdrawn.")
     entrant.delete()
-    post_notice(t, Notice.Kind.ENTRANTS, f"{entrant.name} was removed from the entry list.", by=by)
+    post_notice(t, Notice.Kind.ENTRANTS, "removed", {"user": entrant.user_id}, by=by)
     changed(t)
 
 
@@ -121,7 +115,7 @@ def entrant_withdraw(*, entrant_id: int, by: AbstractBaseUser | None = None, rea
     entrant.withdrawn_at = timezone.now()
     entrant.seed = entrant.seed if t.status == Tournament.Status.RUNNING else None
     entrant.save(update_fields=["withdrawn", "withdrawn_at", "seed"])
-    post_notice(t, Notice.Kind.WITHDRAWAL, f"{entrant.name} has withdrawn.", reason=reason, by=by)
+    post_notice(t, Notice.Kind.WITHDRAWAL, "withdrew", {"user": entrant.user_id}, reason=reason, by=by)
     if t.status == Tournament.Status.RUNNING:
         open_matches = Match.objects.filter(tournament=t).exclude(
             status__in=[Match.Status.FINISHED, Match.Status.BYE, Match.Status.VOID]
@@ -135,9 +129,9 @@ def entrant_withdraw(*, entrant_id: int, by: AbstractBaseUser | None = None, rea
             m = Match.objects.select_related("entrant1__user", "entrant2__user").get(pk=pk)
             if not m.decided and m.entrant1_id and m.entrant2_id:
                 other = 1 if m.entrant1_id == entrant.pk else 0
-                progress.decide(
-                    t, m, other, Match.Decided.WITHDRAWAL, f"{entrant.name} withdrew. {reason}".strip(), by=by
-                )
+                gone = "{1}" if other == 1 else "{2}"  # the name when shown (Match.note_text)
+                note = f"{gone} withdrew. {reason}".strip()
+                progress.decide(t, m, other, Match.Decided.WITHDRAWAL, note, by=by)
         progress.move_on(t)
     changed(t)
     return entrant
@@ -192,7 +186,7 @@ def entrants_add_many(
     new = [Entrant.objects.create(tournament=t, user=u) for u in users if u.pk not in entered]
     if not new:
         raise NotNow("They are all entered already.")
-    post_notice(t, Notice.Kind.ENTRANTS, _entered_text(new, "by the director"), by=by)
+    post_notice(t, Notice.Kind.ENTRANTS, "entered_many", {"users": [e.user_id for e in new]}, by=by)
     changed(t)
     return new, already
 
@@ -217,33 +211,14 @@ def entrants_import(
     if not new:
         raise NotNow(f"Everyone from {source.name} is entered already." if theirs
                      else f"{source.name} has no players to import.")
-    post_notice(t, Notice.Kind.ENTRANTS, _entered_text(new, f"from {source.name}"), by=by)
+    params = {"users": [e.user_id for e in new], "source": source.pk}
+    post_notice(t, Notice.Kind.ENTRANTS, "entered_many", params, by=by)
     changed(t)
     return new, len(theirs) - len(new)
 
 
-def _entered_text(new: list[Entrant], how: str) -> str:
-    names = [e.user.get_username() for e in new]
-    shown = ", ".join(names[:12]) + (f" and {len(names) - 12} more" if len(names) > 12 else "")
-    return f"{len(new)} player{'s' if len(new) > 1 else ''} entered {how}: {shown}."
-
-
-@transaction.atomic
-def entrant_forget_name(*, tournament_ids: Iterable[int], name: str) -> None:
-    """A deleted account's old username out of the notices and match notes of the events it was
-    in: they were written in words ("alice has withdrawn.") and are public."""
-    pattern = re.compile(rf"(?<![\w.@+-]){re.escape(name)}(?!{_NAME_EDGE}|\.{_NAME_EDGE})")
-    longest = Notice._meta.get_field("text").max_length
-    for tournament_id in sorted(tournament_ids):  # one lock order
-        if not Tournament.objects.select_for_update().filter(pk=tournament_id).exists():
-            continue
-        for notice in Notice.objects.filter(tournament_id=tournament_id):
-            text = pattern.sub(DELETED_NAME, notice.text)[:longest]
-            reason = pattern.sub(DELETED_NAME, notice.reason)
-            if (text, reason) != (notice.text, notice.reason):
-                Notice.objects.filter(pk=notice.pk).update(text=text, reason=reason)
-        for match in Match.objects.filter(tournament_id=tournament_id).exclude(note=""):
-            note = pattern.sub(DELETED_NAME, match.note)
-            if note != match.note:
-                Match.objects.filter(pk=match.pk).update(note=note)
+def player_renamed(*, user_id: int) -> None:
+    """A player's name changed (their account was deleted): every page of the events they are in
+    is drawn again after commit. Nothing is rewritten: notices and notes name players by id."""
+    for tournament_id in Entrant.objects.filter(user_id=user_id).values_list("tournament_id", flat=True):
         tournament_changed_on_commit(tournament_id)

@@ -47,9 +47,8 @@ def forfeit_check(m: Match, now: datetime | None = None) -> ForfeitCheck:
 def _forfeit(t: Tournament, m: Match, absent: int, note: str, by: AbstractBaseUser | None = None) -> None:
     gone = m.entrant1 if absent == 0 else m.entrant2
     progress.decide(t, m, 1 - absent, Match.Decided.FORFEIT, note, by=by)
-    post_notice(
-        t, Notice.Kind.FORFEIT, f"{gone.name} forfeited {m.label} (round {m.round_no}).", reason=note, by=by
-    )
+    params = {"user": gone.user_id, "users": [m.entrant1.user_id, m.entrant2.user_id], "round": m.round_no}
+    post_notice(t, Notice.Kind.FORFEIT, "forfeited", params, reason=note, by=by)
     changed(t)
 
 
@@ -75,15 +74,10 @@ def match_claim_forfeit(*, user: AbstractBaseUser, match_id: int, now: datetime 
     if not check.due:
         raise NotNow(f"You can claim the game after {timezone.localtime(check.deadline):%H:%M:%S}.")
     minutes = t.forfeit_minutes + m.extra_minutes
-    opponent = m.entrant2 if side == 0 else m.entrant1
-    _forfeit(
-        t,
-        m,
-        check.absent,
-        f"{opponent.name} made no move within {minutes_text(minutes)}; "
-        f"claimed by {m.entrant1.name if side == 0 else m.entrant2.name}.",
-        by=user,
-    )
+    # The players' names when shown (Match.note_text): {1} is entrant 1, {2} entrant 2.
+    opponent, claimer = ("{2}", "{1}") if side == 0 else ("{1}", "{2}")
+    note = f"{opponent} made no move within {minutes_text(minutes)}; claimed by {claimer}."
+    _forfeit(t, m, check.absent, note, by=user)
     return m
 
 
@@ -117,11 +111,12 @@ def apply_due_forfeits(*, now: datetime | None = None) -> list[tuple[Match, str]
             continue
         gone = m.entrant1 if check.absent == 0 else m.entrant2
         minutes = m.tournament.forfeit_minutes + m.extra_minutes
+        token = "{1}" if check.absent == 0 else "{2}"  # the name when shown (Match.note_text)
         try:
             match_forfeit(
                 match_id=m.pk,
                 absent_side=check.absent,
-                note=f"{gone.name} made no move within {minutes_text(minutes)} (applied by the site).",
+                note=f"{token} made no move within {minutes_text(minutes)} (applied by the site).",
             )
         except (TournamentError, game_services.ServiceError) as exc:
             report.append((m, f"skipped: {exc}"))
@@ -139,6 +134,8 @@ def match_extend(*, match_id: int, minutes: int, by: AbstractBaseUser | None = N
         raise NotNow("This match is already decided.")
     m.extra_minutes += minutes
     m.save(update_fields=["extra_minutes"])
-    post_notice(t, Notice.Kind.DEADLINE, f"Forfeit time for {m.label} extended by {minutes} minutes.", by=by)
+    params = {"users": [m.entrant1.user_id if m.entrant1_id else None,
+                        m.entrant2.user_id if m.entrant2_id else None], "minutes": minutes}
+    post_notice(t, Notice.Kind.DEADLINE, "extended", params, by=by)
     changed(t)
     return m

@@ -161,13 +161,9 @@ def carry_winner(t: Tournament, m: Match, *, by: AbstractBaseUser | None = None)
     if nxt.decided:
         raise NotNow(f"The next match ({nxt.label}) is already decided: correct that one first.")
     if nxt.game_id is not None:
-        post_notice(
-            t,
-            Notice.Kind.RESULT,
-            f"Game {nxt.game_id} ({nxt.label}) no longer counts: a result before it "
-            "was corrected, and the match starts again.",
-            by=by,
-        )
+        players = [nxt.entrant1.user_id if nxt.entrant1_id else None,
+                   nxt.entrant2.user_id if nxt.entrant2_id else None]
+        post_notice(t, Notice.Kind.RESULT, "game_void", {"game": nxt.game_id, "users": players}, by=by)
         nxt.game = None
         nxt.started_at = None
         nxt.extra_minutes = 0
@@ -240,8 +236,8 @@ def start_match(t: Tournament, m: Match, *, by: AbstractBaseUser | None = None) 
         m.save()
         return
     if e1.withdrawn or e2.withdrawn:
-        gone = e1 if e1.withdrawn else e2
-        decide(t, m, 1 if e1.withdrawn else 0, Match.Decided.WITHDRAWAL, f"{gone.name} withdrew.", move=False)
+        gone = "{1}" if e1.withdrawn else "{2}"  # the player's name when shown (Match.note_text)
+        decide(t, m, 1 if e1.withdrawn else 0, Match.Decided.WITHDRAWAL, f"{gone} withdrew.", move=False)
         return
     # No clock yet: it starts when both players have come to the board (listeners.on_player_arrived).
     game = game_services.game_create_between(
@@ -326,7 +322,8 @@ def _step_rounds(t: Tournament, force: bool, by) -> bool:
             except NotNow as exc:
                 if force:
                     raise
-                post_notice_once(t, Notice.Kind.ROUND, f"{exc.message} The director decides what follows.")
+                text = f"{exc.message} The director decides what follows."
+                post_notice_once(t, Notice.Kind.ROUND, "", text=text)
                 return False
         open_round(t, nxt, by)
         return True
@@ -335,12 +332,12 @@ def _step_rounds(t: Tournament, force: bool, by) -> bool:
     table = selectors.standings(t)
     tied = selectors.cut_tie(t, table)
     if tied:
-        what = "the last playoff places" if t.has_qualifying else "first place"
-        text = (f"{', '.join(e.name for e in tied)} are level on every tie-break for {what}: the "
-                "director records a cut of the cards to separate them.")
+        params = {"users": [e.user_id for e in tied], "playoff": t.has_qualifying}
         if force:
-            raise NotNow(text)
-        post_notice_once(t, Notice.Kind.ROUND, text)
+            what = "the last playoff places" if t.has_qualifying else "first place"
+            raise NotNow(f"{', '.join(e.name for e in tied)} are level on every tie-break for {what}: the "
+                         "director records a cut of the cards to separate them.")
+        post_notice_once(t, Notice.Kind.ROUND, "tie_for_cut", params)
         return False
     active = [row for row in table if not row.withdrawn]
     if t.has_qualifying:
@@ -358,14 +355,14 @@ def open_round(t: Tournament, round_no: int, by) -> None:
     ).select_related("entrant1__user", "entrant2__user")
     for m in matches:
         start_match(t, m, by=by)
-    text = f"Round {round_no} has begun."
+    params = {"round": round_no}
     if t.stage == Tournament.Stage.QUALIFYING:
-        text = f"Qualifying round {round_no} of {t.qualifying_games} has begun."
+        params["of"] = t.qualifying_games
         bye = Match.objects.filter(tournament=t, stage=t.stage, round_no=round_no, status=Match.Status.BYE,
-                                   entrant2__isnull=True).select_related("entrant1__user").first()
+                                   entrant2__isnull=True).select_related("entrant1").first()
         if bye is not None:
-            text += f" {bye.entrant1.name} has the bye (a win, no spread)."
-    post_notice(t, Notice.Kind.ROUND, text)
+            params["bye"] = bye.entrant1.user_id
+    post_notice(t, Notice.Kind.ROUND, "round_opened", params)
 
 
 def _step_knockout(t: Tournament, force: bool, by) -> bool:
@@ -406,10 +403,7 @@ def draw_playoff(t: Tournament, table: list[pairing.Standing], by) -> None:
         entrant.qualifying_rank = rank
     draw_bracket(t, qualified, t.playoff_match_games)
     t.save()
-    names = ", ".join(f"{i}. {e.name}" for i, e in enumerate(qualified, start=1))
-    post_notice(
-        t, Notice.Kind.ROUND, f"Qualifying is over. The playoff, seeded by qualifying rank: {names}.", by=by
-    )
+    post_notice(t, Notice.Kind.ROUND, "playoff_drawn", {"users": [e.user_id for e in qualified]}, by=by)
 
 
 def finish(t: Tournament, winner: Entrant | None, by) -> None:
@@ -417,6 +411,5 @@ def finish(t: Tournament, winner: Entrant | None, by) -> None:
     t.finished_at = timezone.now()
     t.champion = winner.user if winner else None
     t.save()
-    text = f"The tournament is over: {winner.name} is the champion." if winner else "The tournament is over."
-    post_notice(t, Notice.Kind.FINISH, text, by=by)
+    post_notice(t, Notice.Kind.FINISH, "finished", {"champion": winner.user_id if winner else None}, by=by)
     log.info("tournament=%s action=finish champion=%s", t.pk, getattr(t.champion, "pk", None))

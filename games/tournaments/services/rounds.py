@@ -45,7 +45,7 @@ def tournament_start(*, tournament_id: int, by: AbstractBaseUser | None = None) 
     else:
         progress.draw_round_robin(t, seeded)
     t.save()
-    post_notice(t, Notice.Kind.START, f"The tournament has started with {len(seeded)} players.", by=by)
+    post_notice(t, Notice.Kind.START, "started", {"players": len(seeded)}, by=by)
     progress.move_on(t, force=True, by=by)  # the first round starts now, even when rounds wait for the admin
     changed(t)
     log.info("tournament=%s action=start players=%s", t.pk, len(seeded))
@@ -91,8 +91,8 @@ def tournament_start_playoff(*, tournament_id: int, by: AbstractBaseUser | None 
         if t.format == Tournament.Format.ACC:
             t.qualifying_games = t.current_round
             t.save(update_fields=["qualifying_games"])
-        post_notice(t, Notice.Kind.ROUND, f"The director ended the qualifying after round {t.current_round} "
-                f"of {total}.", by=by)
+        ended = {"round": t.current_round, "total": total}
+        post_notice(t, Notice.Kind.ROUND, "qualifying_ended", ended, by=by)
     progress.move_on(t, force=True, by=by)
     changed(t)
     return selectors.stage_name(t)
@@ -115,6 +115,6 @@ def tournament_cancel(
     undecided.update(status=Match.Status.VOID)
     game_services.organiser_notice(
         game_ids=open_games, text=f"The tournament {t.name} was cancelled: this game no longer counts.")
-    post_notice(t, Notice.Kind.CANCEL, "The tournament has been cancelled.", reason=reason, by=by)
+    post_notice(t, Notice.Kind.CANCEL, "cancelled", reason=reason, by=by)
     changed(t)
     return t

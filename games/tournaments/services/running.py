@@ -38,8 +38,7 @@ def tournament_pause(
         raise NotNow("The tournament is already paused.")
     t.paused_at = timezone.now()
     t.save(update_fields=["paused_at"])
-    post_notice(t, Notice.Kind.PAUSE, "The director has paused the tournament: nothing new starts until "
-            "it resumes; games in play go on.", reason=reason.strip(), by=by)
+    post_notice(t, Notice.Kind.PAUSE, "paused", reason=reason.strip(), by=by)
     changed(t)
     return t
 
@@ -57,7 +56,7 @@ def tournament_resume(*, tournament_id: int, by: AbstractBaseUser | None = None)
     )
     t.paused_at = None
     t.save(update_fields=["paused_at"])
-    post_notice(t, Notice.Kind.PAUSE, "The director has resumed the tournament.", by=by)
+    post_notice(t, Notice.Kind.PAUSE, "resumed", by=by)
     progress.move_on(t, by=by)
     changed(t)
     return t
@@ -76,7 +75,7 @@ def tournament_announce(*, tournament_id: int, text: str, by: AbstractBaseUser |
     t = lock_tournament(tournament_id)
     if t.status == Tournament.Status.CANCELLED:
         raise NotNow("The tournament was cancelled.")
-    notice = Notice.objects.create(tournament=t, kind=Notice.Kind.ANNOUNCEMENT, text=text, by=by)
+    notice = post_notice(t, Notice.Kind.ANNOUNCEMENT, "", text=text, by=by)
     game_ids = list(
         Match.objects.filter(tournament=t, status=Match.Status.ACTIVE, game__status=Game.Status.ACTIVE)
         .values_list("game_id", flat=True)
@@ -119,8 +118,8 @@ def entrants_record_cut(
             recorded.append(entrants[pk])
     if not recorded:
         raise TournamentError("No card changed.")
-    said = ", ".join(f"{e.name} {e.cut_card or '(cleared)'}" for e in recorded)
-    post_notice(t, Notice.Kind.INFO, f"The director recorded a cut of the cards: {said}.", by=by)
+    cards = [[e.user_id, e.cut_card] for e in recorded]
+    post_notice(t, Notice.Kind.INFO, "cut_recorded", {"cards": cards}, by=by)
     if t.status == Tournament.Status.RUNNING:
         progress.move_on(t, by=by)
     changed(t)

@@ -151,24 +151,23 @@ def _check_status(t: Tournament) -> None:
         raise NotNow("Results can only be set while the tournament runs (or corrected after it).")
 
 
-def _apply(t: Tournament, m: Match, result: Proposed, reason: str, by, *, notice: bool = True) -> str:
+def _apply(t: Tournament, m: Match, result: Proposed, reason: str, by, *, notice: bool = True) -> None:
     """Write ``result`` to ``m`` and what follows from it (a bracket's next match, the next round,
-    the champion); keep the audit line. Returns the notice's words."""
+    the champion); keep the audit line."""
     before = describe(m)
     was_decided = m.decided
     old_winner = m.winner_id
     winner = m.entrant1 if result.winner_side == 0 else m.entrant2
     values = {**result.values, "game_scores": result.scores}
     won, lost = (values["games1"], values["games2"])[:: 1 if result.winner_side == 0 else -1]
-    text = (
-        f"Result {'corrected' if was_decided else 'set'} by the organiser: {m.label} "
-        f"({naming.lower_first(naming.round_name(t, m.stage, m.round_no))}): {winner.name} wins {won}–{lost}."
-    )
+    params = {
+        "users": [m.entrant1.user_id, m.entrant2.user_id], "corrected": was_decided, "winner": winner.user_id,
+        "won": won, "lost": lost, "round_name": naming.lower_first(naming.round_name(t, m.stage, m.round_no)),
+    }
     # The result goes in the log before what it causes (the next round, "Qualifying is over").
     logged = None
     if notice:
-        logged = Notice.objects.create(tournament=t, kind=Notice.Kind.RESULT, text=text[:300], reason=reason,
-                                       by=by)
+        logged = post_notice(t, Notice.Kind.RESULT, "result_entered", params, reason=reason, by=by)
     if was_decided:
         for name, value in values.items():
             setattr(m, name, value)
@@ -191,7 +190,7 @@ def _apply(t: Tournament, m: Match, result: Proposed, reason: str, by, *, notice
             if top is not None and top.user_id != t.champion_id:
                 t.champion = top.user
                 t.save(update_fields=["champion"])
-                text += f" {top.name} is now the champion."
+                params["champion"] = top.user_id
     else:
         if t.status != Tournament.Status.RUNNING:
             raise NotNow("The tournament is over.")
@@ -199,12 +198,11 @@ def _apply(t: Tournament, m: Match, result: Proposed, reason: str, by, *, notice
         progress.decide(t, m, result.winner_side, Match.Decided.ADMIN, reason, result.values, by=by)
         m.refresh_from_db()
     ResultChange.objects.create(match=m, by=by, before=before[:200], after=describe(m)[:200], reason=reason)
-    if logged is not None and logged.text != text[:300]:  # a new champion, said with the result
-        logged.text = text[:300]
-        logged.save(update_fields=["text"])
+    if logged is not None and logged.params != params:  # a new champion, said with the result
+        logged.params = params
+        logged.save(update_fields=["params"])
     log.info("tournament=%s match=%s action=set_result winner=%s by=%s", t.pk, m.pk, winner.pk,
              getattr(by, "pk", None))
-    return text
 
 
 @transaction.atomic
@@ -286,9 +284,8 @@ def round_set_results(
     new = sum(not m.decided for m, _ in todo)
     if new:
         where = sorted({naming.lower_first(naming.round_name(t, m.stage, m.round_no)) for m, _ in todo})
-        rounds_text = ", ".join(where)
-        post_notice(t, Notice.Kind.RESULT, f"The director entered {new} result{'s' if new > 1 else ''} "
-                f"({rounds_text}).", by=by)
+        entered = {"count": new, "rounds": ", ".join(where)}
+        post_notice(t, Notice.Kind.RESULT, "results_entered", entered, by=by)
     for m, result in todo:
         was_decided = m.decided
         m.refresh_from_db()  # a result before it may have moved the event on (a bracket's winner)
