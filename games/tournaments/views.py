@@ -22,7 +22,7 @@ from games.play.models import Game
 from games.tournaments import bracket, naming, notice_words, pairing, selectors, services
 from games.tournaments import watch as watching
 from games.tournaments.models import Entrant, Match, Notice, ResultChange, Tournament
-from games.tournaments.services.scoresheet import SHEET_REASON
+from games.tournaments.services.entered_results import SHEET_REASON
 
 DECIDED = selectors.DECIDED
 
@@ -112,7 +112,7 @@ def _state_in_play(m: Match) -> dict | None:
 
 
 def in_play(m: Match) -> str:
-    """The score of a match being played, entrant 1's first (seat 0 is entrant 1: _start_match):
+    """The score of a match being played, entrant 1's first (seat 0 is entrant 1: progress.start_match):
     "87–64, deal 8", with the game and the games won in a longer match. Only the scores and the
     deal's number leave the state."""
     state = _state_in_play(m)

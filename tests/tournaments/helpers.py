@@ -71,7 +71,7 @@ def my_active_match(t: Tournament, user) -> Match:
 def my_match_in_round_one(name: str):
     """A round robin of four, started, its other first-round match decided: ``(tournament, me,
     my match, my opponent)``, with ``me`` the first player and my match still in play."""
-    from games.tournaments.services.scoresheet import Entry
+    from games.tournaments.services.entered_results import Entry
 
     players = make_players(4)
     t = make_tournament(players, name=name, format=Tournament.Format.ROUND_ROBIN)

@@ -8,9 +8,9 @@ from django.contrib.auth import get_user_model
 from django.contrib.messages import get_messages
 from django.test import Client
 
-from games.tournaments import desk, naming, services
+from games.tournaments import desk_steps, naming, services
 from games.tournaments.models import Match, Notice, Tournament
-from games.tournaments.services.scoresheet import Entry
+from games.tournaments.services.entered_results import Entry
 from games.tournaments.views import stage_text
 from tests.play.factories import fixed_secrets
 
@@ -42,12 +42,12 @@ def client(staff) -> Client:
     (3, "match", "3 matches"), (2, "player", "2 players"), (0, "game", "0 games"), (2, "bye", "2 byes"),
 ])
 def test_plurals(n, word, said):
-    assert desk._plural(n, word) == said
+    assert desk_steps._plural(n, word) == said
 
 
 def test_start_with_too_few_players_ends_each_sentence_once():
     t = make_tournament(make_players(1), format=Tournament.Format.KNOCKOUT)
-    step = desk.start_step(t)
+    step = desk_steps.start_step(t)
     assert step.what == ("Closes the entry list at 1 player, numbers the seeds (the seeds you set, then by "
                          "rating where the site has ratings, then in registration order).")
     assert ". ." not in step.what and ".." not in step.what and not step.enabled
@@ -57,7 +57,7 @@ def test_start_with_too_few_players_ends_each_sentence_once():
                                  Tournament.Format.QUALIFYING, Tournament.Format.ACC])
 def test_start_text_reads_as_sentences(fmt):
     t = make_tournament(make_players(5), format=fmt, qualifying_games=3)
-    what = desk.start_step(t).what
+    what = desk_steps.start_step(t).what
     assert ". ." not in what and ".." not in what and what.endswith(".")
 
 

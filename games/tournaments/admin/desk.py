@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 
-from games.tournaments import desk, naming, notice_words, selectors, services
+from games.tournaments import desk_steps, naming, notice_words, selectors, services
 from games.tournaments.admin import desk_actions
 from games.tournaments.admin.desk_forms import (
     AddPlayersForm,
@@ -292,7 +292,7 @@ def render_desk(
         "original": t,
         "error": error,
         "stage_text": stage_text(t, ko_rounds) if t.status == Tournament.Status.RUNNING else "",
-        "steps": desk.steps(t),
+        "steps": desk_steps.steps(t),
         "step_form": forms.get("step_form"),
         "announce_form": forms.get("announce_form") or AnnounceForm(),
         "announcements": notice_words.word(t.notices.filter(kind=Notice.Kind.ANNOUNCEMENT)[:10]),

@@ -9,6 +9,15 @@ desk and the pages read is in ``games.tournaments.selectors``.
 """
 
 
+from games.tournaments.services.announcements import ANNOUNCEMENT_LENGTH, tournament_announce
+from games.tournaments.services.entered_results import (
+    Entry,
+    ResultErrors,
+    match_set_result,
+    parse_scores,
+    proposed_result,
+    round_set_results,
+)
 from games.tournaments.services.entrants import (
     UnknownPlayers,
     entrant_add,
@@ -16,6 +25,7 @@ from games.tournaments.services.entrants import (
     entrant_withdraw,
     entrants_add_many,
     entrants_import,
+    entrants_record_cut,
     player_renamed,
     seed_entrants,
     tournament_register,
@@ -39,26 +49,13 @@ from games.tournaments.services.listeners import (
     on_game_finished,
     on_player_arrived,
 )
-from games.tournaments.services.rounds import (
+from games.tournaments.services.steps import (
     tournament_advance,
     tournament_cancel,
-    tournament_start,
-    tournament_start_playoff,
-)
-from games.tournaments.services.running import (
-    ANNOUNCEMENT_LENGTH,
-    entrants_record_cut,
-    tournament_announce,
     tournament_pause,
     tournament_resume,
-)
-from games.tournaments.services.scoresheet import (
-    Entry,
-    ResultErrors,
-    match_set_result,
-    parse_scores,
-    proposed_result,
-    round_set_results,
+    tournament_start,
+    tournament_start_playoff,
 )
 
 __all__ = [

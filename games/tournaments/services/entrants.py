@@ -1,4 +1,5 @@
-"""Entrants: registering, the organiser adding and removing players, seeding and withdrawals."""
+"""Entrants: registering, the director adding and removing players, seeding, withdrawals, and the
+cut of the cards that breaks a tie between players."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
+from games.tournaments import pairing
 from games.tournaments.broadcast import tournament_changed_on_commit
 from games.tournaments.models import Entrant, Match, Notice, Tournament
 from games.tournaments.selectors import rating_function
@@ -222,3 +224,39 @@ def player_renamed(*, user_id: int) -> None:
     is drawn again after commit. Nothing is rewritten: notices and notes name players by id."""
     for tournament_id in Entrant.objects.filter(user_id=user_id).values_list("tournament_id", flat=True):
         tournament_changed_on_commit(tournament_id)
+
+
+@transaction.atomic
+def entrants_record_cut(
+    *, tournament_id: int, cards: dict[int, str], by: AbstractBaseUser | None = None
+) -> list[Entrant]:
+    """Record the cards tied players cut (``entrant id -> "7"``, "K", "10"...): the standings' last
+    tie-break. What was waiting for the cut (the playoff, the champion) follows."""
+    t = lock_tournament(tournament_id)
+    if t.status not in (Tournament.Status.RUNNING, Tournament.Status.FINISHED):
+        raise NotNow("A cut is recorded for a tournament under way.")
+    entrants = {e.pk: e for e in t.entrants.select_related("user").filter(pk__in=list(cards))}
+    unknown = [pk for pk in cards if pk not in entrants]
+    if unknown:
+        raise TournamentError("Those players are not entered in this tournament.")
+    recorded = []
+    for pk, card in cards.items():
+        card = card.strip().upper()
+        if card:
+            try:
+                pairing.card_rank(card)
+            except ValueError:
+                name = entrants[pk].name
+                raise TournamentError(f"{name}: “{card}” is not a card (A, 2 to 10, J, Q or K).") from None
+        if entrants[pk].cut_card != card:
+            entrants[pk].cut_card = card
+            entrants[pk].save(update_fields=["cut_card"])
+            recorded.append(entrants[pk])
+    if not recorded:
+        raise TournamentError("No card changed.")
+    cards = [[e.user_id, e.cut_card] for e in recorded]
+    post_notice(t, Notice.Kind.INFO, "cut_recorded", {"cards": cards}, by=by)
+    if t.status == Tournament.Status.RUNNING:
+        progress.move_on(t, by=by)
+    changed(t)
+    return recorded

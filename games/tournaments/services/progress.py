@@ -25,7 +25,7 @@ from games.play.models import Game, Move
 from games.tournaments import naming, pairing, selectors
 from games.tournaments.broadcast import lobbies_changed_on_commit, players_told_on_commit
 from games.tournaments.models import Entrant, Match, Notice, Tournament
-from games.tournaments.services import qualifying
+from games.tournaments.services import qualifying_draw
 from games.tournaments.services.common import post_notice, post_notice_once
 from games.tournaments.services.errors import NotNow
 
@@ -318,7 +318,7 @@ def _step_rounds(t: Tournament, force: bool, by) -> bool:
             if open_so_far:
                 return False  # paired from the results of the round before, so it waits for them
             try:
-                qualifying.pair_next(t, nxt)
+                qualifying_draw.pair_next(t, nxt)
             except NotNow as exc:
                 if force:
                     raise

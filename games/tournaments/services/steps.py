@@ -1,19 +1,21 @@
-"""The director's steps that set an event going and move it on by hand: start, advance, start the
-playoff, cancel. What follows from each is ``progress``'s."""
+"""The director's steps, each a button on the desk (``desk_steps`` says what each will do): start,
+advance, start the playoff, pause and resume, cancel. What follows from each is ``progress``'s."""
 
 from __future__ import annotations
 
 import logging
+import math
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from games.play import services as game_services
 from games.play.models import Game
 from games.tournaments import selectors
 from games.tournaments.models import Match, Notice, Tournament
-from games.tournaments.services import progress, qualifying
+from games.tournaments.services import progress, qualifying_draw
 from games.tournaments.services.common import changed, lock_tournament, post_notice
 from games.tournaments.services.errors import NotNow
 
@@ -41,7 +43,7 @@ def tournament_start(*, tournament_id: int, by: AbstractBaseUser | None = None) 
     if t.format == Tournament.Format.KNOCKOUT:
         progress.draw_bracket(t, seeded, t.match_games)
     elif t.format == Tournament.Format.ACC:
-        qualifying.draw_at_start(t, seeded)
+        qualifying_draw.draw_at_start(t, seeded)
     else:
         progress.draw_round_robin(t, seeded)
     t.save()
@@ -116,5 +118,42 @@ def tournament_cancel(
     game_services.organiser_notice(
         game_ids=open_games, text=f"The tournament {t.name} was cancelled: this game no longer counts.")
     post_notice(t, Notice.Kind.CANCEL, "cancelled", reason=reason, by=by)
+    changed(t)
+    return t
+
+
+@transaction.atomic
+def tournament_pause(
+    *, tournament_id: int, by: AbstractBaseUser | None = None, reason: str = ""
+) -> Tournament:
+    """Hold the event: no round opens and no playoff starts by itself, and no forfeit is claimed or
+    applied, until the director resumes. Games in play go on and count."""
+    t = lock_tournament(tournament_id)
+    if t.status != Tournament.Status.RUNNING:
+        raise NotNow("Only a running tournament can be paused.")
+    if t.paused:
+        raise NotNow("The tournament is already paused.")
+    t.paused_at = timezone.now()
+    t.save(update_fields=["paused_at"])
+    post_notice(t, Notice.Kind.PAUSE, "paused", reason=reason.strip(), by=by)
+    changed(t)
+    return t
+
+
+@transaction.atomic
+def tournament_resume(*, tournament_id: int, by: AbstractBaseUser | None = None) -> Tournament:
+    """End the pause: whatever fell due meanwhile happens now, and each match in play gets the time
+    the pause lasted added to its forfeit grace."""
+    t = lock_tournament(tournament_id)
+    if t.status != Tournament.Status.RUNNING or not t.paused:
+        raise NotNow("The tournament is not paused.")
+    minutes = max(1, math.ceil((timezone.now() - t.paused_at).total_seconds() / 60))
+    Match.objects.filter(tournament=t, status=Match.Status.ACTIVE).update(
+        extra_minutes=F("extra_minutes") + minutes
+    )
+    t.paused_at = None
+    t.save(update_fields=["paused_at"])
+    post_notice(t, Notice.Kind.PAUSE, "resumed", by=by)
+    progress.move_on(t, by=by)
     changed(t)
     return t
