@@ -33,6 +33,7 @@ os.environ.setdefault("HTTPS", "false")
 os.environ.setdefault("TEST_DB_NAME", "bench_desk.sqlite3")
 
 FIELDS = ((64, 9), (256, 9))
+WATCHERS = (30, 10)  # visitors, entrants
 
 
 def _ms(start: float) -> float:
@@ -61,6 +62,11 @@ def measure(n: int, rounds: int, seed: int) -> dict:
     from games.tournaments.models import Entrant, Tournament
     from games.tournaments.views import render_live
 
+    try:
+        from games.tournaments.live_pages import pages
+    except ImportError:  # the code before pages were shared: each socket drew its own
+        pages = None
+
     tag = time.time_ns()
     users = get_user_model().objects.bulk_create(
         [get_user_model()(username=f"desk{n}-{tag}-{i}") for i in range(n)]
@@ -72,7 +78,8 @@ def measure(n: int, rounds: int, seed: int) -> dict:
     start = time.perf_counter()
     services.tournament_start(tournament_id=t.pk)
     figures = {"entrants": n, "rounds": rounds, "start": _ms(start), "results": [], "pair": [],
-               "standings": [], "page": []}
+               "standings": [], "page": [], "watchers": []}
+    watchers = [AnonymousUser()] * WATCHERS[0] + users[: WATCHERS[1]]
     for round_no in range(1, rounds + 1):
         t.refresh_from_db()
         entries = _sheet(t, rng)
@@ -87,12 +94,20 @@ def measure(n: int, rounds: int, seed: int) -> dict:
         start = time.perf_counter()
         render_live(t.pk, AnonymousUser())
         figures["page"].append(_ms(start))
+        start = time.perf_counter()
+        stamp = f"{t.pk}-{round_no}"
+        for user in watchers:
+            if pages is not None:
+                pages.page(t.pk, user, stamp)
+            else:
+                render_live(t.pk, user)
+        figures["watchers"].append(_ms(start))
         if round_no < rounds:
             start = time.perf_counter()
             services.tournament_advance(tournament_id=t.pk)
             figures["pair"].append(_ms(start))
     out = {"entrants": n, "rounds": rounds, "games_a_round": n // 2, "start_ms": round(figures["start"], 1)}
-    for key in ("results", "pair", "standings", "page"):
+    for key in ("results", "pair", "standings", "page", "watchers"):
         values = figures[key]
         out[f"{key}_ms"] = {"median": round(statistics.median(values), 1), "worst": round(max(values), 1)}
     return out
@@ -126,10 +141,11 @@ def main(argv: list[str] | None = None) -> None:
         print(json.dumps(result))
         return
     print(f"database {result['database']}; ms per round: median / worst")
-    print(f"{'field':>9} {'start':>9} {'results':>17} {'pair next':>17} {'standings':>17} {'page':>17}")
+    print(f"{'field':>9} {'start':>9} {'results':>17} {'pair next':>17} {'standings':>17} {'page':>17} "
+          f"{'watchers':>17}")
     for f in result["fields"]:
         cells = " ".join(f"{f[k]['median']:>8.1f} /{f[k]['worst']:>7.1f}"
-                         for k in ("results_ms", "pair_ms", "standings_ms", "page_ms"))
+                         for k in ("results_ms", "pair_ms", "standings_ms", "page_ms", "watchers_ms"))
         print(f"{f['entrants']:>4} x {f['rounds']:<2} {f['start_ms']:>9.1f} {cells}")
 
 

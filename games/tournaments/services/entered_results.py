@@ -196,7 +196,6 @@ def _apply(t: Tournament, m: Match, result: Proposed, reason: str, by, *, notice
             raise NotNow("The tournament is over.")
         m.game_scores = result.scores
         progress.decide(t, m, result.winner_side, Match.Decided.ADMIN, reason, result.values, by=by)
-        m.refresh_from_db()
     ResultChange.objects.create(match=m, by=by, before=before[:200], after=describe(m)[:200], reason=reason)
     if logged is not None and logged.params != params:  # a new champion, said with the result
         logged.params = params
@@ -286,10 +285,14 @@ def round_set_results(
         where = sorted({naming.lower_first(naming.round_name(t, m.stage, m.round_no)) for m, _ in todo})
         entered = {"count": new, "rounds": ", ".join(where)}
         post_notice(t, Notice.Kind.RESULT, "results_entered", entered, by=by)
-    for m, result in todo:
-        was_decided = m.decided
-        m.refresh_from_db()  # a result before it may have moved the event on (a bracket's winner)
-        _apply(t, m, result, sheet, by, notice=was_decided)
+    with progress.held(t):  # the event moves on once, after the last result
+        for m, result in todo:
+            was_decided = m.decided
+            if m.stage == Tournament.Stage.KNOCKOUT:
+                m.refresh_from_db()  # a result before it may have carried a winner into this match
+            _apply(t, m, result, sheet, by, notice=was_decided)
+    if t.status == Tournament.Status.RUNNING:
+        progress.move_on(t, by=by)
     changed(t)
     return len(todo)
 

@@ -12,8 +12,10 @@ leaves the step to the loop that is running.
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import logging
+from collections.abc import Iterator
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import F, Q
@@ -100,31 +102,28 @@ def decide(
     by: AbstractBaseUser | None = None,
     move: bool = True,
 ) -> None:
-    """Decide a match off the board. A game in play is resigned on the loser's behalf (through
-    games.play.services), so the board shows the end too; the listener keeps the values set here
-    and moves the event on. ``move``: whether to move the event on here (not when the caller's own
-    loop will)."""
+    """Decide a match off the board. A game in play is ended too, so its board shows the end: on
+    the director's result (entered on the game), or by a resignation made on the loser's behalf
+    (through games.play.services). The match is closed first, so the game_finished listener finds
+    it decided and leaves it. ``move``: whether to move the event on here (not when the caller's
+    own loop will)."""
     values = values or walkover_values(t, m, winner_side)
     for name, value in values.items():
         setattr(m, name, value)
     m.winner = m.entrant1 if winner_side == 0 else m.entrant2
     m.decided_by = decided_by
     m.note = note
-    game = Game.objects.filter(pk=m.game_id).first() if m.game_id else None
-    if game is not None and game.status == Game.Status.ACTIVE and not m.decided:
-        m.save()
+    game = (Game.objects.filter(pk=m.game_id, status=Game.Status.ACTIVE).values_list("version", flat=True)
+            .first() if m.game_id and not m.decided else None)
+    close(m)
+    if game is not None:
         if decided_by == Match.Decided.ADMIN:
             # The director's result: the game ends on it, and every screen shows it as entered.
             enter_on_game(m, winner_side)
         else:
             loser = m.entrant2 if winner_side == 0 else m.entrant1
-            game_services.game_act(
-                user=loser.user, game_id=game.pk, version=game.version, action={"type": "resign"}
-            )
-        m.refresh_from_db()
-        t.refresh_from_db()  # the listener closed the match and moved the tournament on
-        return
-    close(m)
+            game_services.game_act(user=loser.user, game_id=m.game_id, version=game,
+                                   action={"type": "resign"})
     after_result(t, m, by=by, move=move)
 
 
@@ -272,6 +271,17 @@ def _mark(t: Tournament) -> tuple:
     stage = 1 if t.stage == Tournament.Stage.KNOCKOUT else 0
     finished = t.status != Tournament.Status.RUNNING
     return (finished, stage, t.current_round, selectors.started_count(t))
+
+
+@contextlib.contextmanager
+def held(t: Tournament) -> Iterator[None]:
+    """Results decided one after another (a round's score sheet) leave the event where it is; the
+    caller moves it on once, after the last."""
+    token = _moving_on.set(_moving_on.get() | {t.pk})
+    try:
+        yield
+    finally:
+        _moving_on.reset(token)
 
 
 def move_on(t: Tournament, *, force: bool = False, by: AbstractBaseUser | None = None) -> None:
