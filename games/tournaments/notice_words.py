@@ -17,7 +17,7 @@ from django.contrib.auth import get_user_model
 from games.play.names import public_name
 from games.tournaments.models import Notice, Tournament
 
-USER_KEYS = ("user", "champion", "winner")
+USER_KEYS = ("user", "champion", "winner", "bye")
 USERS_KEYS = ("users",)
 SHOWN = 12  # names listed in one notice, "and 3 more" after them
 

@@ -64,3 +64,16 @@ def test_the_migration_rewrites_rows_it_can_read(django_db_blocker):
     assert read.words == "ann forfeited ann v bob (round 1)."
     assert read.reason_words == "ann made no move within 5 minutes; claimed by bob."
     assert (kept.what, kept.words) == ("", "Tea at four, says annie.")
+
+
+def test_every_player_a_notice_names_is_looked_up():
+    ann, bob = make_user("ann"), make_user("bob")
+    t = make_tournament([ann, bob])
+    params = {"round": 1, "of": 3, "bye": ann.pk}
+    n = Notice.objects.create(tournament=t, kind="round", what="round_opened", params=params)
+    assert n.words == "Qualifying round 1 of 3 has begun. ann has the bye (a win, no spread)."
+    for what, p in [("finished", {"champion": bob.pk}), ("withdrew", {"user": ann.pk}),
+                    ("result_entered", {"users": [ann.pk, bob.pk], "winner": bob.pk, "won": 1, "lost": 0,
+                                        "round_name": "round 1", "champion": bob.pk}),
+                    ("cut_recorded", {"cards": [[ann.pk, "7"]]})]:
+        assert "?" not in notice_words.sentence(what, p, notice_words.names_of(notice_words.user_ids(p)).get, {})
