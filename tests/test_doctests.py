@@ -31,7 +31,7 @@ MODULES = _modules_with_examples()
 
 def test_the_walk_reaches_every_package() -> None:
     expected = {"engine.hand_totals", "engine.players.discard", "history.glicko2", "play.narration",
-                "play.names", "play.ratelimit", "tournaments.pairing.swiss"}
+                "play.names", "play.ratelimit", "tournaments.pairing.no_rematch"}
     assert {f"games.{name}" for name in expected} <= set(MODULES)
 
 

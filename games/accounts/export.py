@@ -26,7 +26,7 @@ from games.play.names import public_name
 from games.play.registry import organised
 from games.puzzles.record import answers_data
 from games.tournaments.models import Entrant, Match, Tournament
-from games.tournaments.services import standings
+from games.tournaments.selectors import standings
 
 FORMAT = "cribbage-hall-player/1"
 

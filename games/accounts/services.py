@@ -44,7 +44,6 @@ def account_delete(*, user_id: int) -> AbstractBaseUser:
     user = get_user_model().objects.select_for_update().get(pk=user_id)
     old_name = user.get_username()
     first_time = not is_deleted(old_name)
-    tournament_ids = set(Entrant.objects.filter(user=user).values_list("tournament_id", flat=True))
     if first_time:
         # First, so every notice, result line and board written from here on names "a deleted player".
         _anonymise(user)
@@ -54,7 +53,7 @@ def account_delete(*, user_id: int) -> AbstractBaseUser:
     presence.forget(user)
     if first_time:
         rename_players(Seat.objects.filter(user=user).values_list("game_id", flat=True))
-        tournament_services.entrant_forget_name(tournament_ids=tournament_ids, name=old_name)
+        tournament_services.player_renamed(user_id=user.pk)  # notices name players by id: nothing to rewrite
     sessions = _end_sessions(user)
     log.info("user=%s action=account_delete first_time=%s sessions=%s", user.pk, first_time, sessions)
     return user

@@ -10,8 +10,8 @@ class TournamentsConfig(AppConfig):
     def ready(self) -> None:
         from games.play.registry import register_news_expected, register_organiser, register_player_notices
         from games.play.signals import deal_started, game_finished, guarded, player_arrived
-        from games.tournaments.announcements import for_player, in_running_event
-        from games.tournaments.results import lookup
+        from games.tournaments.lobby_notices import for_player, in_running_event
+        from games.tournaments.organised_games import lookup
         from games.tournaments.services import on_deal_started, on_game_finished, on_player_arrived
 
         # Guarded: a fault in pairing or scoring is logged and undone, and the move that finished

@@ -1,7 +1,10 @@
 """Pushes for tournament pages, through the site's one group sender (``games.play.broadcast``): after
-commit, an id only; each socket renders the page for its own user."""
+commit, an id and the change's own stamp; the sockets of one process that see the same page share
+one drawing of it for that stamp (``live_pages``)."""
 
 from __future__ import annotations
+
+import uuid
 
 from django.db import transaction
 
@@ -13,8 +16,8 @@ def tournament_group(tournament_id: int) -> str:
 
 
 def tournament_changed(tournament_id: int) -> None:
-    broadcast.group_send(tournament_group(tournament_id),
-                         {"type": "tournament.changed", "tournament": tournament_id})
+    message = {"type": "tournament.changed", "tournament": tournament_id, "stamp": uuid.uuid4().hex}
+    broadcast.group_send(tournament_group(tournament_id), message)
 
 
 def tournament_changed_on_commit(tournament_id: int) -> None:

@@ -1,6 +1,7 @@
-"""The tournament page's socket: anyone watching the page (signed in or not) is pushed its live part,
-rendered for their own user, whenever the tournament changes; and a spectator's socket on one of
-its games. Neither writes to the database."""
+"""The tournament page's socket: anyone watching the page (signed in or not) is pushed its live part
+for their own user whenever the tournament changes, drawn once for each change and shared by the
+sockets that see the same page (``live_pages``); and a spectator's socket on one of its games.
+Neither writes to the database."""
 
 from __future__ import annotations
 
@@ -32,10 +33,10 @@ class TournamentConsumer(AsyncWebsocketConsumer):
         await self._send_live()
 
     async def tournament_changed(self, event: dict) -> None:
-        await self._send_live()
+        await self._send_live(event.get("stamp"))
 
-    async def _send_live(self) -> None:
-        html = await self._render()
+    async def _send_live(self, stamp: str | None = None) -> None:
+        html = await self._render(stamp)
         if html is not None:
             await self.send(text_data=html)
 
@@ -46,10 +47,10 @@ class TournamentConsumer(AsyncWebsocketConsumer):
         return Tournament.objects.filter(pk=self.tournament_id).exists()
 
     @database_sync_to_async
-    def _render(self) -> str | None:
-        from games.tournaments.views import render_live
+    def _render(self, stamp: str | None) -> str | None:
+        from games.tournaments.live_pages import pages
 
-        return render_live(self.tournament_id, self.scope["user"])
+        return pages.page(self.tournament_id, self.scope["user"], stamp)
 
 
 class WatchConsumer(GameConsumer):

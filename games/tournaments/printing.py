@@ -10,9 +10,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 
-from games.tournaments import naming, pairing, services
+from games.tournaments import naming, pairing, selectors
 from games.tournaments.models import Match, Tournament
-from games.tournaments.services import qualifying
 from games.tournaments.views import _drawing
 
 
@@ -63,8 +62,8 @@ def standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
     t = _tournament(tournament_id)
     if t.format == Tournament.Format.KNOCKOUT or t.status == Tournament.Status.UPCOMING:
         raise Http404("This event has no standings to print.")
-    table = services.standings(t)
-    found = qualifying.qualification(t, table)
+    table = selectors.standings(t)
+    found = selectors.qualification(t, table)
     return render(request, "tournaments/print/standings.html", {
         **_context(t, "Standings"),
         "standings": table,

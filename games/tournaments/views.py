@@ -19,13 +19,12 @@ from django.views.decorators.http import require_POST
 
 from games.play.models import Game
 from games.play.registry import page_url
-from games.tournaments import bracket, naming, pairing, services
+from games.tournaments import bracket, naming, notice_words, pairing, selectors, services
 from games.tournaments import watch as watching
 from games.tournaments.models import Entrant, Match, Notice, ResultChange, Tournament
-from games.tournaments.services import qualifying
-from games.tournaments.services.scoresheet import SHEET_REASON
+from games.tournaments.services.entered_results import SHEET_REASON
 
-DECIDED = (Match.Status.FINISHED, Match.Status.BYE, Match.Status.VOID)
+DECIDED = selectors.DECIDED
 
 
 def tournament_list(request: HttpRequest) -> HttpResponse:
@@ -113,7 +112,7 @@ def _state_in_play(m: Match) -> dict | None:
 
 
 def in_play(m: Match) -> str:
-    """The score of a match being played, entrant 1's first (seat 0 is entrant 1: _start_match):
+    """The score of a match being played, entrant 1's first (seat 0 is entrant 1: progress.start_match):
     "87–64, deal 8", with the game and the games won in a longer match. Only the scores and the
     deal's number leave the state."""
     state = _state_in_play(m)
@@ -150,9 +149,10 @@ def _drawing(ko: list[Match], me: Entrant | None, user) -> bracket.Drawing | Non
     return bracket.layout(rounds, names)
 
 
-def detail_context(t: Tournament, user) -> dict:
+def page_data(t: Tournament) -> dict:
+    """What the page shows every reader alike: read once for a change and shared by everyone's page
+    (``live_pages``), only what is theirs added for each (``detail_context``)."""
     entrants = list(t.entrants.select_related("user").order_by("withdrawn", "seed", "registered_at", "pk"))
-    me = next((e for e in entrants if user.is_authenticated and e.user_id == user.pk), None)
     # A game's snapshot (its cards, a few KB) is read only for the games in play, in one query: an
     # event of 256 read a thousand of them to draw its page.
     matches = list(
@@ -178,20 +178,19 @@ def detail_context(t: Tournament, user) -> dict:
         (pairing.round_name(r, ko_rounds), list(ms)) for r, ms in groupby(ko, key=lambda m: m.round_no)
     ]
     show_standings = t.format != Tournament.Format.KNOCKOUT
-    table = services.standings(t) if show_standings else []
-    qualified = qualifying.qualification(t, table) if t.status != Tournament.Status.UPCOMING else None
+    table = selectors.standings(t) if show_standings else []
+    qualified = selectors.qualification(t, table) if t.status != Tournament.Status.UPCOMING else None
     return {
         "t": t,
         "login_url": resolve_url(settings.LOGIN_URL),
-        "user": user,
         "entrants": entrants,
+        "matches": matches,
+        "ko": ko,
         "active_count": sum(1 for e in entrants if not e.withdrawn),
-        "me": me,
-        "can_register": user.is_authenticated and me is None and t.registration_open() and not t.is_full(),
-        "can_unregister": me is not None and t.status == Tournament.Status.UPCOMING,
         "registration_open": t.registration_open(),
-        "announcements": list(t.notices.filter(kind=Notice.Kind.ANNOUNCEMENT).select_related("by")[:20]),
-        "notices": list(t.notices.exclude(kind=Notice.Kind.ANNOUNCEMENT).select_related("by")[:40]),
+        "full": t.is_full(),
+        "announcements": notice_words.word(t.notices.filter(kind=Notice.Kind.ANNOUNCEMENT)[:20]),
+        "notices": notice_words.word(t.notices.exclude(kind=Notice.Kind.ANNOUNCEMENT)[:40]),
         "standings": table,
         "qualified": qualified.qualified if qualified else frozenset(),
         "qualifiers": pairing.qualifier_count(sum(1 for e in entrants if not e.withdrawn), t.qualifiers)
@@ -200,7 +199,23 @@ def detail_context(t: Tournament, user) -> dict:
         "schedule": schedule,
         "stage_text": stage_text(t, ko_rounds),
         "sheet_reason": SHEET_REASON,
-        "drawing": _drawing(ko, me, user),
+    }
+
+
+def detail_context(t: Tournament, user, data: dict | None = None) -> dict:
+    """The page for ``user``: what everyone sees (``data``, read now if not given) and what is
+    theirs (their entry, their next match, their games' links)."""
+    data = data if data is not None else page_data(t)
+    matches = data["matches"]
+    me = next((e for e in data["entrants"] if user.is_authenticated and e.user_id == user.pk), None)
+    return {
+        **data,
+        "user": user,
+        "me": me,
+        "can_register": (user.is_authenticated and me is None and data["registration_open"]
+                         and not data["full"]),
+        "can_unregister": me is not None and t.status == Tournament.Status.UPCOMING,
+        "drawing": _drawing(data["ko"], me, user),
         "next": _next_match(t, me, matches),
         "my_game_ids": {
             m.game_id
@@ -232,14 +247,22 @@ def _corrections(matches: list[Match]) -> dict[int, list[ResultChange]]:
     return found
 
 
-def render_live(tournament_id: int, user) -> str | None:
-    """The live part of the page for one user, as an out-of-band swap (pushed over the socket)."""
-    t = Tournament.objects.filter(pk=tournament_id).select_related("champion").first()
+def render_live(tournament_id: int, user, data: dict | None = None) -> str | None:
+    """The live part of the page for one user, as an out-of-band swap (pushed over the socket);
+    ``data``: what everyone sees, read already (``page_data``)."""
+    t = data["t"] if data is not None else (
+        Tournament.objects.filter(pk=tournament_id).select_related("champion").first())
     if t is None:
         return None
     return render_to_string(
-        "tournaments/detail.html#tournament-live", {**detail_context(t, user), "oob": True}
+        "tournaments/detail.html#tournament-live", {**detail_context(t, user, data), "oob": True}
     )
+
+
+def live_data(tournament_id: int) -> dict | None:
+    """``page_data`` of the tournament as it is now, or None if it is gone."""
+    t = Tournament.objects.filter(pk=tournament_id).select_related("champion").first()
+    return None if t is None else page_data(t)
 
 
 def tournament_detail(request: HttpRequest, tournament_id: int) -> HttpResponse:

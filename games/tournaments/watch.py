@@ -26,7 +26,7 @@ from games.play.game_result import final_result
 from games.play.models import Game
 from games.play.narration import log_lines
 from games.play.services import load_state
-from games.tournaments.results import for_game
+from games.tournaments.organised_games import for_game
 
 
 def match_of(game: Game):

@@ -19,6 +19,7 @@ from games.history.ratings import rebuild_ratings
 from games.history.summaries import record_game
 from games.play.models import Connection, Game
 from games.play.names import DELETED_NAME, is_deleted
+from games.tournaments import notice_words, selectors
 from games.tournaments import services as tournament_services
 from games.tournaments.models import Entrant, Match, Notice, Tournament
 from tests.accounts.helpers import PASSWORD, World, make_world
@@ -149,14 +150,18 @@ def test_the_tournament_goes_on_with_a_withdrawal(world):
     assert later and all(m.decided_by == Match.Decided.WITHDRAWAL and m.winner_id != gone.pk for m in later)
     first = theirs.get(round_no=1)
     assert first.winner_id == gone.pk and first.decided_by == Match.Decided.RESIGN  # her win stands
-    table = tournament_services.standings(t)
+    table = selectors.standings(t)
     assert [row.player for row in table][-1] == gone and table[-1].withdrawn
     assert all(Game.objects.get(pk=m.game_id).status == Game.Status.FINISHED for m in theirs if m.game_id)
-    # Her name is gone from the public notices (one said the organiser entered her).
-    texts = [f"{n.text} {n.reason}" for n in Notice.objects.filter(tournament=t)]
+    # Her name is gone from the public notices (one said the organiser entered her): they name
+    # players by id, worded when shown, so nothing was rewritten.
+    texts = [f"{n.words} {n.reason_words}" for n in notice_words.word(Notice.objects.filter(tournament=t))]
     assert not any("alice" in text for text in texts)
     assert f"{DELETED_NAME} was entered by the organiser. " in texts
     assert any(text.startswith(f"{DELETED_NAME} has withdrawn.") for text in texts)
+    assert not Notice.objects.filter(tournament=t).exclude(text="").exists()  # none holds a sentence
+    notes = [m.note_text for m in theirs.select_related("entrant1__user", "entrant2__user") if m.note]
+    assert notes and all("alice" not in note and DELETED_NAME in note for note in notes)
     page = Client().get(t.get_absolute_url()).content.decode()
     assert DELETED_NAME in page and "alice" not in page
     # The others play on to a champion.
@@ -179,16 +184,18 @@ def test_deleting_twice_changes_nothing_more(world):
                         list(PlayerGame.objects.values_list("opponent_name", flat=True)))
 
 
-def test_a_name_inside_other_words_is_left_alone(db):
-    """Only the whole name is replaced in notices: "al" leaves "final" and "Al's" alone."""
+def test_the_notices_name_a_deleted_player_without_being_rewritten(db):
+    """Notices hold ids, not names: deleting an account changes no notice's row, and each reads
+    "a deleted player" where the name was; an announcement (the director's own words) is kept."""
     al, bo = make_user("al"), make_user("bo")
     t = make_tournament([bo], name="Al's cup")
     tournament_services.entrant_add(tournament_id=t.pk, user=al)
-    Notice.objects.create(tournament=t, text="The final: al v bo. Well played, al.", reason="al.b stays")
+    Notice.objects.create(tournament=t, kind=Notice.Kind.ANNOUNCEMENT, text="The final is at six.")
+    rows = list(Notice.objects.filter(tournament=t).values())
     account_delete(user_id=al.pk)
-    texts = set(Notice.objects.filter(tournament=t).values_list("text", "reason"))
-    assert ("The final: a deleted player v bo. Well played, a deleted player.", "al.b stays") in texts
-    assert (f"{DELETED_NAME} was entered by the organiser.", "") in texts
+    assert list(Notice.objects.filter(tournament=t).values()) == rows
+    words = {n.words for n in notice_words.word(Notice.objects.filter(tournament=t))}
+    assert words == {f"{DELETED_NAME} was entered by the organiser.", "The final is at six."}
 
 
 def test_at_a_table_of_four_the_partner_and_the_opponents_lines_name_a_deleted_player(alice, bob, carol):

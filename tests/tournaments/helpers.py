@@ -6,7 +6,7 @@ import random
 
 from games.play import services as game_services
 from games.play.models import Game
-from games.tournaments import services
+from games.tournaments import notice_words, services
 from games.tournaments.models import Entrant, Match, Tournament
 from tests.play.factories import make_user, play_out
 
@@ -71,7 +71,7 @@ def my_active_match(t: Tournament, user) -> Match:
 def my_match_in_round_one(name: str):
     """A round robin of four, started, its other first-round match decided: ``(tournament, me,
     my match, my opponent)``, with ``me`` the first player and my match still in play."""
-    from games.tournaments.services.scoresheet import Entry
+    from games.tournaments.services.entered_results import Entry
 
     players = make_players(4)
     t = make_tournament(players, name=name, format=Tournament.Format.ROUND_ROBIN)
@@ -81,3 +81,8 @@ def my_match_in_round_one(name: str):
     services.round_set_results(tournament_id=t.pk, entries=[Entry(other.pk, other.entrant1_id)], reason="")
     opponent = mine.entrant2.user if mine.entrant1.user_id == me.pk else mine.entrant1.user
     return t, me, mine, opponent
+
+
+def said(t: Tournament, fragment: str, **filters) -> int:
+    """How many of ``t``'s notices (``filters`` on them) say ``fragment`` in words."""
+    return sum(fragment in n.words for n in notice_words.word(t.notices.filter(**filters)))

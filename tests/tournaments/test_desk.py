@@ -19,7 +19,7 @@ from games.tournaments import services
 from games.tournaments.models import Entrant, Match, Notice, ResultChange, Tournament
 from tests.play.factories import fixed_secrets, logged_in
 
-from .helpers import active_matches, make_players, make_tournament, refresh
+from .helpers import active_matches, make_players, make_tournament, refresh, said
 
 pytestmark = pytest.mark.django_db
 
@@ -105,7 +105,7 @@ def test_add_many_players_lists_unknown_names_and_adds_nobody(desk) -> None:
     response = desk.post(url("add", t), {"usernames": "club1\nclub2\nCLUB3\nclub1"})
     assert response.status_code == 302
     assert sorted(t.entrants.values_list("user__username", flat=True)) == ["club1", "club2", "club3"]
-    assert t.notices.filter(text__contains="3 players entered by the director").exists()
+    assert said(t, "3 players entered by the director")
     response = desk.post(url("add", t), {"usernames": "club2"})
     assert response.status_code == 409 and "entered already" in text(response)
 
@@ -164,7 +164,7 @@ def test_a_rounds_results_on_one_form_then_a_correction_with_its_audit(desk, sta
     )
     assert (second.winner_id, second.points2, second.spread) == (second.entrant2_id, 2, -11)
     assert Game.objects.get(pk=first.game_id).status == Game.Status.FINISHED  # its game was ended
-    assert t.notices.filter(text__contains="entered 2 results (qualifying round 1 of 2)").exists()
+    assert said(t, "entered 2 results (qualifying round 1 of 2)")
     # A correction needs a reason, and keeps who, when, before and after.
     data = sheet(t, {first.pk: (first.entrant2_id, "100-121"), second.pk: (second.entrant2_id, "110-121")})
     response = desk.post(url("results", t), data)
@@ -328,3 +328,21 @@ def test_one_result_with_game_scores_and_its_audit_on_the_match_page(desk, staff
     # Every figure the winner's first: the games won, the points and the game scores.
     after = f"{m.entrant2.name} wins 2–1 (points 6–3, spread +56), games 80–121, 121–90, 121–55"
     assert f"in play {after}" in page
+
+
+def test_the_desk_seeds_and_the_changelist_shortcut_is_the_same_step(desk, staff) -> None:
+    t = make_tournament(make_players(3))
+    Entrant.objects.filter(tournament=t).update(seed=None)
+    page = text(desk.get(url("", t)))
+    assert "Numbers the seeds of the 3 players 1 to 3 in the order they registered." in page
+    response = desk.post(url("step", t), {"step": "seed_order"})
+    assert response.status_code == 302
+    assert list(t.entrants.order_by("registered_at").values_list("seed", flat=True)) == [1, 2, 3]
+    by_desk = LogEntry.objects.filter(object_id=str(t.pk)).latest("pk").change_message
+    desk.post(reverse("admin:tournaments_tournament_changelist"),
+              {"action": "seed_by_registration", "_selected_action": [str(t.pk)]})
+    by_shortcut = LogEntry.objects.filter(object_id=str(t.pk)).latest("pk").change_message
+    assert by_desk == by_shortcut == "Seeded: in registration order."
+    t = refresh(t)
+    services.tournament_start(tournament_id=t.pk)
+    assert "Seed by rating" not in text(desk.get(url("", t)))  # seeds are fixed once started

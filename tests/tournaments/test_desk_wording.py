@@ -8,9 +8,9 @@ from django.contrib.auth import get_user_model
 from django.contrib.messages import get_messages
 from django.test import Client
 
-from games.tournaments import desk, naming, services
+from games.tournaments import desk_steps, naming, services
 from games.tournaments.models import Match, Notice, Tournament
-from games.tournaments.services.scoresheet import Entry
+from games.tournaments.services.entered_results import Entry
 from games.tournaments.views import stage_text
 from tests.play.factories import fixed_secrets
 
@@ -42,12 +42,12 @@ def client(staff) -> Client:
     (3, "match", "3 matches"), (2, "player", "2 players"), (0, "game", "0 games"), (2, "bye", "2 byes"),
 ])
 def test_plurals(n, word, said):
-    assert desk._plural(n, word) == said
+    assert desk_steps._plural(n, word) == said
 
 
 def test_start_with_too_few_players_ends_each_sentence_once():
     t = make_tournament(make_players(1), format=Tournament.Format.KNOCKOUT)
-    step = desk.start_step(t)
+    step = desk_steps.start_step(t)
     assert step.what == ("Closes the entry list at 1 player, numbers the seeds (the seeds you set, then by "
                          "rating where the site has ratings, then in registration order).")
     assert ". ." not in step.what and ".." not in step.what and not step.enabled
@@ -57,7 +57,7 @@ def test_start_with_too_few_players_ends_each_sentence_once():
                                  Tournament.Format.QUALIFYING, Tournament.Format.ACC])
 def test_start_text_reads_as_sentences(fmt):
     t = make_tournament(make_players(5), format=fmt, qualifying_games=3)
-    what = desk.start_step(t).what
+    what = desk_steps.start_step(t).what
     assert ". ." not in what and ".." not in what and what.endswith(".")
 
 
@@ -103,7 +103,7 @@ def test_results_come_before_what_they_cause_in_the_log():
     _finish_round(t)
     t = refresh(t)
     assert t.stage == Tournament.Stage.KNOCKOUT
-    log = [n.text for n in t.notices.exclude(kind=Notice.Kind.ANNOUNCEMENT)]  # newest first
+    log = [n.words for n in t.notices.exclude(kind=Notice.Kind.ANNOUNCEMENT)]  # newest first
     entered = next(i for i, line in enumerate(log) if "entered 2 results" in line)
     over = next(i for i, line in enumerate(log) if line.startswith("Qualifying is over"))
     assert over < entered  # "Qualifying is over" is newer: it came of the results
@@ -142,7 +142,7 @@ def test_one_result_comes_before_what_it_causes_in_the_log():
     services.tournament_start(tournament_id=t.pk)
     (m,) = active_matches(t)
     services.match_set_result(match_id=m.pk, winner_id=m.entrant1_id, reason="Played on the club's boards")
-    log = [n.text for n in refresh(t).notices.exclude(kind=Notice.Kind.ANNOUNCEMENT)]  # newest first
+    log = [n.words for n in refresh(t).notices.exclude(kind=Notice.Kind.ANNOUNCEMENT)]  # newest first
     result = next(i for i, line in enumerate(log) if line.startswith("Result set by the organiser"))
     caused = [i for i, line in enumerate(log) if line.startswith(("Qualifying is over", "The tournament"))]
     assert caused and all(i < result for i in caused if "has started" not in log[i])

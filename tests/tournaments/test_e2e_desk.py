@@ -73,7 +73,7 @@ def test_the_director_runs_a_round_from_the_desk(live_daphne: str, browser: Brow
         expect(
             director.get_by_role("heading", name="Thursday Grass Roots: the director's desk")
         ).to_be_visible()
-        expect(director.locator(".desk-what").first).to_contain_text("Closes the entry list at 7 players")
+        expect(director.locator("#what-start")).to_contain_text("Closes the entry list at 7 players")
         _shots(director, "tournament-desk-upcoming")
 
         # The public page, open before the start: its facts follow the start without a reload.

@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, expect
 from games.play.models import Connection, Game
 from games.tournaments import services
 from games.tournaments.models import Tournament
-from games.tournaments.services.scoresheet import Entry
+from games.tournaments.services.entered_results import Entry
 from tests.e2e.helpers import screenshot, serious_axe_violations
 from tests.play.factories import act, human_game, make_user
 

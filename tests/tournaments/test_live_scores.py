@@ -27,9 +27,9 @@ def _secrets(monkeypatch):
 @pytest.fixture
 def pushes(monkeypatch) -> list[int]:
     asked: list[int] = []
-    from games.tournaments.services import common, outcomes
+    from games.tournaments.services import common, listeners
 
-    for module in (common, outcomes):  # every change to a tournament, and every deal of its games
+    for module in (common, listeners):  # every change to a tournament, and every deal of its games
         monkeypatch.setattr(module, "tournament_changed_on_commit", asked.append)
     return asked
 

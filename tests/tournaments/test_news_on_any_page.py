@@ -15,7 +15,7 @@ from cribsite.asgi import application
 from games.play.models import Connection
 from games.tournaments import services
 from games.tournaments.models import Tournament
-from games.tournaments.services.scoresheet import Entry
+from games.tournaments.services.entered_results import Entry
 from tests.play.factories import logged_in, socket_headers
 
 from .helpers import active_matches, make_players, make_tournament

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from games.tournaments import services
 from games.tournaments.models import Match, Tournament
-from games.tournaments.services.scoresheet import Entry
+from games.tournaments.services.entered_results import Entry
 from tests.play.factories import fixed_secrets
 
 from .helpers import active_matches, make_players, make_tournament, refresh

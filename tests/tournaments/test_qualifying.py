@@ -8,12 +8,11 @@ import random
 
 import pytest
 
-from games.tournaments import services
+from games.tournaments import selectors, services
 from games.tournaments.models import Entrant, Match, Notice, Tournament
-from games.tournaments.services import qualifying
 from tests.play.factories import fixed_secrets
 
-from .helpers import active_matches, make_players, make_tournament, refresh
+from .helpers import active_matches, make_players, make_tournament, refresh, said
 
 pytestmark = pytest.mark.django_db
 
@@ -83,12 +82,12 @@ def test_rounds_are_paired_one_at_a_time_without_a_rematch_and_the_bye_goes_roun
     assert len(met) == len(set(met)) == 12  # 4 rounds of 3 games, no rematch
     byes = [a for a, b in pairs_of(t) if b is None]
     assert len(byes) == len(set(byes)) == 4  # a bye each round, never twice to one player
-    table = services.standings(t, Q)
+    table = selectors.standings(t, Q)
     for row in table:
         assert row.played + row.byes == 4
     bye_row = next(row for row in table if row.byes)
     assert bye_row.match_wins >= 1 and bye_row.points >= 2  # a bye counts as a win
-    assert Notice.objects.filter(tournament=t, text__contains="has the bye").count() == 4
+    assert said(t, "has the bye") == 4
 
 
 def test_pairing_by_standing_puts_the_leaders_together() -> None:
@@ -106,7 +105,7 @@ def test_pairing_by_standing_puts_the_leaders_together() -> None:
 
 def test_a_field_too_small_to_pair_round_by_round_has_its_rounds_drawn_at_the_start() -> None:
     t = acc(8, games=6)  # safe 4 < 6 <= max 7
-    text = qualifying.plan_text(t, 8)
+    text = selectors.plan_text(t, 8)
     assert "pairing round by round is sure of only 4 games" in text and "drawn now" in text
     services.tournament_start(tournament_id=t.pk)
     assert Match.objects.filter(tournament=t, stage=Q).count() == 6 * 4
@@ -132,7 +131,7 @@ def test_game_scores_give_skunks_and_spread_and_the_tie_breaks_are_the_directors
     first, second = refresh(first), refresh(second)
     assert (first.points1, first.points2, first.spread, first.game_scores) == (3, 0, 36, "121-85")
     assert (second.points1, second.points2, second.spread) == (0, 2, -21)
-    table = services.standings(t, Q)
+    table = selectors.standings(t, Q)
     assert [row.player.pk for row in table][:2] == [first.entrant1_id, second.entrant2_id]
     assert t.criteria() == ("points", "spread", "games_won", "cut")
     assert refresh(t).tie_break_text() == (
@@ -159,10 +158,10 @@ def test_a_tie_across_the_playoff_line_waits_for_the_directors_cut() -> None:
     )
     t = refresh(t)
     assert t.stage == Q and t.status == Tournament.Status.RUNNING
-    assert qualifying.tie_across(services.standings(t), 2) == sorted(
+    assert selectors.tie_across(selectors.standings(t), 2) == sorted(
         (m.entrant1 for m in level), key=lambda e: e.name
     )
-    assert t.notices.filter(text__contains="records a cut of the cards").count() == 1
+    assert said(t, "records a cut of the cards") == 1
     with pytest.raises(services.NotNow, match="cut of the cards"):
         services.tournament_start_playoff(tournament_id=t.pk)
     with pytest.raises(services.TournamentError, match="not a card"):
@@ -183,17 +182,17 @@ def test_qualifiers_are_marked_only_once_sure() -> None:
     t = acc(8, games=3, qualifiers=2)
     services.tournament_start(tournament_id=t.pk)
     t = refresh(t)
-    assert not qualifying.qualification(t, services.standings(t)).qualified
+    assert not selectors.qualification(t, selectors.standings(t)).qualified
     seeds = {e.pk: e.seed for e in Entrant.objects.filter(tournament=t)}
     better = lambda m: min((m.entrant1_id, m.entrant2_id), key=seeds.get)  # noqa: E731
     enter_round(t, random.Random(3), winner=better)
     enter_round(t, random.Random(3), winner=better)
     t = refresh(t)
-    found = qualifying.qualification(t, services.standings(t))
+    found = selectors.qualification(t, selectors.standings(t))
     # Two rounds of three: the two players on 4+ points with one round left are not yet sure.
     assert not found.settled
     eliminated = found.eliminated
-    assert eliminated and all(row.points == 0 for row in services.standings(t) if row.player in eliminated)
+    assert eliminated and all(row.points == 0 for row in selectors.standings(t) if row.player in eliminated)
 
 
 def test_the_director_pauses_and_nothing_starts_by_itself_until_the_resume() -> None:
@@ -240,7 +239,7 @@ def test_the_director_ends_the_qualifying_early() -> None:
     services.tournament_start_playoff(tournament_id=t.pk)
     t = refresh(t)
     assert t.stage == Tournament.Stage.KNOCKOUT and t.qualifying_games == 2
-    assert t.notices.filter(text__contains="ended the qualifying after round 2 of 5").exists()
+    assert said(t, "ended the qualifying after round 2 of 5")
     assert Entrant.objects.filter(tournament=t, qualifying_rank__isnull=False).count() == 4
 
 

@@ -96,7 +96,7 @@ def test_every_wins_line_puts_the_winners_score_first() -> None:
     t, m = _one_match()
     services.match_set_result(match_id=m.pk, winner_id=m.entrant2_id, reason="p1 left")
     notice = t.notices.get(kind="result")
-    assert "p2 wins 1–0" in notice.text, notice.text
+    assert "p2 wins 1–0" in notice.words, notice.words
     page = html.unescape(Client().get(t.get_absolute_url()).content.decode())
     notices = page.split('id="notices-h"', 1)[1].split("</section>", 1)[0]
     schedule = page.split('id="schedule-h"', 1)[1].split("</section>", 1)[0]

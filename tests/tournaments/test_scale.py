@@ -11,9 +11,8 @@ import pytest
 
 from games.engine.rules import HouseRules
 from games.engine.working_copy import skunk_level
-from games.tournaments import pairing, services
+from games.tournaments import pairing, selectors, services
 from games.tournaments.models import Entrant, Match, Tournament
-from games.tournaments.services import qualifying
 from tests.play.factories import fixed_secrets
 
 from .helpers import make_players, make_tournament, refresh
@@ -62,7 +61,7 @@ def test_sixty_four_players_nine_games_then_the_top_sixteen_to_a_champion() -> N
         assert enter_round(t, rng) == 32
     t = refresh(t)
     if t.stage == Q:  # a tie on everything across the line: the director cuts the cards for it
-        tied = qualifying.tie_across(services.standings(t), 16)
+        tied = selectors.tie_across(selectors.standings(t), 16)
         services.entrants_record_cut(tournament_id=t.pk, cards={e.pk: str(i + 1) for i, e in enumerate(tied)})
         t = refresh(t)
     assert t.stage == KO
@@ -85,7 +84,7 @@ def test_sixty_four_players_nine_games_then_the_top_sixteen_to_a_champion() -> N
             mine[e]["games"] += games[side]
             mine[e]["spread"] += spread[side]
         beat[(m.winner_id, m.entrant2_id if m.winner_id == m.entrant1_id else m.entrant1_id)] += 1
-    table = services.standings(t, Q)
+    table = selectors.standings(t, Q)
     for row in table:
         line = mine[row.player.pk]
         assert (row.points, row.games_won, row.spread) == (line["points"], line["games"], line["spread"])

@@ -12,7 +12,7 @@ from django.utils import timezone
 from games.history.models import Rating
 from games.play import registry
 from games.play.models import Game
-from games.tournaments import services
+from games.tournaments import selectors, services
 from games.tournaments.models import Entrant, Match, Notice, Tournament
 from tests.play.factories import fixed_secrets, make_user
 
@@ -24,6 +24,7 @@ from .helpers import (
     play_match,
     refresh,
     resign_match,
+    said,
 )
 
 pytestmark = pytest.mark.django_db
@@ -85,10 +86,10 @@ def test_seeding_by_hand_then_registration_order(monkeypatch) -> None:
     players = make_players(4)
     t = make_tournament(players)
     Entrant.objects.filter(tournament=t, user=players[3]).update(seed=1)
-    assert [e.user for e in services.seeding_order(t)] == [players[3], players[0], players[1], players[2]]
-    assert services.rating_function(t) is None
+    assert [e.user for e in selectors.seeding_order(t)] == [players[3], players[0], players[1], players[2]]
+    assert selectors.rating_function(t) is None
     assert services.seed_entrants(tournament_id=t.pk) is False  # no ratings: registration order
-    assert [e.user for e in services.seeding_order(t)] == players
+    assert [e.user for e in selectors.seeding_order(t)] == players
 
 
 def test_seeding_by_rating_when_the_site_has_ratings(monkeypatch) -> None:
@@ -104,7 +105,7 @@ def test_seeding_by_rating_when_the_site_has_ratings(monkeypatch) -> None:
     monkeypatch.setattr(registry, "_ratings", [fake_rating])
     assert services.seed_entrants(tournament_id=t.pk) is True
     # The unrated player comes last.
-    assert [e.user for e in services.seeding_order(t)] == [players[2], players[3], players[0], players[1]]
+    assert [e.user for e in selectors.seeding_order(t)] == [players[2], players[3], players[0], players[1]]
     assert asked == {t.target}
 
 
@@ -115,7 +116,7 @@ def test_seeding_reads_the_ratings_history_keeps_for_the_events_length() -> None
     Rating.objects.create(user=players[1], pool=t.target, rating=1600)
     Rating.objects.create(user=players[0], pool=61 if t.target == 121 else 121, rating=2000)  # another length
     assert services.seed_entrants(tournament_id=t.pk) is True
-    assert [e.user for e in services.seeding_order(t)] == [players[2], players[1], players[0]]
+    assert [e.user for e in selectors.seeding_order(t)] == [players[2], players[1], players[0]]
 
 
 # --- the draw -------------------------------------------------------------------------------------
@@ -215,7 +216,7 @@ def test_five_player_round_robin_then_playoff_end_to_end() -> None:
     assert rounds_seen == [1, 2, 3, 4, 5]
     t.refresh_from_db()
     assert (t.status, t.stage) == ("running", "ko")
-    table = services.standings(t)
+    table = selectors.standings(t)
     assert [row.player.seed for row in table] == [1, 2, 3, 4, 5]  # the better seed won every match
     assert [row.points for row in table] == [8, 6, 4, 2, 0]
     assert all(row.played == 4 for row in table)
@@ -400,7 +401,7 @@ def test_correcting_a_bracket_winner_replaces_them_in_the_next_match() -> None:
     final.refresh_from_db()
     assert final.game_id not in (None, old_game)
     assert final.entrant2_id == second.entrant2_id
-    assert t.notices.filter(text__contains=f"Game {old_game}").exists()
+    assert said(t, f"Game {old_game}")
     # After the final is decided, the semi-final winner cannot change any more.
     resign_match(final, final.entrant1)
     with pytest.raises(services.NotNow, match="already decided"):
@@ -422,7 +423,7 @@ def test_correcting_round_robin_scores_changes_the_standings() -> None:
     m.refresh_from_db()
     assert (m.points1, m.points2, m.spread) == (0, 3, -30)
     assert t.champion == m.entrant2.user
-    assert [row.player for row in services.standings(t)] == [m.entrant2, m.entrant1]
+    assert [row.player for row in selectors.standings(t)] == [m.entrant2, m.entrant1]
 
 
 def test_a_result_needs_a_reason_and_a_real_winner() -> None:
@@ -454,8 +455,8 @@ def test_withdrawal_in_a_round_robin_hands_the_remaining_matches_over() -> None:
     game = next(m.game for m in theirs if m.game_id)
     assert game.status == Game.Status.FINISHED  # the game in play was resigned for them
     notice = t.notices.get(kind=Notice.Kind.WITHDRAWAL)
-    assert "p4" in notice.text and notice.reason == "Called away"
-    table = services.standings(t)
+    assert "p4" in notice.words and notice.reason == "Called away"
+    table = selectors.standings(t)
     assert table[-1].player == gone and table[-1].withdrawn
     better_seed_wins(t)
     t.refresh_from_db()
@@ -520,7 +521,7 @@ def test_claiming_a_forfeit() -> None:
     assert (m.games1, m.games2, m.points1, m.points2, m.spread) == (1, 0, 2, 0, 0)
     assert "made no move within 5 minutes" in m.note
     assert refresh(m.game).status == Game.Status.FINISHED
-    assert t.notices.filter(kind=Notice.Kind.FORFEIT, text__contains="p2 forfeited").exists()
+    assert said(t, "p2 forfeited", kind=Notice.Kind.FORFEIT)
 
 
 def test_the_forfeit_command_applies_due_forfeits_and_respects_extensions(capsys) -> None:
@@ -579,4 +580,4 @@ def test_cancel_voids_open_matches_and_later_results_are_ignored() -> None:
 
 
 def test_a_forfeit_note_counts_its_minutes_in_words() -> None:
-    assert [services.common._minutes(n) for n in (1, 2, 5)] == ["1 minute", "2 minutes", "5 minutes"]
+    assert [services.common.minutes_text(n) for n in (1, 2, 5)] == ["1 minute", "2 minutes", "5 minutes"]

@@ -11,7 +11,8 @@ from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 
-from games.tournaments import desk, naming, pairing, services
+from games.tournaments import desk_steps, naming, notice_words, selectors, services
+from games.tournaments.admin import desk_actions
 from games.tournaments.admin.desk_forms import (
     AddPlayersForm,
     AnnounceForm,
@@ -22,17 +23,7 @@ from games.tournaments.admin.desk_forms import (
     WithdrawForm,
 )
 from games.tournaments.models import Match, Notice, Tournament
-from games.tournaments.services import qualifying
 from games.tournaments.views import stage_text
-
-STEP_CALLS = {
-    "start": (services.tournament_start, "Started"),
-    "advance": (services.tournament_advance, "Moved on"),
-    "playoff": (services.tournament_start_playoff, "Playoff started"),
-    "pause": (services.tournament_pause, "Paused"),
-    "resume": (services.tournament_resume, "Resumed"),
-    "cancel": (services.tournament_cancel, "Cancelled"),
-}
 
 
 def urls(model_admin) -> list:
@@ -117,15 +108,12 @@ def post_step(model_admin, request: HttpRequest, t: Tournament) -> HttpResponse:
     form = StepForm(request.POST)
     if not form.is_valid():
         return _invalid(model_admin, request, t, step_form=form)
-    key, reason = form.cleaned_data["step"], form.cleaned_data["reason"].strip()
-    func, label = STEP_CALLS[key]
-    kwargs = {"reason": reason} if key in ("cancel", "pause") else {}
     try:
-        outcome = func(tournament_id=t.pk, by=request.user, **kwargs)
+        said = desk_actions.take_step(t, form.cleaned_data["step"], by=request.user,
+                                      reason=form.cleaned_data["reason"])
     except services.TournamentError as exc:
         return _refused(model_admin, request, t, exc, step_form=form)
-    detail = f": {outcome}" if isinstance(outcome, str) else ""
-    return _done(model_admin, request, t, f"{label}{detail}." + (f" Reason: {reason}" if reason else ""))
+    return _done(model_admin, request, t, said)
 
 
 def post_announce(model_admin, request: HttpRequest, t: Tournament) -> HttpResponse:
@@ -174,13 +162,9 @@ def post_withdraw(model_admin, request: HttpRequest, t: Tournament) -> HttpRespo
     if not form.is_valid():
         return _invalid(model_admin, request, t, withdraw_form=form)
     entrant, reason = form.cleaned_data["entrant"], form.cleaned_data["reason"]
+    entrant.tournament = t
     try:
-        if t.status == Tournament.Status.UPCOMING:
-            services.entrant_remove(entrant_id=entrant.pk, by=request.user)
-            text = f"Removed {entrant.name} from the entry list."
-        else:
-            services.entrant_withdraw(entrant_id=entrant.pk, by=request.user, reason=reason)
-            text = f"Withdrew {entrant.name}. Reason: {reason}"
+        text = desk_actions.withdraw(entrant, by=request.user, reason=reason)
     except services.TournamentError as exc:
         return _refused(model_admin, request, t, exc, withdraw_form=form)
     return _done(model_admin, request, t, text, "#players")
@@ -270,17 +254,13 @@ def _cut_entrants(t: Tournament) -> list:
     playoff line (or for first place) once the rounds are over, and any with a card recorded."""
     if t.status not in (Tournament.Status.RUNNING, Tournament.Status.FINISHED) or t.format == "ko":
         return []
-    table = services.standings(t)
-    active = [row for row in table if not row.withdrawn]
-    places = pairing.qualifier_count(len(active), t.qualifiers) if t.has_qualifying else 1
+    table = selectors.standings(t)
     over = (
         t.stage == t.rounds_stage
-        and not qualifying.rounds_left(t)
-        and not Match.objects.filter(tournament=t, stage=t.rounds_stage)
-        .exclude(status__in=desk.DECIDED)
-        .exists()
+        and not selectors.rounds_left(t)
+        and not selectors.undecided(t).filter(stage=t.rounds_stage).exists()
     )
-    tied = qualifying.tie_across(table, places) if over and len(active) > places else []
+    tied = selectors.cut_tie(t, table) if over else []
     recorded = [row.player for row in table if row.player.cut_card and row.player not in tied]
     return [*tied, *recorded]
 
@@ -298,8 +278,9 @@ def render_desk(
     stage, round_no = sheet_round or _sheet_round(t, {})
     matches = _sheet_matches(t, stage, round_no) if round_no else []
     sheet = forms.pop("sheet_form", None) or (RoundSheetForm(matches=matches) if matches else None)
-    table = services.standings(t) if t.format != Tournament.Format.KNOCKOUT and t.status != "upcoming" else []
-    found = qualifying.qualification(t, table) if table else None
+    shows_table = t.format != Tournament.Format.KNOCKOUT and t.status != Tournament.Status.UPCOMING
+    table = selectors.standings(t) if shows_table else []
+    found = selectors.qualification(t, table) if table else None
     cut_entrants = _cut_entrants(t)
     ko_rounds = max((r for s, r in _rounds(t) if s == Tournament.Stage.KNOCKOUT), default=0)
     context = {
@@ -311,11 +292,11 @@ def render_desk(
         "original": t,
         "error": error,
         "stage_text": stage_text(t, ko_rounds) if t.status == Tournament.Status.RUNNING else "",
-        "steps": desk.steps(t),
+        "steps": desk_steps.steps(t),
         "step_form": forms.get("step_form"),
         "announce_form": forms.get("announce_form") or AnnounceForm(),
-        "announcements": list(t.notices.filter(kind=Notice.Kind.ANNOUNCEMENT).select_related("by")[:10]),
-        "log": list(t.notices.exclude(kind=Notice.Kind.ANNOUNCEMENT).select_related("by")[:12]),
+        "announcements": notice_words.word(t.notices.filter(kind=Notice.Kind.ANNOUNCEMENT)[:10]),
+        "log": notice_words.word(t.notices.exclude(kind=Notice.Kind.ANNOUNCEMENT)[:12]),
         "entrants": list(
             t.entrants.select_related("user").order_by("withdrawn", "seed", "registered_at", "pk")
         ),

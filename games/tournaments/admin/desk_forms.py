@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from django import forms
 
+from games.tournaments.admin.desk_actions import STEPS
 from games.tournaments.models import Entrant, Match, Tournament
 from games.tournaments.services import ANNOUNCEMENT_LENGTH, Entry
-
-STEPS = ("start", "advance", "playoff", "pause", "resume", "cancel")
 
 
 class StepForm(forms.Form):

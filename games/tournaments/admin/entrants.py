@@ -1,12 +1,13 @@
-"""Entrants in the admin: seeds, withdrawals."""
+"""Entrants in the admin: seeds; withdrawals as shortcuts to the desk's own (``desk_actions``)."""
 
 from __future__ import annotations
 
 from django.contrib import admin
 
-from games.tournaments import services
+from games.tournaments.admin import desk_actions
 from games.tournaments.admin.forms import ReasonForm, apply_each, reason_page
 from games.tournaments.models import Entrant, Tournament
+from games.tournaments.services import TournamentError
 
 
 @admin.register(Entrant)
@@ -50,8 +51,8 @@ class EntrantAdmin(admin.ModelAdmin):
         reason = form.cleaned_data["reason"]
 
         def withdraw(entrant):
-            services.entrant_withdraw(entrant_id=entrant.pk, by=request.user, reason=reason)
-            return entrant, f"Withdrawn: {reason}", f"{entrant} withdrawn from {entrant.tournament}."
+            said = desk_actions.withdraw(entrant, by=request.user, reason=reason)
+            return entrant.tournament, said, f"{entrant.tournament}: {said}"
 
         apply_each(self, request, queryset.select_related("tournament", "user"), withdraw)
         return None
@@ -59,8 +60,9 @@ class EntrantAdmin(admin.ModelAdmin):
     @admin.action(description="Remove from the entry list (before the start)", permissions=["change"])
     def remove_entrants(self, request, queryset) -> None:
         def remove(entrant):
-            services.entrant_remove(entrant_id=entrant.pk, by=request.user)
-            return (entrant.tournament, f"Removed {entrant.name} from the entry list",
-                    f"{entrant} removed from {entrant.tournament}.")
+            if entrant.tournament.status != Tournament.Status.UPCOMING:
+                raise TournamentError("After the start a player can only be withdrawn.")
+            said = desk_actions.withdraw(entrant, by=request.user)
+            return entrant.tournament, said, f"{entrant.tournament}: {said}"
 
         apply_each(self, request, queryset.select_related("tournament", "user"), remove)

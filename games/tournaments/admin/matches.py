@@ -11,6 +11,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 
 from games.tournaments import services
+from games.tournaments.admin import desk_actions
 from games.tournaments.admin.forms import ExtendForm, ResultForm, apply_each, reason_page
 from games.tournaments.models import Match, ResultChange
 
@@ -198,9 +199,8 @@ class MatchAdmin(admin.ModelAdmin):
         minutes = form.cleaned_data["minutes"]
 
         def extend(match):
-            services.match_extend(match_id=match.pk, minutes=minutes, by=request.user)
-            return (match, f"Forfeit time extended by {minutes} minutes",
-                    f"{match}: forfeit time extended by {minutes} minutes.")
+            said = desk_actions.extend(match, minutes=minutes, by=request.user)
+            return match, said, said
 
         apply_each(self, request, queryset, extend)
         return None

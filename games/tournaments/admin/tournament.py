@@ -1,4 +1,5 @@
-"""A tournament in the admin: its settings, entrants and notices, and the actions that run it."""
+"""A tournament in the admin: its settings, entrants and notices. It is run from its desk
+(``admin.desk``); the changelist's actions are shortcuts to the desk's own steps."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from games.tournaments import naming, services
-from games.tournaments.admin import desk
+from games.tournaments.admin import desk, desk_actions
 from games.tournaments.admin.forms import (
     RULE_FIELDS,
     TIE_BREAK_FIELDS,
@@ -45,7 +46,7 @@ class EntrantInline(admin.TabularInline):
 class NoticeInline(admin.TabularInline):
     model = Notice
     extra = 0
-    fields = ("created_at", "kind", "text", "reason", "by")
+    fields = ("created_at", "kind", "words", "reason_words", "by")
     readonly_fields = fields
     can_delete = False
     verbose_name_plural = "Notices (shown on the tournament page)"
@@ -216,46 +217,36 @@ class TournamentAdmin(admin.ModelAdmin):
             self.message_user(request, exc.message, messages.ERROR)
             return None
 
-    def _each(self, request, queryset, label: str, func, **kwargs) -> None:
+    def _step(self, request, queryset, key: str, reason: str = "") -> None:
+        """A changelist shortcut: the desk's own step (``desk_actions.take_step``) on each event."""
+
         def act(t):
-            outcome = func(tournament_id=t.pk, by=request.user, **kwargs)
-            detail = outcome if isinstance(outcome, str) else ""
-            message = f"{label}{': ' + detail if detail else ''}"
-            return t, message, f"{t}: {message}."
+            said = desk_actions.take_step(t, key, by=request.user, reason=reason)
+            return t, said, f"{t}: {said}"
 
         apply_each(self, request, queryset, act)
 
     @admin.action(description="Start (draw the pairings and create the first games)", permissions=["change"])
     def start_tournaments(self, request, queryset) -> None:
-        self._each(request, queryset, "Started", services.tournament_start)
+        self._step(request, queryset, "start")
 
     @admin.action(description="Advance to the next round", permissions=["change"])
     def advance_tournaments(self, request, queryset) -> None:
-        self._each(request, queryset, "Advanced", services.tournament_advance)
+        self._step(request, queryset, "advance")
 
     @admin.action(description="Seed by rating (registration order without ratings)", permissions=["change"])
     def seed_by_rating(self, request, queryset) -> None:
-        def seed(t):
-            used = services.seed_entrants(tournament_id=t.pk, by=request.user, by_rating=True)
-            how = "by rating" if used else "in registration order (no ratings on this site yet)"
-            return t, f"Seeded {how}", f"{t}: seeded {how}."
-
-        apply_each(self, request, queryset, seed)
+        self._step(request, queryset, "seed_rating")
 
     @admin.action(description="Seed in registration order", permissions=["change"])
     def seed_by_registration(self, request, queryset) -> None:
-        def seed(t):
-            services.seed_entrants(tournament_id=t.pk, by=request.user, by_rating=False)
-            return t, "Seeded in registration order", f"{t}: seeded in registration order."
-
-        apply_each(self, request, queryset, seed)
+        self._step(request, queryset, "seed_order")
 
     @admin.action(description="Cancel…", permissions=["change"])
     def cancel_tournaments(self, request, queryset):
         form = ReasonForm(request.POST if "apply" in request.POST else None)
         if form.is_valid():
-            reason = form.cleaned_data["reason"]
-            self._each(request, queryset, f"Cancelled ({reason})", services.tournament_cancel, reason=reason)
+            self._step(request, queryset, "cancel", form.cleaned_data["reason"])
             return None
         return reason_page(
             self,

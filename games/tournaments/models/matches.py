@@ -200,8 +200,20 @@ class Match(models.Model):
         }.get(self.decided_by)
         if label is None:
             return ""
-        note = self.note.strip().rstrip(".")
+        note = self.note_text.strip().rstrip(".")
         return f"{label}: {note}." if note else f"{label}."
+
+    @property
+    def note_text(self) -> str:
+        """The note with its players' names: a note the site writes names them as ``{1}`` and
+        ``{2}`` (entrant 1 and 2), so a name is today's (a deleted player's too)."""
+        note = self.note
+        for i, entrant_id in enumerate((self.entrant1_id, self.entrant2_id), start=1):
+            token = "{" + str(i) + "}"
+            if token in note:
+                entrant = self.entrant1 if i == 1 else self.entrant2
+                note = note.replace(token, entrant.name if entrant_id else "?")
+        return note
 
     @property
     def winner_spread(self) -> int:

@@ -31,7 +31,9 @@ class Notice(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="notices")
     created_at = models.DateTimeField(default=timezone.now)
     kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.INFO)
-    text = models.CharField(max_length=300)
+    what = models.CharField(max_length=20, blank=True)
+    params = models.JSONField(default=dict, blank=True)
+    text = models.CharField(max_length=300, blank=True)
     reason = models.TextField(blank=True)
     by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
@@ -41,4 +43,21 @@ class Notice(models.Model):
         ordering = ["-created_at", "-pk"]
 
     def __str__(self) -> str:
-        return self.text
+        return self.words
+
+    @property
+    def words(self) -> str:
+        """This notice in words (a list is worded at once, in one query: ``notice_words.word``)."""
+        return self._worded()[0]
+
+    @property
+    def reason_words(self) -> str:
+        """The reason, with the names it holds as ``{1}`` and ``{2}`` put in."""
+        return self._worded()[1]
+
+    def _worded(self) -> tuple[str, str]:
+        if "worded" not in self.__dict__:
+            from games.tournaments.notice_words import word  # it reads these models
+
+            word([self])
+        return self.__dict__["worded"]

@@ -17,10 +17,10 @@ to qualify (or not) while the qualifying goes on.
 from __future__ import annotations
 
 from .knockout import bracket_order, bracket_rounds, feeds, first_round, next_power_of_two, round_name
-from .qualifiers import Qualification, qualification
+from .no_rematch import PairingError, max_rounds, pair_round, safe_rounds
+from .playoff_places import Qualification, qualification
 from .roundrobin import P, round_robin
 from .scoring import Scoring, game_spread, qualifier_count
-from .swiss import PairingError, max_rounds, pair_round, safe_rounds
 from .table import ACC_ORDER, CRITERIA, ByeCredit, MatchResult, Standing, card_rank, standings
 
 __all__ = [

@@ -3,24 +3,30 @@
 ``games.play.services`` (a forfeit is the absent player's resignation, made on their behalf).
 
 Every function runs in a transaction that locks the tournament row first, so two games finishing at
-once advance a round only once, and pushes ``tournament.changed`` after commit.
+once advance a round only once, and pushes ``tournament.changed`` after commit. What follows from a
+result (the next round, the playoff, the champion) is ``progress``'s alone; what the services, the
+desk and the pages read is in ``games.tournaments.selectors``.
 """
 
 
-from games.tournaments.services.common import (
-    games_to_win,
-    rating_function,
-    seeding_order,
-    standings,
+from games.tournaments.services.announcements import ANNOUNCEMENT_LENGTH, tournament_announce
+from games.tournaments.services.entered_results import (
+    Entry,
+    ResultErrors,
+    match_set_result,
+    parse_scores,
+    proposed_result,
+    round_set_results,
 )
 from games.tournaments.services.entrants import (
     UnknownPlayers,
     entrant_add,
-    entrant_forget_name,
     entrant_remove,
     entrant_withdraw,
     entrants_add_many,
     entrants_import,
+    entrants_record_cut,
+    player_renamed,
     seed_entrants,
     tournament_register,
     tournament_unregister,
@@ -38,31 +44,18 @@ from games.tournaments.services.forfeits import (
     match_extend,
     match_forfeit,
 )
-from games.tournaments.services.outcomes import (
+from games.tournaments.services.listeners import (
     on_deal_started,
     on_game_finished,
+    on_player_arrived,
 )
-from games.tournaments.services.rounds import (
+from games.tournaments.services.steps import (
     tournament_advance,
     tournament_cancel,
-    tournament_start,
-    tournament_start_playoff,
-)
-from games.tournaments.services.running import (
-    ANNOUNCEMENT_LENGTH,
-    entrants_record_cut,
-    on_player_arrived,
-    tournament_announce,
     tournament_pause,
     tournament_resume,
-)
-from games.tournaments.services.scoresheet import (
-    Entry,
-    ResultErrors,
-    match_set_result,
-    parse_scores,
-    proposed_result,
-    round_set_results,
+    tournament_start,
+    tournament_start_playoff,
 )
 
 __all__ = [
@@ -77,13 +70,11 @@ __all__ = [
     "apply_due_forfeits",
     "entrant_add",
     "entrant_remove",
-    "entrant_forget_name",
     "entrant_withdraw",
     "entrants_add_many",
     "entrants_import",
     "entrants_record_cut",
     "forfeit_check",
-    "games_to_win",
     "match_claim_forfeit",
     "match_extend",
     "match_forfeit",
@@ -92,12 +83,10 @@ __all__ = [
     "on_game_finished",
     "on_player_arrived",
     "parse_scores",
+    "player_renamed",
     "proposed_result",
-    "rating_function",
     "round_set_results",
     "seed_entrants",
-    "seeding_order",
-    "standings",
     "tournament_advance",
     "tournament_announce",
     "tournament_cancel",

@@ -1,10 +1,9 @@
-"""Entrants: registering, the organiser adding and removing players, seeding and withdrawals."""
+"""Entrants: registering, the director adding and removing players, seeding, withdrawals, and the
+cut of the cards that breaks a tie between players."""
 
 from __future__ import annotations
 
 import logging
-import re
-from collections.abc import Iterable
 from datetime import datetime
 
 from django.contrib.auth import get_user_model
@@ -12,24 +11,22 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from games.play.names import DELETED_NAME
+from games.tournaments import pairing
 from games.tournaments.broadcast import tournament_changed_on_commit
 from games.tournaments.models import Entrant, Match, Notice, Tournament
-from games.tournaments.services import outcomes, rounds
-from games.tournaments.services.common import _changed, _lock, _notice, rating_function
+from games.tournaments.selectors import rating_function
+from games.tournaments.services import progress
+from games.tournaments.services.common import changed, lock_tournament, post_notice
 from games.tournaments.services.errors import NotNow, TournamentError
 
 log = logging.getLogger("games.tournaments")
 
-# A name inside a sentence, not a piece of a longer one: no username character either side (a full
-# stop after it ends the sentence unless another username character follows).
-_NAME_EDGE = r"[\w@+-]"
 
 @transaction.atomic
 def tournament_register(
     *, user: AbstractBaseUser, tournament_id: int, now: datetime | None = None
 ) -> Entrant:
-    t = _lock(tournament_id)
+    t = lock_tournament(tournament_id)
     if not t.registration_open(now):
         raise NotNow("Registration for this tournament is not open.")
     if t.entrants.filter(user=user).exists():
@@ -37,19 +34,19 @@ def tournament_register(
     if t.is_full():
         raise NotNow("This tournament is full.")
     entrant = Entrant.objects.create(tournament=t, user=user, registered_at=now or timezone.now())
-    _changed(t)
+    changed(t)
     log.info("tournament=%s user=%s action=register", t.pk, user.pk)
     return entrant
 
 
 @transaction.atomic
 def tournament_unregister(*, user: AbstractBaseUser, tournament_id: int) -> None:
-    t = _lock(tournament_id)
+    t = lock_tournament(tournament_id)
     if t.status != Tournament.Status.UPCOMING:
         raise NotNow("The tournament has started: ask the organiser to withdraw you.")
     if not t.entrants.filter(user=user).delete()[0]:
         raise NotNow("You are not registered.")
-    _changed(t)
+    changed(t)
 
 
 @transaction.atomic
@@ -57,14 +54,14 @@ def entrant_add(
     *, tournament_id: int, user: AbstractBaseUser, by: AbstractBaseUser | None = None, seed: int | None = None
 ) -> Entrant:
     """The organiser adds a player (registration window and entry limit do not apply)."""
-    t = _lock(tournament_id)
+    t = lock_tournament(tournament_id)
     if t.status != Tournament.Status.UPCOMING:
         raise NotNow("Players can only be added before the start.")
     if t.entrants.filter(user=user).exists():
         raise NotNow(f"{user.get_username()} is already entered.")
     entrant = Entrant.objects.create(tournament=t, user=user, seed=seed)
-    _notice(t, Notice.Kind.ENTRANTS, f"{user.get_username()} was entered by the organiser.", by=by)
-    _changed(t)
+    post_notice(t, Notice.Kind.ENTRANTS, "entered", {"user": user.pk}, by=by)
+    changed(t)
     return entrant
 
 
@@ -73,19 +70,19 @@ def entrant_remove(*, entrant_id: int, by: AbstractBaseUser | None = None) -> No
     entrant = Entrant.objects.select_related("user").filter(pk=entrant_id).first()
     if entrant is None:
         raise TournamentError("No such entrant.")
-    t = _lock(entrant.tournament_id)
+    t = lock_tournament(entrant.tournament_id)
     if t.status != Tournament.Status.UPCOMING:
         raise NotNow("After the start a player can only be withdrawn.")
     entrant.delete()
-    _notice(t, Notice.Kind.ENTRANTS, f"{entrant.name} was removed from the entry list.", by=by)
-    _changed(t)
+    post_notice(t, Notice.Kind.ENTRANTS, "removed", {"user": entrant.user_id}, by=by)
+    changed(t)
 
 
 @transaction.atomic
 def seed_entrants(*, tournament_id: int, by: AbstractBaseUser | None = None, by_rating: bool = True) -> bool:
     """Number the active entrants 1..n: by rating (if the site has ratings, and ``by_rating``), the
     unrated after the rated, each in registration order. Returns whether any rating was used."""
-    t = _lock(tournament_id)
+    t = lock_tournament(tournament_id)
     if t.status != Tournament.Status.UPCOMING:
         raise NotNow("Seeds are fixed once the tournament has started.")
     rate = rating_function(t) if by_rating else None
@@ -99,7 +96,7 @@ def seed_entrants(*, tournament_id: int, by: AbstractBaseUser | None = None, by_
     for i, e in enumerate(sorted(entrants, key=key), start=1):
         Entrant.objects.filter(pk=e.pk).update(seed=i)
     t.entrants.filter(withdrawn=True).update(seed=None)
-    _changed(t)
+    changed(t)
     return any(value is not None for value in ratings.values())
 
 
@@ -110,7 +107,7 @@ def entrant_withdraw(*, entrant_id: int, by: AbstractBaseUser | None = None, rea
     entrant = Entrant.objects.select_related("user").filter(pk=entrant_id).first()
     if entrant is None:
         raise TournamentError("No such entrant.")
-    t = _lock(entrant.tournament_id)
+    t = lock_tournament(entrant.tournament_id)
     entrant.refresh_from_db()
     if entrant.withdrawn:
         raise NotNow(f"{entrant.name} has already withdrawn.")
@@ -120,7 +117,7 @@ def entrant_withdraw(*, entrant_id: int, by: AbstractBaseUser | None = None, rea
     entrant.withdrawn_at = timezone.now()
     entrant.seed = entrant.seed if t.status == Tournament.Status.RUNNING else None
     entrant.save(update_fields=["withdrawn", "withdrawn_at", "seed"])
-    _notice(t, Notice.Kind.WITHDRAWAL, f"{entrant.name} has withdrawn.", reason=reason, by=by)
+    post_notice(t, Notice.Kind.WITHDRAWAL, "withdrew", {"user": entrant.user_id}, reason=reason, by=by)
     if t.status == Tournament.Status.RUNNING:
         open_matches = Match.objects.filter(tournament=t).exclude(
             status__in=[Match.Status.FINISHED, Match.Status.BYE, Match.Status.VOID]
@@ -134,11 +131,11 @@ def entrant_withdraw(*, entrant_id: int, by: AbstractBaseUser | None = None, rea
             m = Match.objects.select_related("entrant1__user", "entrant2__user").get(pk=pk)
             if not m.decided and m.entrant1_id and m.entrant2_id:
                 other = 1 if m.entrant1_id == entrant.pk else 0
-                outcomes._decide(
-                    t, m, other, Match.Decided.WITHDRAWAL, f"{entrant.name} withdrew. {reason}".strip(), by=by
-                )
-        rounds._progress(t)
-    _changed(t)
+                gone = "{1}" if other == 1 else "{2}"  # the name when shown (Match.note_text)
+                note = f"{gone} withdrew. {reason}".strip()
+                progress.decide(t, m, other, Match.Decided.WITHDRAWAL, note, by=by)
+        progress.move_on(t)
+    changed(t)
     return entrant
 
 
@@ -180,7 +177,7 @@ def entrants_add_many(
     names = list(dict.fromkeys(n.strip() for n in usernames if n.strip()))
     if not names:
         raise TournamentError("Paste the players' usernames, one a line.")
-    t = _lock(tournament_id)
+    t = lock_tournament(tournament_id)
     if t.status != Tournament.Status.UPCOMING:
         raise NotNow("Players can only be added before the start.")
     users, unknown = _find_users(names)
@@ -191,8 +188,8 @@ def entrants_add_many(
     new = [Entrant.objects.create(tournament=t, user=u) for u in users if u.pk not in entered]
     if not new:
         raise NotNow("They are all entered already.")
-    _notice(t, Notice.Kind.ENTRANTS, _entered_text(new, "by the director"), by=by)
-    _changed(t)
+    post_notice(t, Notice.Kind.ENTRANTS, "entered_many", {"users": [e.user_id for e in new]}, by=by)
+    changed(t)
     return new, already
 
 
@@ -207,7 +204,7 @@ def entrants_import(
     source = Tournament.objects.filter(pk=source_id).first()
     if source is None:
         raise TournamentError("No such event to import from.")
-    t = _lock(tournament_id)
+    t = lock_tournament(tournament_id)
     if t.status != Tournament.Status.UPCOMING:
         raise NotNow("Players can only be added before the start.")
     entered = set(t.entrants.values_list("user_id", flat=True))
@@ -216,33 +213,50 @@ def entrants_import(
     if not new:
         raise NotNow(f"Everyone from {source.name} is entered already." if theirs
                      else f"{source.name} has no players to import.")
-    _notice(t, Notice.Kind.ENTRANTS, _entered_text(new, f"from {source.name}"), by=by)
-    _changed(t)
+    params = {"users": [e.user_id for e in new], "source": source.pk}
+    post_notice(t, Notice.Kind.ENTRANTS, "entered_many", params, by=by)
+    changed(t)
     return new, len(theirs) - len(new)
 
 
-def _entered_text(new: list[Entrant], how: str) -> str:
-    names = [e.user.get_username() for e in new]
-    shown = ", ".join(names[:12]) + (f" and {len(names) - 12} more" if len(names) > 12 else "")
-    return f"{len(new)} player{'s' if len(new) > 1 else ''} entered {how}: {shown}."
+def player_renamed(*, user_id: int) -> None:
+    """A player's name changed (their account was deleted): every page of the events they are in
+    is drawn again after commit. Nothing is rewritten: notices and notes name players by id."""
+    for tournament_id in Entrant.objects.filter(user_id=user_id).values_list("tournament_id", flat=True):
+        tournament_changed_on_commit(tournament_id)
 
 
 @transaction.atomic
-def entrant_forget_name(*, tournament_ids: Iterable[int], name: str) -> None:
-    """A deleted account's old username out of the notices and match notes of the events it was
-    in: they were written in words ("alice has withdrawn.") and are public."""
-    pattern = re.compile(rf"(?<![\w.@+-]){re.escape(name)}(?!{_NAME_EDGE}|\.{_NAME_EDGE})")
-    longest = Notice._meta.get_field("text").max_length
-    for tournament_id in sorted(tournament_ids):  # one lock order
-        if not Tournament.objects.select_for_update().filter(pk=tournament_id).exists():
-            continue
-        for notice in Notice.objects.filter(tournament_id=tournament_id):
-            text = pattern.sub(DELETED_NAME, notice.text)[:longest]
-            reason = pattern.sub(DELETED_NAME, notice.reason)
-            if (text, reason) != (notice.text, notice.reason):
-                Notice.objects.filter(pk=notice.pk).update(text=text, reason=reason)
-        for match in Match.objects.filter(tournament_id=tournament_id).exclude(note=""):
-            note = pattern.sub(DELETED_NAME, match.note)
-            if note != match.note:
-                Match.objects.filter(pk=match.pk).update(note=note)
-        tournament_changed_on_commit(tournament_id)
+def entrants_record_cut(
+    *, tournament_id: int, cards: dict[int, str], by: AbstractBaseUser | None = None
+) -> list[Entrant]:
+    """Record the cards tied players cut (``entrant id -> "7"``, "K", "10"...): the standings' last
+    tie-break. What was waiting for the cut (the playoff, the champion) follows."""
+    t = lock_tournament(tournament_id)
+    if t.status not in (Tournament.Status.RUNNING, Tournament.Status.FINISHED):
+        raise NotNow("A cut is recorded for a tournament under way.")
+    entrants = {e.pk: e for e in t.entrants.select_related("user").filter(pk__in=list(cards))}
+    unknown = [pk for pk in cards if pk not in entrants]
+    if unknown:
+        raise TournamentError("Those players are not entered in this tournament.")
+    recorded = []
+    for pk, card in cards.items():
+        card = card.strip().upper()
+        if card:
+            try:
+                pairing.card_rank(card)
+            except ValueError:
+                name = entrants[pk].name
+                raise TournamentError(f"{name}: “{card}” is not a card (A, 2 to 10, J, Q or K).") from None
+        if entrants[pk].cut_card != card:
+            entrants[pk].cut_card = card
+            entrants[pk].save(update_fields=["cut_card"])
+            recorded.append(entrants[pk])
+    if not recorded:
+        raise TournamentError("No card changed.")
+    cards = [[e.user_id, e.cut_card] for e in recorded]
+    post_notice(t, Notice.Kind.INFO, "cut_recorded", {"cards": cards}, by=by)
+    if t.status == Tournament.Status.RUNNING:
+        progress.move_on(t, by=by)
+    changed(t)
+    return recorded

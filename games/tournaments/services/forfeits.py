@@ -13,8 +13,8 @@ from django.utils import timezone
 from games.play import services as game_services
 from games.play.models import Move
 from games.tournaments.models import Match, Notice, Tournament
-from games.tournaments.services import outcomes
-from games.tournaments.services.common import _changed, _lock_match, _minutes, _notice
+from games.tournaments.services import progress
+from games.tournaments.services.common import changed, lock_match, minutes_text, post_notice
 from games.tournaments.services.errors import NotAllowed, NotNow, TournamentError
 
 log = logging.getLogger("games.tournaments")
@@ -46,17 +46,16 @@ def forfeit_check(m: Match, now: datetime | None = None) -> ForfeitCheck:
 
 def _forfeit(t: Tournament, m: Match, absent: int, note: str, by: AbstractBaseUser | None = None) -> None:
     gone = m.entrant1 if absent == 0 else m.entrant2
-    outcomes._decide(t, m, 1 - absent, Match.Decided.FORFEIT, note, by=by)
-    _notice(
-        t, Notice.Kind.FORFEIT, f"{gone.name} forfeited {m.label} (round {m.round_no}).", reason=note, by=by
-    )
-    _changed(t)
+    progress.decide(t, m, 1 - absent, Match.Decided.FORFEIT, note, by=by)
+    params = {"user": gone.user_id, "users": [m.entrant1.user_id, m.entrant2.user_id], "round": m.round_no}
+    post_notice(t, Notice.Kind.FORFEIT, "forfeited", params, reason=note, by=by)
+    changed(t)
 
 
 @transaction.atomic
 def match_claim_forfeit(*, user: AbstractBaseUser, match_id: int, now: datetime | None = None) -> Match:
     """A player whose opponent has not made a move within the grace period takes the match."""
-    t, m = _lock_match(match_id)
+    t, m = lock_match(match_id)
     users = [m.entrant1.user_id if m.entrant1_id else None, m.entrant2.user_id if m.entrant2_id else None]
     side = users.index(user.pk) if user.pk in users else None
     if side is None:
@@ -75,21 +74,16 @@ def match_claim_forfeit(*, user: AbstractBaseUser, match_id: int, now: datetime 
     if not check.due:
         raise NotNow(f"You can claim the game after {timezone.localtime(check.deadline):%H:%M:%S}.")
     minutes = t.forfeit_minutes + m.extra_minutes
-    opponent = m.entrant2 if side == 0 else m.entrant1
-    _forfeit(
-        t,
-        m,
-        check.absent,
-        f"{opponent.name} made no move within {_minutes(minutes)}; "
-        f"claimed by {m.entrant1.name if side == 0 else m.entrant2.name}.",
-        by=user,
-    )
+    # The players' names when shown (Match.note_text): {1} is entrant 1, {2} entrant 2.
+    opponent, claimer = ("{2}", "{1}") if side == 0 else ("{1}", "{2}")
+    note = f"{opponent} made no move within {minutes_text(minutes)}; claimed by {claimer}."
+    _forfeit(t, m, check.absent, note, by=user)
     return m
 
 
 @transaction.atomic
 def match_forfeit(*, match_id: int, absent_side: int, note: str, by: AbstractBaseUser | None = None) -> Match:
-    t, m = _lock_match(match_id)
+    t, m = lock_match(match_id)
     if t.status != Tournament.Status.RUNNING or m.decided or not (m.entrant1_id and m.entrant2_id):
         raise NotNow("This match is not in play.")
     _forfeit(t, m, absent_side, note, by=by)
@@ -117,11 +111,12 @@ def apply_due_forfeits(*, now: datetime | None = None) -> list[tuple[Match, str]
             continue
         gone = m.entrant1 if check.absent == 0 else m.entrant2
         minutes = m.tournament.forfeit_minutes + m.extra_minutes
+        token = "{1}" if check.absent == 0 else "{2}"  # the name when shown (Match.note_text)
         try:
             match_forfeit(
                 match_id=m.pk,
                 absent_side=check.absent,
-                note=f"{gone.name} made no move within {_minutes(minutes)} (applied by the site).",
+                note=f"{token} made no move within {minutes_text(minutes)} (applied by the site).",
             )
         except (TournamentError, game_services.ServiceError) as exc:
             report.append((m, f"skipped: {exc}"))
@@ -132,13 +127,15 @@ def apply_due_forfeits(*, now: datetime | None = None) -> list[tuple[Match, str]
 
 @transaction.atomic
 def match_extend(*, match_id: int, minutes: int, by: AbstractBaseUser | None = None) -> Match:
-    t, m = _lock_match(match_id)
+    t, m = lock_match(match_id)
     if minutes <= 0:
         raise TournamentError("Extend by a positive number of minutes.")
     if m.decided:
         raise NotNow("This match is already decided.")
     m.extra_minutes += minutes
     m.save(update_fields=["extra_minutes"])
-    _notice(t, Notice.Kind.DEADLINE, f"Forfeit time for {m.label} extended by {minutes} minutes.", by=by)
-    _changed(t)
+    params = {"users": [m.entrant1.user_id if m.entrant1_id else None,
+                        m.entrant2.user_id if m.entrant2_id else None], "minutes": minutes}
+    post_notice(t, Notice.Kind.DEADLINE, "extended", params, by=by)
+    changed(t)
     return m

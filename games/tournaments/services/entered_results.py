@@ -14,15 +14,9 @@ from django.db import transaction
 from games.engine.working_copy import skunk_level
 from games.tournaments import naming, pairing
 from games.tournaments.models import Match, Notice, ResultChange, Tournament
-from games.tournaments.services import outcomes, rounds
-from games.tournaments.services.common import (
-    _changed,
-    _lock,
-    _lock_match,
-    _notice,
-    games_to_win,
-    standings,
-)
+from games.tournaments.selectors import games_to_win, standings
+from games.tournaments.services import progress
+from games.tournaments.services.common import changed, lock_match, lock_tournament, post_notice
 from games.tournaments.services.errors import NotNow, TournamentError
 
 log = logging.getLogger("games.tournaments")
@@ -122,7 +116,7 @@ def proposed_result(
         scores = ", ".join(f"{a}-{b}" for a, b in games)
     else:
         keep = m.decided and m.winner_id == winner_id
-        values = {f: getattr(m, f) for f in FIELDS} if keep else outcomes._walkover_values(t, m, side)
+        values = {f: getattr(m, f) for f in FIELDS} if keep else progress.walkover_values(t, m, side)
         if games1 is not None or games2 is not None:
             values["games1"] = values["games1"] if games1 is None else games1
             values["games2"] = values["games2"] if games2 is None else games2
@@ -157,24 +151,23 @@ def _check_status(t: Tournament) -> None:
         raise NotNow("Results can only be set while the tournament runs (or corrected after it).")
 
 
-def _apply(t: Tournament, m: Match, result: Proposed, reason: str, by, *, notice: bool = True) -> str:
+def _apply(t: Tournament, m: Match, result: Proposed, reason: str, by, *, notice: bool = True) -> None:
     """Write ``result`` to ``m`` and what follows from it (a bracket's next match, the next round,
-    the champion); keep the audit line. Returns the notice's words."""
+    the champion); keep the audit line."""
     before = describe(m)
     was_decided = m.decided
     old_winner = m.winner_id
     winner = m.entrant1 if result.winner_side == 0 else m.entrant2
     values = {**result.values, "game_scores": result.scores}
     won, lost = (values["games1"], values["games2"])[:: 1 if result.winner_side == 0 else -1]
-    text = (
-        f"Result {'corrected' if was_decided else 'set'} by the organiser: {m.label} "
-        f"({naming.lower_first(naming.round_name(t, m.stage, m.round_no))}): {winner.name} wins {won}–{lost}."
-    )
+    params = {
+        "users": [m.entrant1.user_id, m.entrant2.user_id], "corrected": was_decided, "winner": winner.user_id,
+        "won": won, "lost": lost, "round_name": naming.lower_first(naming.round_name(t, m.stage, m.round_no)),
+    }
     # The result goes in the log before what it causes (the next round, "Qualifying is over").
     logged = None
     if notice:
-        logged = Notice.objects.create(tournament=t, kind=Notice.Kind.RESULT, text=text[:300], reason=reason,
-                                       by=by)
+        logged = post_notice(t, Notice.Kind.RESULT, "result_entered", params, reason=reason, by=by)
     if was_decided:
         for name, value in values.items():
             setattr(m, name, value)
@@ -183,34 +176,32 @@ def _apply(t: Tournament, m: Match, result: Proposed, reason: str, by, *, notice
         m.note = reason
         m.status = Match.Status.FINISHED
         m.save()
-        outcomes.enter_on_game(m, result.winner_side)  # its game shows the corrected result too
+        progress.enter_on_game(m, result.winner_side)  # its game shows the corrected result too
         if m.stage == Tournament.Stage.KNOCKOUT and old_winner != winner.pk:
             # Refused when the next match is decided already: the transaction then undoes it all.
-            rounds._carry_winner(t, m, by=by)
-            if t.status == Tournament.Status.FINISHED and m.round_no == rounds._knockout_rounds(t):
+            progress.carry_winner(t, m, by=by)
+            if t.status == Tournament.Status.FINISHED and m.round_no == naming.knockout_rounds(t):
                 t.champion = winner.user
                 t.save(update_fields=["champion"])
         if t.status == Tournament.Status.RUNNING:
-            rounds._progress(t, by=by)
+            progress.move_on(t, by=by)
         if t.status == Tournament.Status.FINISHED and t.format == Tournament.Format.ROUND_ROBIN:
             top = next((row.player for row in standings(t) if not row.withdrawn), None)
             if top is not None and top.user_id != t.champion_id:
                 t.champion = top.user
                 t.save(update_fields=["champion"])
-                text += f" {top.name} is now the champion."
+                params["champion"] = top.user_id
     else:
         if t.status != Tournament.Status.RUNNING:
             raise NotNow("The tournament is over.")
         m.game_scores = result.scores
-        outcomes._decide(t, m, result.winner_side, Match.Decided.ADMIN, reason, result.values, by=by)
-        m.refresh_from_db()
+        progress.decide(t, m, result.winner_side, Match.Decided.ADMIN, reason, result.values, by=by)
     ResultChange.objects.create(match=m, by=by, before=before[:200], after=describe(m)[:200], reason=reason)
-    if logged is not None and logged.text != text[:300]:  # a new champion, said with the result
-        logged.text = text[:300]
-        logged.save(update_fields=["text"])
+    if logged is not None and logged.params != params:  # a new champion, said with the result
+        logged.params = params
+        logged.save(update_fields=["params"])
     log.info("tournament=%s match=%s action=set_result winner=%s by=%s", t.pk, m.pk, winner.pk,
              getattr(by, "pk", None))
-    return text
 
 
 @transaction.atomic
@@ -228,7 +219,7 @@ def match_set_result(
     scores: str = "",
 ) -> Match:
     """The organiser sets or corrects a match result. The reason is kept and shown to players."""
-    t, m = _lock_match(match_id)
+    t, m = lock_match(match_id)
     reason = reason.strip()
     if not reason:
         raise TournamentError("Give a reason: players see it on the tournament page.")
@@ -236,7 +227,7 @@ def match_set_result(
     result = proposed_result(t, m, winner_id=winner_id, games1=games1, games2=games2, points1=points1,
                              points2=points2, spread=spread, scores=scores)
     _apply(t, m, result, reason, by)
-    _changed(t)
+    changed(t)
     return m
 
 
@@ -248,7 +239,7 @@ def round_set_results(
     (``proposed_result``) before any is saved. Lines with no winner are skipped; a line that
     changes nothing is skipped; changing a result decided before is a correction and needs
     ``reason``. Returns how many results were saved. Raises ``ResultErrors`` (by match) otherwise."""
-    t = _lock(tournament_id)
+    t = lock_tournament(tournament_id)
     _check_status(t)
     reason = reason.strip()
     ids = [e.match_id for e in entries]
@@ -292,14 +283,17 @@ def round_set_results(
     new = sum(not m.decided for m, _ in todo)
     if new:
         where = sorted({naming.lower_first(naming.round_name(t, m.stage, m.round_no)) for m, _ in todo})
-        rounds_text = ", ".join(where)
-        _notice(t, Notice.Kind.RESULT, f"The director entered {new} result{'s' if new > 1 else ''} "
-                f"({rounds_text}).", by=by)
-    for m, result in todo:
-        was_decided = m.decided
-        m.refresh_from_db()  # a result before it may have moved the event on (a bracket's winner)
-        _apply(t, m, result, sheet, by, notice=was_decided)
-    _changed(t)
+        entered = {"count": new, "rounds": ", ".join(where)}
+        post_notice(t, Notice.Kind.RESULT, "results_entered", entered, by=by)
+    with progress.held(t):  # the event moves on once, after the last result
+        for m, result in todo:
+            was_decided = m.decided
+            if m.stage == Tournament.Stage.KNOCKOUT:
+                m.refresh_from_db()  # a result before it may have carried a winner into this match
+            _apply(t, m, result, sheet, by, notice=was_decided)
+    if t.status == Tournament.Status.RUNNING:
+        progress.move_on(t, by=by)
+    changed(t)
     return len(todo)
 
 

@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.play.registry import PlayerNotice
-from games.tournaments import naming
+from games.tournaments import naming, notice_words
 from games.tournaments.models import Entrant, Match, Notice, Tournament
 
 RECENT = timedelta(hours=12)
@@ -33,8 +33,8 @@ def for_player(user) -> list[PlayerNotice]:
         .order_by("-created_at", "-pk")[:SHOWN]
     )
     said = [
-        PlayerNotice(n.text, n.tournament.name, n.tournament.get_absolute_url(), n.created_at)
-        for n in notices
+        PlayerNotice(n.words, n.tournament.name, n.tournament.get_absolute_url(), n.created_at)
+        for n in notice_words.word(notices)
     ]
     return ready_matches(user) + said
 

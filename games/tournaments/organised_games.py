@@ -2,7 +2,7 @@
 lists): the tournament's answer to ``games.play.registry``, registered in ``TournamentsConfig.ready``.
 
 A match decided off the board (a forfeit, a withdrawal) ends its game in play by a resignation made on
-the loser's behalf (``services.outcomes._decide``): the game's own result says "by resignation", and
+the loser's behalf (``services.progress.decide``): the game's own result says "by resignation", and
 only the match knows what happened. A result the director enters is put on the game itself
 (``games.play.game_result``), so every screen shows it; the match adds only the director's reason.
 A cancelled tournament leaves its open games to be played out, but they no longer count.
@@ -72,7 +72,7 @@ class GameInTournament:
         if m.status != Match.Status.FINISHED or m.decided_by not in HOW or winner_seat is None:
             return None
         note = m.decision_note()
-        side = m.side_of(m.winner_id)  # entrant 1 has seat 0 (services.rounds._start_match)
+        side = m.side_of(m.winner_id)  # entrant 1 has seat 0 (services.progress.start_match)
         if side != winner_seat:  # the organiser gave the match to the player who lost the game
             return Ending("", f"The organiser gave the match to {m.winner.name}. {note}")
         return Ending(HOW[m.decided_by] if resigned else "", note)

@@ -1,17 +1,13 @@
-"""What the director's desk offers next, each step said in words before it is taken: start, pair the
+"""What the director's desk offers next, each step said in words before it is taken: seed, start, pair the
 next round, start the playoff, pause or resume, cancel. Read only: the steps are taken by the
-services (``admin.desk`` posts to them)."""
+services, through ``admin.desk_actions`` (the desk's forms and the changelist's shortcuts alike)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.tournaments import pairing, services
+from games.tournaments import pairing, selectors
 from games.tournaments.models import Match, Tournament
-from games.tournaments.services import qualifying
-from games.tournaments.services.common import _undecided, _waiting_text, seeding_order
-
-DECIDED = (Match.Status.FINISHED, Match.Status.BYE, Match.Status.VOID)
 
 
 @dataclass(frozen=True)
@@ -54,8 +50,27 @@ def _bracket_text(players: int) -> str:
     return text
 
 
+def seed_steps(t: Tournament) -> list[Step]:
+    """Number the seeds now, before the start (which keeps seeds already set)."""
+    n = t.entrants.active().count()
+    refusal = "" if n else "Nobody is entered yet."
+    rated = selectors.rating_function(t) is not None
+    by_rating = (
+        f"Numbers the seeds of the {_plural(n, 'player')} 1 to {n} by rating, the unrated after the rated, "
+        "each in registration order."
+        if rated
+        else "This site has no ratings yet: numbers the seeds in registration order."
+    )
+    return [
+        Step("seed_rating", "Seed by rating", by_rating, refusal),
+        Step("seed_order", "Seed in registration order",
+             f"Numbers the seeds of the {_plural(n, 'player')} 1 to {n} in the order they registered.",
+             refusal),
+    ]
+
+
 def start_step(t: Tournament) -> Step:
-    seeded = seeding_order(t)
+    seeded = selectors.seeding_order(t)
     n = len(seeded)
     refusal = "" if n >= 2 else "A tournament needs at least two players."
     clock = " Each game's turn clock starts once both its players are at the board." if t.turn_timer else ""
@@ -66,8 +81,8 @@ def start_step(t: Tournament) -> Step:
     if t.format == Tournament.Format.KNOCKOUT:
         plan = f"draws {_bracket_text(n)} and starts the first round's games" if n >= 2 else ""
     elif t.format == Tournament.Format.ACC:
-        plan = qualifying.plan_text(t, n) if n >= 2 else ""
-        refusal = refusal or qualifying.too_many_games(n, t.qualifying_games)
+        plan = selectors.plan_text(t, n) if n >= 2 else ""
+        refusal = refusal or selectors.too_many_games(n, t.qualifying_games)
     else:
         rounds = pairing.max_rounds(n)
         plan = (
@@ -90,21 +105,14 @@ def start_step(t: Tournament) -> Step:
 def round_steps(t: Tournament) -> list[Step]:
     """Pair the next round (or open the next one drawn) and start the playoff, in the rounds stage."""
     stage = t.stage
-    undecided = list(_undecided(t).filter(stage=stage, round_no__lte=t.current_round))
-    drawn = (
-        Match.objects.filter(tournament=t, stage=stage)
-        .exclude(status=Match.Status.VOID)
-        .order_by("-round_no")
-        .values_list("round_no", flat=True)
-        .first()
-        or 0
-    )
+    undecided = list(selectors.undecided(t).filter(stage=stage, round_no__lte=t.current_round))
+    drawn = selectors.last_drawn(t, stage)
     last = t.qualifying_games if stage == Tournament.Stage.QUALIFYING else drawn
     nxt = t.current_round + 1
     steps = []
     auto = " (This event pairs each round by itself as the one before completes.)" if t.auto_advance else ""
     if t.current_round < last:
-        if stage == Tournament.Stage.QUALIFYING and not qualifying.is_drawn(t, nxt):
+        if stage == Tournament.Stage.QUALIFYING and not selectors.is_drawn(t, nxt):
             way = (
                 "by standing: the leader meets the best player they have not met, and so on down"
                 if t.pairing == Tournament.Pairing.STANDING
@@ -144,7 +152,7 @@ def round_steps(t: Tournament) -> list[Step]:
 
 
 def playoff_step(t: Tournament, undecided: list[Match], last: int) -> Step:
-    table = services.standings(t)
+    table = selectors.standings(t)
     active = [row for row in table if not row.withdrawn]
     count = pairing.qualifier_count(len(active), t.qualifiers)
     early = t.current_round < last
@@ -160,7 +168,7 @@ def playoff_step(t: Tournament, undecided: list[Match], last: int) -> Step:
         refusal = "No qualifying round has been played yet."
     elif undecided:
         refusal = f"Round {t.current_round} is not complete: waiting for {_names(undecided)}."
-    elif len(active) > count and (tied := qualifying.tie_across(table, count)):
+    elif len(active) > count and (tied := selectors.tie_across(table, count)):
         refusal = (
             f"{', '.join(e.name for e in tied)} are level on every tie-break across the playoff line: "
             "record their cut of the cards below first."
@@ -169,22 +177,13 @@ def playoff_step(t: Tournament, undecided: list[Match], last: int) -> Step:
 
 
 def knockout_step(t: Tournament) -> Step:
-    ready = list(
-        Match.objects.filter(
-            tournament=t,
-            stage=Tournament.Stage.KNOCKOUT,
-            status=Match.Status.WAITING,
-            entrant1__isnull=False,
-            entrant2__isnull=False,
-            game__isnull=True,
-        ).select_related("entrant1__user", "entrant2__user")
-    )
+    ready = list(selectors.ready_knockout_matches(t))
     what = (
         f"Starts the {_plural(len(ready), 'bracket match')} whose players are known now: {_names(ready)}."
         if ready
         else "Starts each bracket match as soon as its players are known."
     )
-    refusal = "" if ready else "No bracket match is waiting to start: " + _waiting_text(t) + "."
+    refusal = "" if ready else "No bracket match is waiting to start: " + selectors.waiting_text(t) + "."
     return Step("advance", "Start the ready matches", what, refusal)
 
 
@@ -192,6 +191,7 @@ def steps(t: Tournament) -> list[Step]:
     """Everything the director can do with ``t`` now, in the order a desk shows them."""
     found: list[Step] = []
     if t.status == Tournament.Status.UPCOMING:
+        found += seed_steps(t)
         found.append(start_step(t))
     if t.status == Tournament.Status.RUNNING:
         if t.stage in (Tournament.Stage.ROUND_ROBIN, Tournament.Stage.QUALIFYING):

@@ -1,0 +1,67 @@
+"""What tournaments do when play tells them something (``games.play.signals``, connected in
+``TournamentsConfig.ready``): a game finished, a deal started, a player came to the board."""
+
+from __future__ import annotations
+
+from games.play import services as game_services
+from games.play.models import Connection, Game
+from games.tournaments.broadcast import players_told_on_commit, tournament_changed_on_commit
+from games.tournaments.models import Match, Tournament
+from games.tournaments.services import progress
+from games.tournaments.services.common import PRESET, changed, lock_tournament
+
+
+def on_game_finished(sender, game: Game, **kwargs) -> None:
+    """games.play.signals.game_finished: record the match result and move the tournament on. Runs inside
+    the game's transaction, so the match and the game commit together."""
+    tournament_id = Match.objects.filter(game=game).values_list("tournament_id", flat=True).first()
+    if tournament_id is None:
+        return
+    t = lock_tournament(tournament_id)
+    m = (
+        Match.objects.select_for_update(of=("self",))
+        .select_related("entrant1__user", "entrant2__user")
+        .filter(game=game)
+        .first()
+    )
+    if m is None or m.decided or t.status != Tournament.Status.RUNNING:
+        return
+    if m.decided_by in PRESET:
+        progress.close(m)
+    else:
+        progress.score_from_game(t, m, game)
+    progress.after_result(t, m)
+    changed(t)
+
+
+def on_deal_started(sender, game: Game, **kwargs) -> None:
+    """games.play.signals.deal_started: a tournament game's score changed, so its page shows the new one.
+    Once a deal, not once a move: the page is drawn again for each push."""
+    active = Match.objects.filter(game_id=game.pk, status=Match.Status.ACTIVE)
+    tournament_id = active.values_list("tournament_id", flat=True).first()
+    if tournament_id is not None:
+        tournament_changed_on_commit(tournament_id)
+
+
+def on_player_arrived(sender, game_id: int, user, **kwargs) -> None:
+    """games.play.signals.player_arrived: a tournament game's turn clock starts once both players
+    have come to its board, not when the round made the game (a player who never comes forfeits
+    after the event's grace instead). A player come to their board is told on their other pages,
+    whose "Your match is ready" goes."""
+    m = (
+        Match.objects.filter(game_id=game_id, status=Match.Status.ACTIVE)
+        .select_related("tournament", "entrant1", "entrant2")
+        .first()
+    )
+    if m is None or m.tournament.status != Tournament.Status.RUNNING:
+        return
+    players = {m.entrant1.user_id, m.entrant2.user_id}
+    if user.pk in players:
+        players_told_on_commit(user.pk)  # the other pages they have open drop "Your match is ready"
+    if not m.tournament.turn_timer:
+        return
+    arrived = set(
+        Connection.objects.filter(game_id=game_id, user_id__in=players).values_list("user_id", flat=True)
+    )
+    if arrived >= players:
+        game_services.organiser_start_clock(game_id=game_id, seconds=m.tournament.turn_timer)
