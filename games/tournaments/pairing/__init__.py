@@ -21,7 +21,7 @@ from .no_rematch import PairingError, max_rounds, pair_round, safe_rounds
 from .playoff_places import Qualification, qualification
 from .roundrobin import P, round_robin
 from .scoring import Scoring, game_spread, qualifier_count
-from .table import ACC_ORDER, CRITERIA, ByeCredit, MatchResult, Standing, card_rank, standings
+from .standings import ACC_ORDER, CRITERIA, ByeCredit, MatchResult, Standing, card_rank, standings
 
 __all__ = [
     "ACC_ORDER",

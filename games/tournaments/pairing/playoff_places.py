@@ -5,7 +5,7 @@ no longer change them. ``qualification`` gives a safe, conservative answer: some
 only if no results still possible could push them out of the top ``K``, and out only if none could
 bring them in. A tie on points counts against certainty (its tie-breaks are still to be played).
 
->>> from .table import MatchResult, standings
+>>> from .standings import MatchResult, standings
 >>> table = standings("abcd", [MatchResult("a", "c", "a", 1, 0, 4, 0, 70),
 ...                            MatchResult("b", "d", "b", 1, 0, 2, 0, 10),
 ...                            MatchResult("a", "d", "a", 1, 0, 4, 0, 65),
@@ -24,7 +24,7 @@ from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import groupby
 
-from .table import Standing
+from .standings import Standing
 
 
 @dataclass(frozen=True)
@@ -68,7 +68,7 @@ def qualification(
     a group level on every tie-break across the line stays open (for a cut of the cards, say).
     Withdrawn players are out and threaten nobody.
 
-    >>> from .table import MatchResult, standings
+    >>> from .standings import MatchResult, standings
     >>> final = standings("abcd", [MatchResult("a", "b", "a", 1, 0, 2, 0, 9),
     ...                            MatchResult("c", "d", "c", 1, 0, 2, 0, 9)])
     >>> q = qualification(final, 1, max_points=3)
