@@ -5,12 +5,18 @@
     python -m bench.ai --speed-only --deals 1000
     python -m bench.ai --strength-only --games 500 --processes 2
     python -m bench.ai --fit-throw-model 40000   # re-derive players/throw_model.py's table
+    python -m bench.ai --duplicate --pairings expert:reference --games 6000   # seats swapped
+
+``reference`` is the expert before it played by winning chances (``players.choose.REFERENCE``),
+kept as a yardstick here and offered to no player.
 
 Strength: full games through the engine's ``apply``, each computer seeing only ``view``; game ``i``
 of a pairing uses the secret and ``random.Random`` seeded from ``(seed, pairing, i)``, so every
 game replays exactly and the split over processes changes nothing. Who deals first alternates:
 after the cut, the first-named level takes the dealing seat in even games and the other seat in
-odd ones. Win rates come with Wilson 95% intervals.
+odd ones. Win rates come with Wilson 95% intervals. ``--duplicate`` plays each deal sequence
+twice instead, the seats swapped, and breaks out the games that reach the end with both sides
+over 90 (``bench.ai_duplicate``).
 
 Speed: over ``--deals`` random deals, each started at random scores (uniform 0..120 for each
 seat, so deals near the end of a game, where the expert searches the whole play, come in their
@@ -35,6 +41,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 
+from bench.ai_duplicate import duplicate
 from games.engine.actions import Discard, Play
 from games.engine.cards import DECK
 from games.engine.game import apply, new_game
@@ -140,10 +147,15 @@ def _p95(ordered: list[float]) -> float:
     return ordered[min(len(ordered) - 1, math.ceil(0.95 * len(ordered)) - 1)]
 
 
+def _p99(ordered: list[float]) -> float:
+    return ordered[min(len(ordered) - 1, math.ceil(0.99 * len(ordered)) - 1)]
+
+
 def _summary(samples: list[tuple[float, float]]) -> dict:
     wall = sorted(w for w, _ in samples)
     cpu = sorted(c for _, c in samples)
     return {"median": round(statistics.median(wall), 3), "p95": round(_p95(wall), 3),
+            "p99": round(_p99(wall), 3), "cpu_p99": round(_p99(cpu), 3),
             "max": round(wall[-1], 3), "n": len(wall),
             "cpu_median": round(statistics.median(cpu), 3), "cpu_p95": round(_p95(cpu), 3)}
 
@@ -225,6 +237,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pairings", default=",".join(f"{a}:{b}" for a, b in PAIRINGS),
                         help="comma-separated first:second level pairs (default: all three)")
     parser.add_argument("--fit-throw-model", type=int, metavar="HANDS", default=0)
+    parser.add_argument("--duplicate", action="store_true",
+                        help="each deal sequence twice, seats swapped (--games counts both games)")
     args = parser.parse_args(argv)
     if args.fit_throw_model:
         print(json.dumps(fit_throw_model(args.fit_throw_model, 7)))
@@ -238,7 +252,12 @@ def main(argv: list[str] | None = None) -> int:
     if not args.speed_only:
         t = time.perf_counter()
         pairings = tuple(tuple(p.split(":")) for p in args.pairings.split(","))
-        result.update(strength(args.games, args.seed, args.processes, pairings))
+        if args.duplicate:
+            for first, second in pairings:
+                result[f"{first}_vs_{second}"] = duplicate(first, second, max(1, args.games // 2), args.seed,
+                                                           args.processes, wilson)
+        else:
+            result.update(strength(args.games, args.seed, args.processes, pairings))
         result["strength_seconds"] = round(time.perf_counter() - t, 1)
         result["processes"] = args.processes
     result["seconds"] = round(time.perf_counter() - started, 1)
@@ -250,6 +269,15 @@ def main(argv: list[str] | None = None) -> int:
         r = result.get(f"{first}_vs_{second}")
         if r:
             lo, hi = r["ci95"]
+            if "pairs" in r:
+                plo, phi = r["pairs_ci95"]
+                elo, ehi = r["endgame_ci95"]
+                print(f"{first:>9} vs {second:<9} {100 * r['rate']:5.1f}% wins  95% CI [{100 * lo:.1f}, "
+                      f"{100 * hi:.1f}] (pairs [{100 * plo:.1f}, {100 * phi:.1f}], "
+                      f"{100 * r['split_pairs']:.0f}% split) over {r['games']} duplicate games; "
+                      f"both over 90: {100 * r['endgame_rate']:.1f}% [{100 * elo:.1f}, {100 * ehi:.1f}] "
+                      f"of {r['endgame_games']}")
+                continue
             print(f"{first:>8} vs {second:<8} {100 * r['rate']:5.1f}% wins  95% CI [{100 * lo:.1f}, "
                   f"{100 * hi:.1f}]  over {r['games']} games ({r['deals_per_game']} deals/game)")
     for what in ("discard", "peg", "peg_early", "peg_endgame"):
@@ -257,6 +285,7 @@ def main(argv: list[str] | None = None) -> int:
             r = result.get(f"{level}_{what}_ms")
             if r:
                 print(f"{level:>8} {what:<7} median {r['median']:7.2f} ms  p95 {r['p95']:7.2f} ms  "
+                      f"p99 {r['p99']:7.2f} ms  "
                       f"max {r['max']:7.2f} ms  (CPU median {r['cpu_median']:.2f}, p95 {r['cpu_p95']:.2f}; "
                       f"n={r['n']})")
     for key in ("speed_seconds", "strength_seconds", "seconds"):

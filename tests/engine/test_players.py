@@ -12,12 +12,15 @@ from games.engine.actions import AcceptCount, CallMuggins, Count, CutForDeal, Di
 from games.engine.cards import parse_cards
 from games.engine.game import apply, legal_actions, new_game
 from games.engine.players import LEVELS, choose_action, discard_table
+from games.engine.players.chances import discard_chances
+from games.engine.players.choose import REFERENCE
+from games.engine.players.endgame import in_endgame
 from games.engine.rules import HouseRules
-from games.engine.testing import start_deal
+from games.engine.testing import start_deal, with_scores
 from games.engine.view import view
 
 MODULES = ["players", "players.ranks", "players.discard", "players.pegging", "players.throw_model",
-           "players.endgame", "players.choose"]
+           "players.endgame", "players.choose", "players.peg_chances", "players.peg_table"]
 
 
 @pytest.mark.parametrize("name", MODULES)
@@ -45,7 +48,7 @@ def test_cut_is_a_legal_random_position(level: str) -> None:
     assert isinstance(action, CutForDeal) and action in legal_actions(state, 1)
 
 
-def test_hint_table_matches_the_expert_choice() -> None:
+def test_the_expert_lays_away_by_chances_and_the_reference_by_the_hint_table() -> None:
     # Flush-rich cards (two suits plus fives and jacks) so suits matter in many of the tables.
     rng = random.Random(21)
     pool = list(parse_cards("AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH "
@@ -54,12 +57,21 @@ def test_hint_table_matches_the_expert_choice() -> None:
         cards = rng.sample(pool, 13)
         state = start_deal(HouseRules(), dealer=deal_no % 2, hands=(cards[:6], cards[6:12]),
                            starter=cards[12])
+        state = with_scores(state, (rng.randrange(121), rng.randrange(121)))
         for seat in (0, 1):
             v = view(state, seat)
+            dealer = v.dealer == seat
             action = choose_action(v, "expert", rng)
             assert isinstance(action, Discard)
-            best = discard_table(v.hand, is_dealer=v.dealer == seat)[0]
-            assert set(action.cards) == set(best.laid_away)
+            best = discard_chances(v.hand, dealer, v.scores[seat], v.scores[1 - seat], pegging=True)[0]
+            assert set(action.cards) == set(best.option.laid_away)
+            if not in_endgame(*v.scores, 121):
+                reference = choose_action(v, REFERENCE, rng)
+                assert set(reference.cards) == set(discard_table(v.hand, is_dealer=dealer)[0].laid_away)
+
+
+def test_the_reference_level_is_offered_to_no_player() -> None:
+    assert REFERENCE not in LEVELS
 
 
 def test_standard_keeps_the_best_hand() -> None:

@@ -89,17 +89,31 @@ def known(hand: str, opp: str, my_score: int, opp_score: int) -> PegSituation:
     )
 
 
-def test_expert_plays_to_peg_out_rather_than_for_points() -> None:
+@pytest.mark.parametrize("by_chances", [False, True])
+def test_expert_plays_to_peg_out_rather_than_for_points(by_chances) -> None:
     # Far from the end a nine leads for the most points; needing 2, the eight wins in every line
     # (8-7 then 9 is a run, 8-8 then the nine and the go and the last card).
-    assert search_play(known("8S 9C 9H", "8C 7C", 0, 0), random.Random(1)).rank == 9
-    assert search_play(known("8S 9C 9H", "8C 7C", 119, 91), random.Random(1)) == parse_card("8S")
+    assert search_play(known("8S 9C 9H", "8C 7C", 0, 0), random.Random(1), by_chances).rank == 9
+    assert search_play(known("8S 9C 9H", "8C 7C", 119, 91), random.Random(1), by_chances) == parse_card("8S")
 
 
-def test_expert_holds_the_opponent_back_when_one_point_wins_it() -> None:
+@pytest.mark.parametrize("by_chances", [False, True])
+def test_expert_holds_the_opponent_back_when_one_point_wins_it(by_chances) -> None:
     # The opponent needs a single point: lead the six, after which nothing they hold scores.
-    assert search_play(known("6H QD 6D", "7D KH", 0, 0), random.Random(1)) == parse_card("QD")
-    assert search_play(known("6H QD 6D", "7D KH", 91, 120), random.Random(1)).rank == 6
+    assert search_play(known("6H QD 6D", "7D KH", 0, 0), random.Random(1), by_chances) == parse_card("QD")
+    assert search_play(known("6H QD 6D", "7D KH", 91, 120), random.Random(1), by_chances).rank == 6
+
+
+def test_in_winning_chances_a_leaf_is_the_show_then_the_next_deal() -> None:
+    # Pone at 100 against 110, both hands known to count 6: whatever the play, the chance is the
+    # table's after pone's show, the dealer's show and a crib.
+    from games.engine.players.peg_chances import LeafChances, crib_odds
+    from games.engine.winprob import win_chance
+
+    leaf = LeafChances(121, i_am_dealer=False)
+    expected = sum(q * win_chance(106, 116 + c, True) for c, q in crib_odds())
+    assert leaf.value(21, 11, 6, 6) == pytest.approx(100 * (2 * expected - 1))
+    assert sum(q for _, q in crib_odds()) == pytest.approx(1.0)
 
 
 def test_opponent_min_value_from_goes() -> None:

@@ -30,6 +30,14 @@ from games.engine.scoring import hand_total
 from games.engine.winprob import SCALE, _table, deal_odds_measured, peg_out
 
 from .discard import DiscardOption, discard_table
+from .peg_table import averages as peg_averages
+from .peg_table import pegging as pegging_of
+
+# How much of the pegging table's spread is the fours' own: its entries are averages of 24 deals,
+# and across fours a net (made minus given) varies by 0.60 (dealer) and 0.81 (pone) squared points,
+# of which the sampling accounts for about 0.25. Taking each entry at face value would favour the
+# fours that drew lucky deals; weighting the shift by the share that is signal does not.
+PEG_RELIABILITY = 0.6
 
 
 @dataclass(frozen=True)
@@ -51,24 +59,28 @@ def _spread(values: dict[float, float]) -> dict[int, float]:
 
 
 def discard_chances(hand6, is_dealer: bool, my_score: int, their_score: int, target: int = 121,
-                    ) -> list[SplitChance]:
-    """Every split of ``hand6`` with its chance to win, best first (expected points break ties)."""
+                    pegging: bool = False) -> list[SplitChance]:
+    """Every split of ``hand6`` with its chance to win, best first (expected points break ties).
+
+    ``pegging``: shift the play's points by what the kept four makes and gives away in the play
+    against the average four (``peg_table``), the expert's view; the hint shows the deal as measured.
+    """
     options = discard_table(hand6, is_dealer)
     odds = deal_odds_measured()
     n = odds.samples
     table = _table(target)
 
-    def next_deal(mine: int, theirs: int, i_deal: bool) -> float:
+    def after(mine: int, theirs: int, i_deal: bool) -> float:
+        """My chance once the deal is over (or decided) at these scores."""
         if mine >= target:
             return 1.0
         if theirs >= target:
             return 0.0
-        return table[mine][theirs] / SCALE if i_deal else 1.0 - table[theirs][mine] / SCALE
+        return table[mine][theirs] / SCALE if i_deal else 1.0 - table[theirs][max(0, mine)] / SCALE
 
     need_me, need_them = target - my_score, target - their_score
     need_d, need_p = (need_me, need_them) if is_dealer else (need_them, need_me)
-    outs = peg_out(odds, need_d, need_p)
-    pegged_out = outs[0 if is_dealer else 1] / n
+    pegged_out = peg_out(odds, need_d, need_p)[0 if is_dealer else 1] / n
     # After the play: where the two scores stand, for the deals where nobody pegged out.
     played: dict[tuple[int, int], float] = {}
     for (d, p), c in odds.peg_totals.items():
@@ -78,14 +90,28 @@ def discard_chances(hand6, is_dealer: bool, my_score: int, their_score: int, tar
     their_hand = odds.pone_show if is_dealer else odds.dealer_hand
     total = sum(their_hand.values())
     their_hand = {k: c / total for k, c in their_hand.items()}
+    # What follows my show depends on a split only through the points I add (``x``) and those the
+    # other side adds beside its hand (``g``: the crib for a dealer, the play's shift for a pone),
+    # so each (x, g) is summed over the scores once and shared by all fifteen splits.
+    grouped: dict[tuple[int, int], float] = {}
 
     if is_dealer:
-        # The pone counts first: where the scores stand before my show, for every pone's hand.
-        before_mine: dict[tuple[int, int], float] = {}
-        for (mine, theirs), q in played.items():
-            for h, qh in their_hand.items():
-                if theirs + h < target:
-                    before_mine[(mine, theirs + h)] = before_mine.get((mine, theirs + h), 0.0) + q * qh
+        pone_shown: dict[tuple[int, int], float] = {}
+
+        def pone_show(mine: int, theirs: int) -> float:
+            """My chance with my show still to come and already added (``mine``), the pone at
+            ``theirs`` before its hand: the pone counts first, then my hand and crib, then the next deal."""
+            key = (mine, theirs)
+            if key not in pone_shown:
+                pone_shown[key] = sum(qh * after(mine, theirs + h, False) for h, qh in their_hand.items()
+                                      if theirs + h < target)
+            return pone_shown[key]
+
+        def settled(x: int, g: int) -> float:
+            if (x, g) not in grouped:
+                grouped[(x, g)] = sum(q * pone_show(mine + x, theirs + g)
+                                      for (mine, theirs), q in played.items())
+            return grouped[(x, g)]
     else:
         after_mine: dict[tuple[int, int], float] = {}
 
@@ -94,29 +120,38 @@ def discard_chances(hand6, is_dealer: bool, my_score: int, their_score: int, tar
             crib's expectation already added: the dealer's hand, then the next deal (mine)."""
             key = (mine, theirs)
             if key not in after_mine:
-                after_mine[key] = sum(qh * next_deal(mine, theirs + h, True) for h, qh in their_hand.items())
+                after_mine[key] = sum(qh * after(mine, theirs + h, True) for h, qh in their_hand.items())
             return after_mine[key]
+
+        def settled(x: int, g: int) -> float:
+            if (x, g) not in grouped:
+                grouped[(x, g)] = sum(q * (1.0 if mine + x >= target else their_show(mine + x, theirs + g))
+                                      for (mine, theirs), q in played.items())
+            return grouped[(x, g)]
 
     out = []
     starters = [s for s in DECK if s not in set(hand6)]
     for option in options:
+        made = given = 0.0
+        if pegging:
+            made, given = peg_shift(option.kept, is_dealer)
         shows: dict[float, float] = {}
         for s in starters:
-            x = hand_total(option.kept, s)
+            x = hand_total(option.kept, s) + made + (option.expected_crib if is_dealer else 0.0)
             shows[x] = shows.get(x, 0.0) + 1 / len(starters)
+        mine_shown = _spread(shows)
+        theirs = _spread({given + (0.0 if is_dealer else -option.expected_crib): 1.0})
         win = pegged_out
-        if is_dealer:
-            mine_shown = _spread({x + option.expected_crib: q for x, q in shows.items()})
-            for (mine, theirs), q in before_mine.items():
-                win += q * sum(qx * next_deal(mine + x, theirs, False) for x, qx in mine_shown.items())
-        else:
-            crib = _spread({-option.expected_crib: 1.0})
-            for (mine, theirs), q in played.items():
-                for x, qx in shows.items():
-                    if mine + x >= target:
-                        win += q * qx
-                    else:
-                        win += q * qx * sum(qc * their_show(mine + x, theirs + c) for c, qc in crib.items())
+        for x, qx in mine_shown.items():
+            win += qx * sum(qg * settled(x, g) for g, qg in theirs.items())
         out.append(SplitChance(option, win))
     out.sort(key=lambda s: (-round(s.win, 6), -s.option.net))
     return out
+
+
+def peg_shift(kept, is_dealer: bool) -> tuple[float, float]:
+    """What ``kept`` pegs beyond the average four, made and given away (``peg_table``), shrunk
+    toward the average by ``PEG_RELIABILITY``."""
+    made, given = pegging_of(kept, is_dealer)
+    avg_made, avg_given = peg_averages()[is_dealer]
+    return PEG_RELIABILITY * (made - avg_made), PEG_RELIABILITY * (given - avg_given)

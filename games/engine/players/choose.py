@@ -10,12 +10,17 @@ Levels:
   when nothing fits).
 * ``standard``: keeps the four with the best average hand over the 46 starters (crib ignored);
   pegs greedily (``pegging.greedy_play``).
-* ``expert``: lays away by exact expected hand plus or minus expected crib (``discard_table``:
-  the same table the discard hint shows, so away from the end of a game its first row is the
-  expert's choice), switching to win chances near the end (``endgame``); pegs by lookahead over
-  the opponent's possible hands (``pegging.search_play``). At tables of three or four: the
-  standard player's keep plus or minus what the card laid away is worth to the crib
-  (``crib_card``), and greedy pegging.
+* ``expert``: lays away by the chance to win the game after the deal, in every position
+  (``chances.discard_chances``: the hand over the 46 starters, the expected crib, the play as
+  measured, shifted by what the kept four pegs and gives away, ``peg_table``; with the peg-out
+  zone house rule or a target without a table, ``endgame``); pegs by lookahead over the
+  opponent's possible hands (``pegging.search_play``), the end of the play valued in winning
+  chances near the end of the game. At tables of three or four: the standard player's keep plus
+  or minus what the card laid away is worth to the crib (``crib_card``), and greedy pegging.
+
+``REFERENCE`` is the expert as it was before it played by winning chances (expected points, then
+``endgame`` near the end; pegging valued in points): a fixed yardstick for ``bench.ai``, not a
+level offered to players (it is not in ``LEVELS``).
 
 Every level counts its own hand truly (manual counting), calls muggins exactly when the
 opponent under-counted, acknowledges the show and starts the next game; it never resigns.
@@ -43,11 +48,14 @@ from games.engine.players import crib_card
 from games.engine.scoring import hand_total
 from games.engine.view import SeatView
 
+from . import peg_chances
+from .chances import discard_chances
 from .discard import discard_table, hand_table
 from .endgame import endgame_choice
 from .pegging import PegSituation, greedy_play, search_play
 
 LEVELS = ("easy", "standard", "expert")
+REFERENCE = "reference"
 
 
 def choose_action(view: SeatView, level: str, rng: random.Random) -> Action:
@@ -55,7 +63,7 @@ def choose_action(view: SeatView, level: str, rng: random.Random) -> Action:
 
     Raises ``ValueError`` for an unknown level or when the seat has nothing to do.
     """
-    if level not in LEVELS:
+    if level not in LEVELS and level != REFERENCE:
         raise ValueError(f"unknown level {level!r}: choose one of {', '.join(LEVELS)}")
     legal = view.legal_actions
     if not legal:
@@ -84,11 +92,15 @@ def _discard(view: SeatView, level: str, rng: random.Random) -> Action:
     if level == "easy":
         return rng.choice(legal)
     if view.players != 2:
-        return _keep_best_four(view, crib_aware=level == "expert")
+        return _keep_best_four(view, crib_aware=level != "standard")
     hand6 = view.hand
     is_dealer = view.dealer == view.seat
     if level == "standard":
         laid = hand_table(hand6)[0].laid_away
+    elif level == "expert" and peg_chances.applies(view.target, view.rules.peg_out_zone):
+        my_score, opp_score = _scores(view)
+        best = discard_chances(hand6, is_dealer, my_score, opp_score, view.target, pegging=True)[0]
+        laid = best.option.laid_away
     else:
         table = discard_table(hand6, is_dealer)
         my_score, opp_score = _scores(view)
@@ -139,7 +151,10 @@ def _play(view: SeatView, level: str, rng: random.Random) -> Action:
     if level == "easy":
         return rng.choice(plays)
     sit = peg_situation(view)
-    card = greedy_play(sit) if level == "standard" or view.players != 2 else search_play(sit, rng)
+    if level == "standard" or view.players != 2:
+        card = greedy_play(sit)
+    else:
+        card = search_play(sit, rng, by_chances=level == "expert")
     return next(a for a in plays if a.card == card)
 
 

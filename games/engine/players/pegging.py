@@ -26,7 +26,11 @@ It plays the card with the best weighted average. Near the end of the game (``en
 every position is judged by who wins: reaching the target in the play is worth ``WIN``, and at the
 end of the play the show is settled in its order (pone's hand, dealer's hand, the crib at its
 average ``CRIB_ESTIMATE``, the peg-out zone honoured), so "most points" becomes "best chance to win":
-peg out when that is the only way, hold the opponent back when they would count out first.
+peg out when that is the only way, hold the opponent back when they would count out first. The
+expert (``by_chances``) goes one step further: the end of the play is worth the chance to win from
+there (``peg_chances``: the show in its order, a crib as cribs come, then the next deal's chance
+from the win-probability table), so a line that leaves 60% is preferred to one that leaves 55%
+even when neither decides the game.
 
 >>> points_for((7, 5), 12, 6)  # 7-5-6: a run of three
 3
@@ -41,6 +45,8 @@ from collections import Counter
 
 from games.engine.cards import Card
 
+from . import peg_chances
+from .peg_chances import LeafChances
 from .sampling import _history_likelihood, _opp_show, _opponent_hands
 from .situation import (
     CRIB_ESTIMATE,
@@ -93,8 +99,11 @@ class _Solver:
     decided. ``need_me``/``need_opp`` are the points each side still needs to win.
     """
 
-    def __init__(self, sit: PegSituation, opp_hand_show: int | None, memo: dict, track: bool) -> None:
+    def __init__(self, sit: PegSituation, opp_hand_show: int | None, memo: dict, track: bool,
+                 chances: LeafChances | None = None) -> None:
         self.endgame = opp_hand_show is not None
+        # Leaves in winning chances (``peg_chances``): then a value never carries the points so far.
+        self.chances = chances if self.endgame else None
         # Whether the needs are real (near the end); otherwise they stay at FAR, out of reach, and
         # equal on every path so the memo shares positions.
         self.track = track
@@ -110,6 +119,8 @@ class _Solver:
         """End of the play: settle the show (pone, dealer, crib) when it can decide the game."""
         if not self.endgame:
             return acc
+        if self.chances is not None:
+            return self.chances.value(need_me, need_opp, self.show_me, self.show_opp)
         sit = self.sit
         # A seat in the peg-out zone when the show begins scores nothing in it, crib included.
         me_out = need_me <= sit.peg_out_zone
@@ -140,7 +151,9 @@ class _Solver:
         if future is None:
             future = self.memo[key] = self._solve(me, opp, (), 0, lead_me, False, False, None, need_me,
                                                   need_opp, 0.0, -WIN - 1, WIN + 1)
-        return future if future >= WIN or future <= -WIN else acc + future
+        if self.chances is not None or future >= WIN or future <= -WIN:
+            return future
+        return acc + future
 
     def _solve(self, me, opp, series, count, my_turn, me_gone, opp_gone, last_me, need_me, need_opp,
                acc, alpha, beta) -> float:
@@ -244,8 +257,11 @@ def endgame_matters(sit: PegSituation) -> bool:
     return sit.target - max(sit.my_score, sit.opp_score) <= reach
 
 
-def search_play(sit: PegSituation, rng: random.Random) -> Card:
-    """The expert's card: best average over the opponent's possible hands of the minimax value."""
+def search_play(sit: PegSituation, rng: random.Random, by_chances: bool = False) -> Card:
+    """The expert's card: best average over the opponent's possible hands of the minimax value.
+
+    ``by_chances``: near the end, value the end of the play by the chance to win (``peg_chances``)
+    rather than by points and a guessed show."""
     playable = sit.playable()
     distinct = {c.rank: c for c in sorted(playable, key=lambda c: c.index)}
     if len(distinct) == 1:
@@ -259,13 +275,16 @@ def search_play(sit: PegSituation, rng: random.Random) -> Card:
     nodes = 0
     cache: dict[tuple[int, ...], dict[int, float]] = {}
     memo: dict = {}
+    chances = None
+    if by_chances and endgame and peg_chances.applies(sit.target, sit.peg_out_zone):
+        chances = peg_chances.LeafChances(sit.target, sit.i_am_dealer)
     exact, hands = _opponent_hands(sit, rng)
     for samples, (weight, opp) in enumerate(hands, 1):
         if sit.opp_history:
             weight *= _history_likelihood(sit, opp)
         values = cache.get(opp)
         if values is None:
-            solver = _Solver(sit, _opp_show(sit, opp) if endgame else None, memo, endgame)
+            solver = _Solver(sit, _opp_show(sit, opp) if endgame else None, memo, endgame, chances)
             values = cache[opp] = {}
             for r in distinct:
                 i = me_all.index(r)
