@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "games.history",
     "games.tournaments",
     "games.puzzles",
+    "games.webpush",
     "games.pages",
 ]
 
@@ -257,6 +258,13 @@ if EMAIL_HOST:
 else:
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "cribbage@localhost")
+
+# Web Push: the site's VAPID key pair (base64url, as `manage.py vapid_keys` prints them) signs every
+# push, and browsers subscribe with the public half. Unset: no browser notifications, and the account
+# page says so. The subject is a contact address push services may write to about the site's pushes.
+VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "").strip()
+VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "").strip()
+VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "").strip() or f"mailto:{DEFAULT_FROM_EMAIL}"
 
 # Seconds a computer player "thinks" between cards, so its plays appear one at a time.
 COMPUTER_DELAY_SECONDS = float(os.environ.get("COMPUTER_DELAY_SECONDS", "0.6"))

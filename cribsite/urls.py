@@ -16,6 +16,7 @@ urlpatterns = [
     path("tournaments/", include("games.tournaments.urls")),
     path("", include("games.puzzles.urls")),
     path("accounts/", include("games.accounts.urls")),
+    path("", include("games.webpush.urls")),
     path("admin/", admin.site.urls),
     path("", include("games.pages.urls")),
 ]

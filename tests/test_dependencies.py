@@ -19,9 +19,10 @@ ALLOWED = {
     "play": {"engine", "infra"},
     "history": {"engine", "infra", "play"},
     "tournaments": {"engine", "infra", "play"},
+    "webpush": {"engine", "infra", "play"},
     "puzzles": {"engine", "infra", "play", "history"},
-    "accounts": {"engine", "infra", "play", "history", "tournaments", "puzzles"},
-    "pages": {"engine", "infra", "play", "history", "tournaments", "puzzles", "accounts"},
+    "accounts": {"engine", "infra", "play", "history", "tournaments", "puzzles", "webpush"},
+    "pages": {"engine", "infra", "play", "history", "tournaments", "puzzles", "accounts", "webpush"},
 }
 # Template tag libraries, by the app that defines them.
 LIBRARIES = {

@@ -26,6 +26,7 @@ from games.play.names import public_name
 from games.puzzles.record import answers_data
 from games.tournaments.models import Entrant, Match, Tournament
 from games.tournaments.services import standings
+from games.webpush.models import PushSubscription
 
 FORMAT = "cribbage-hall-player/1"
 
@@ -54,6 +55,11 @@ def player_data(user: AbstractBaseUser) -> dict:
             "last_login": _iso(user.last_login),
         },
         "table_preferences": {name: getattr(prefs, name) for name in FIELDS},
+        "browser_notifications": [
+            {"push_service": sub.service, "created": _iso(sub.created),
+             "last_success": _iso(sub.last_success)}
+            for sub in PushSubscription.objects.filter(user=user)
+        ],
         "ratings": [
             {"pool": r.pool, "rating": r.rating, "rd": r.rd, "volatility": r.volatility,
              "provisional": r.provisional, "games": r.games, "wins": r.wins, "losses": r.losses,

@@ -578,3 +578,13 @@
     }
   });
 })();
+
+// The service worker (served at /sw.js so that it covers every page): the site installs as an app,
+// shows its offline page when the network is gone, and receives browser notifications.
+(function () {
+  "use strict";
+  if (!("serviceWorker" in navigator)) return;
+  window.addEventListener("load", function () {
+    navigator.serviceWorker.register("/sw.js", {scope: "/"}).catch(function () { /* the site works without it */ });
+  });
+})();

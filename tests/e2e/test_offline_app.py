@@ -1,0 +1,65 @@
+"""The site as an installed app in Chromium: the service worker registers for the whole site and
+keeps only the offline page and its static files; with the network gone any page, a game's board
+included, shows the offline page and never a board kept from before; the network back, "Try again"
+brings the board back. At a laptop's and a phone's size."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+from playwright.sync_api import Browser, expect
+
+from tests.e2e.helpers import screenshot, serious_axe_violations
+from tests.live.support import session_key
+from tests.play.factories import computer_game, make_user
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True), pytest.mark.timeout(120)]
+
+KEPT_URLS = """async () => {
+  const kept = [];
+  for (const name of await caches.keys()) {
+    const cache = await caches.open(name);
+    for (const request of await cache.keys()) kept.push(new URL(request.url).pathname);
+  }
+  return kept;
+}"""
+
+
+@pytest.mark.parametrize(("name", "viewport"), [("laptop", {"width": 1280, "height": 720}),
+                                                ("phone", {"width": 390, "height": 844})])
+def test_offline_a_game_shows_the_offline_page_never_a_kept_board(browser: Browser, live_daphne: str,
+                                                                  name: str, viewport: dict):
+    ann = make_user(f"ann{name}")
+    game_url = live_daphne + reverse("game", args=[computer_game(ann).pk])
+    context = browser.new_context(viewport=viewport)
+    context.add_cookies([{"name": "sessionid", "value": session_key(ann), "url": live_daphne}])
+    page = context.new_page()
+    page.goto(game_url)
+    expect(page.locator("#board")).to_be_visible()
+    assert page.evaluate("async () => (await navigator.serviceWorker.ready).scope") == live_daphne + "/"
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    kept = page.evaluate(KEPT_URLS)
+    assert "/offline/" in kept
+    assert all(url == "/offline/" or url.startswith("/static/") for url in kept), kept
+
+    context.set_offline(True)
+    page.goto(game_url)
+    expect(page.get_by_role("heading", name="You are offline")).to_be_visible()
+    expect(page.locator("#board")).to_have_count(0)
+    assert page.url == game_url
+    assert serious_axe_violations(page) == []
+    screenshot(page, f"offline-page-{name}", full_page=False)
+    page.goto(f"{live_daphne}/rules/")
+    expect(page.get_by_role("heading", name="You are offline")).to_be_visible()
+
+    page.goto(game_url)
+    expect(page.get_by_role("heading", name="You are offline")).to_be_visible()
+    # The offline page reloads itself when the network returns. Playwright gives the page its network
+    # back before the worker, so that reload may still meet the offline page: then "Try again".
+    with page.expect_navigation():
+        context.set_offline(False)
+    if page.get_by_role("heading", name="You are offline").is_visible():
+        page.get_by_role("link", name="Try again").click()
+    expect(page.locator("#board")).to_be_visible()
+    assert page.url == game_url
+    context.close()
