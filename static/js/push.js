@@ -18,7 +18,8 @@
 
   function show(state, extra) {
     box.dataset.state = state;
-    input.checked = state === "on";
+    // While the browser is asked, the box stays as the player just set it.
+    if (state !== "busy") input.checked = state === "on";
     input.disabled = state === "unsupported" || state === "insecure" || state === "blocked" || state === "busy";
     status.textContent = WORDS[state] + (extra ? " " + extra : "");
   }
