@@ -37,7 +37,9 @@ self.addEventListener("fetch", (event) => {
     return;
   }
   if (KEPT.has(url.pathname)) {
-    event.respondWith(caches.match(request, {ignoreSearch: true}).then((kept) => kept || fetch(request)));
+    // The network first here too (the browser's own cache makes that cheap): a kept copy only
+    // dresses the offline page, so a changed file is never hidden behind an old one.
+    event.respondWith(fetch(request).catch(() => caches.match(request, {ignoreSearch: true})));
   }
   // Anything else (htmx requests for boards, /games/…, /ws/…) is the browser's own business.
 });
