@@ -1,9 +1,11 @@
 """The site as an installed app in Chromium: the service worker registers for the whole site and
 keeps only the offline page and its static files; with the network gone any page, a game's board
 included, shows the offline page and never a board kept from before; the network back, "Try again"
-brings the board back. At a laptop's and a phone's size."""
+brings the board back. At a laptop's and a phone's size. And a push message becomes a notice."""
 
 from __future__ import annotations
+
+import json
 
 import pytest
 from django.urls import reverse
@@ -62,4 +64,30 @@ def test_offline_a_game_shows_the_offline_page_never_a_kept_board(browser: Brows
         page.get_by_role("link", name="Try again").click()
     expect(page.locator("#board")).to_be_visible()
     assert page.url == game_url
+    context.close()
+
+
+def test_a_push_shows_the_notice_with_its_page(browser: Browser, live_daphne: str):
+    """A push message handed to the service worker as the push service would (Chromium's DevTools
+    protocol delivers it): the worker shows the notice, with the page a click opens."""
+    context = browser.new_context(permissions=["notifications"])
+    page = context.new_page()
+    page.goto(f"{live_daphne}/rules/")
+    page.evaluate("navigator.serviceWorker.ready")
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    cdp = context.new_cdp_session(page)
+    registrations = []
+    cdp.on("ServiceWorker.workerRegistrationUpdated", lambda e: registrations.extend(e["registrations"]))
+    # Enabling the domain reports the registrations there are before it answers.
+    cdp.send("ServiceWorker.enable")
+    [registration] = [r for r in registrations if r["scopeURL"] == live_daphne + "/" and not r["isDeleted"]]
+    notice = {"title": "Your turn", "body": "bob played the Five of hearts", "url": "/games/12/"}
+    cdp.send("ServiceWorker.deliverPushMessage", {"origin": live_daphne, "registrationId":
+             registration["registrationId"], "data": json.dumps(notice)})
+    shown = page.wait_for_function("""async () => {
+      const reg = await navigator.serviceWorker.ready;
+      const shown = await reg.getNotifications();
+      return shown.length ? {title: shown[0].title, body: shown[0].body, data: shown[0].data} : null;
+    }""").json_value()
+    assert shown == {"title": "Your turn", "body": notice["body"], "data": {"url": "/games/12/"}}
     context.close()
