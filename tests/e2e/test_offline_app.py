@@ -6,6 +6,7 @@ brings the board back. At a laptop's and a phone's size. And a push message beco
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 from django.urls import reverse
@@ -78,16 +79,26 @@ def test_a_push_shows_the_notice_with_its_page(browser: Browser, live_daphne: st
     cdp = context.new_cdp_session(page)
     registrations = []
     cdp.on("ServiceWorker.workerRegistrationUpdated", lambda e: registrations.extend(e["registrations"]))
-    # Enabling the domain reports the registrations there are before it answers.
-    cdp.send("ServiceWorker.enable")
-    [registration] = [r for r in registrations if r["scopeURL"] == live_daphne + "/" and not r["isDeleted"]]
+    cdp.send("ServiceWorker.enable")  # reports the registrations there are, as events
+    ours = []
+    deadline = time.monotonic() + 10
+    while not ours and time.monotonic() < deadline:
+        page.wait_for_timeout(50)  # the sync API hands events to their handlers only while it waits
+        ours = {r["registrationId"] for r in registrations
+                if r["scopeURL"] == live_daphne + "/" and not r["isDeleted"]}
+    [registration_id] = ours
     notice = {"title": "Your turn", "body": "bob played the Five of hearts", "url": "/games/12/"}
-    cdp.send("ServiceWorker.deliverPushMessage", {"origin": live_daphne, "registrationId":
-             registration["registrationId"], "data": json.dumps(notice)})
-    shown = page.wait_for_function("""async () => {
+    cdp.send("ServiceWorker.deliverPushMessage",
+             {"origin": live_daphne, "registrationId": registration_id, "data": json.dumps(notice)})
+    # The worker shows it in its own time; asked for until it is there, at most 10 s.
+    shown = page.evaluate("""async () => {
       const reg = await navigator.serviceWorker.ready;
-      const shown = await reg.getNotifications();
-      return shown.length ? {title: shown[0].title, body: shown[0].body, data: shown[0].data} : null;
-    }""").json_value()
+      for (let tries = 0; tries < 200; tries++) {
+        const shown = await reg.getNotifications();
+        if (shown.length) return {title: shown[0].title, body: shown[0].body, data: shown[0].data};
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      return null;
+    }""")
     assert shown == {"title": "Your turn", "body": notice["body"], "data": {"url": "/games/12/"}}
     context.close()
