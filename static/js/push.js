@@ -53,6 +53,15 @@
     });
   }
 
+  // A subscription made with another key (the site's pair was changed) gets nothing: push services
+  // refuse messages signed by a key it was not made with.
+  function madeWithOurKey(sub) {
+    const made = sub.options && sub.options.applicationServerKey;
+    if (!made) return true;
+    const a = new Uint8Array(made), b = keyBytes(box.dataset.key);
+    return a.length === b.length && a.every(function (byte, i) { return byte === b[i]; });
+  }
+
   function turnOn() {
     show("busy");
     return Notification.requestPermission().then(function (permission) {
@@ -93,6 +102,7 @@
     return registration().then(function (reg) { return reg.pushManager.getSubscription(); })
       .then(function (sub) {
         if (!sub || Notification.permission !== "granted") return show("off");
+        if (!madeWithOurKey(sub)) return sub.unsubscribe().then(turnOn);
         // The browser holds a subscription: make sure the site sends to it for this player.
         return post(box.dataset.subscribe, sub.toJSON()).then(function () { show("on"); });
       })

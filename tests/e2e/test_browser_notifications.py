@@ -39,6 +39,22 @@ FAKE_PUSH_MANAGER = """(sub) => {
   PushManager.prototype.getSubscription = function () { return Promise.resolve(current); };
 }"""
 
+# The browser already holds a subscription, made with some other key (its applicationServerKey).
+HELD_WITH_ANOTHER_KEY = """(old) => {
+  const held = {
+    endpoint: old.endpoint,
+    options: {applicationServerKey: new Uint8Array(65).fill(7).buffer},
+    toJSON() { return old; },
+    unsubscribe() { window.oldDropped = true; return Promise.resolve(true); },
+  };
+  const subscribe = PushManager.prototype.subscribe;
+  let current = held;
+  PushManager.prototype.getSubscription = function () { return Promise.resolve(current); };
+  PushManager.prototype.subscribe = function (options) {
+    return subscribe.call(this, options).then((sub) => { current = sub; return sub; });
+  };
+}"""
+
 
 def _open_account_page(browser: Browser, live_daphne: str, user, viewport: dict, **context_options):
     context = browser.new_context(viewport=viewport, **context_options)
@@ -124,4 +140,21 @@ def test_a_browser_that_cannot_be_notified_gets_no_switch_to_press(browser: Brow
     expect(panel.locator("[data-push-status]")).to_contain_text(words)
     expect(panel.get_by_role("switch", name="Notify me in this browser")).to_be_disabled()
     expect(panel.locator("[data-push]")).to_have_attribute("data-state", state)
+    context.close()
+
+
+def test_a_subscription_made_with_an_old_key_is_made_again(browser: Browser, live_daphne: str):
+    """After the site's key pair changed, the browser's old subscription would receive nothing: the
+    page replaces it on the next visit, and the site sends to the new one."""
+    ann = make_user("annrotated")
+    old = PushBrowser().subscription(ENDPOINT + "old")
+    new = PushBrowser().subscription(ENDPOINT + "new")
+    context, page = _open_account_page(browser, live_daphne, ann, {"width": 1280, "height": 720},
+                                       permissions=["notifications"])
+    context.add_init_script(f"({FAKE_PUSH_MANAGER})({json.dumps(new)})")
+    context.add_init_script(f"({HELD_WITH_ANOTHER_KEY})({json.dumps(old)})")
+    page.goto(f"{live_daphne}/accounts/u/{ann.username}/")
+    expect(page.locator("#browser-notifications [data-push-status]")).to_have_text("On in this browser.")
+    assert page.evaluate("window.oldDropped") is True
+    assert list(PushSubscription.objects.values_list("endpoint", flat=True)) == [new["endpoint"]]
     context.close()
