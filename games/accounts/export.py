@@ -1,7 +1,9 @@
 """Everything the site holds about a player, as one JSON document they can download.
 
 Their account (never the password hash), ratings and every rating change, statistics, every game
-they sat at, every tournament they entered and their answers to the daily puzzles. A finished game
+they sat at, every tournament they entered, their answers to the daily puzzles and the browsers
+they get notices in (the push service's name and dates; the subscription's address and keys are the
+browser's secret). A finished game
 comes as its own download gives it (``games.history.export.game_json``: enough to replay it with the
 engine); a game not finished comes as a summary, with no cards, seeds or secret, which would tell
 them what their opponents hold.
