@@ -64,7 +64,10 @@ def offline(request: HttpRequest) -> HttpResponse:
     """The page the service worker shows for any page it cannot fetch. It holds nothing of any
     player (it is drawn without the request), so one copy serves every visitor."""
     response = HttpResponse(_offline_html())
-    response["Cache-Control"] = "no-cache"
+    # Kept by the service worker's cache only. The header goes along with that copy, and a page
+    # served no-store is never held in the back/forward cache, where a stale "offline" would wait
+    # to reappear (or reload itself from there) when the network is back.
+    response["Cache-Control"] = "no-store"
     return response
 
 

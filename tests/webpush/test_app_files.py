@@ -87,6 +87,7 @@ def test_the_cache_is_renamed_when_what_it_keeps_changes(monkeypatch):
 def test_the_offline_page_holds_no_player_and_no_game():
     answer = Client().get("/offline/")
     assert answer.status_code == 200
+    assert answer["Cache-Control"] == "no-store"  # never in the back/forward cache
     html = answer.content.decode()
     assert "You are offline" in html
     assert "csrf" not in html.lower() and 'id="board"' not in html
