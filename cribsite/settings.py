@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "games.tournaments",
     "games.puzzles",
     "games.correspondence",
+    "games.webpush",
     "games.pages",
 ]
 
@@ -261,6 +262,13 @@ else:
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "cribbage@localhost")
 # The site's address as emails link to it (turn notices, the daily digest, unsubscribe links).
 SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000").rstrip("/")
+
+# Web Push: the site's VAPID key pair (base64url, as `manage.py vapid_keys` prints them) signs every
+# push, and browsers subscribe with the public half. Unset: no browser notifications, and the account
+# page says so. The subject is a contact address push services may write to about the site's pushes.
+VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "").strip()
+VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "").strip()
+VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "").strip() or f"mailto:{DEFAULT_FROM_EMAIL}"
 
 # Seconds a computer player "thinks" between cards, so its plays appear one at a time.
 COMPUTER_DELAY_SECONDS = float(os.environ.get("COMPUTER_DELAY_SECONDS", "0.6"))

@@ -17,6 +17,7 @@ urlpatterns = [
     path("", include("games.puzzles.urls")),
     path("", include("games.correspondence.urls")),
     path("accounts/", include("games.accounts.urls")),
+    path("", include("games.webpush.urls")),
     path("admin/", admin.site.urls),
     path("", include("games.pages.urls")),
 ]

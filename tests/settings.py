@@ -20,6 +20,12 @@ import os
 
 os.environ.setdefault("DEBUG", "true")
 os.environ.setdefault("SECRET_KEY", "tests-only-insecure-key-never-used-by-a-site")
+# Push is on in the suite, with a pair made for this run (the live servers it starts inherit it);
+# the tests of a site without keys clear them with override_settings.
+if not os.environ.get("VAPID_PRIVATE_KEY"):
+    from games.webpush.keys import new_key_pair
+
+    os.environ["VAPID_PUBLIC_KEY"], os.environ["VAPID_PRIVATE_KEY"] = new_key_pair()
 
 # The board's components are drawn with undefined names raising: a name a template misspells, or
 # one its context forgot, fails the test that draws it (the site itself draws such a name empty).

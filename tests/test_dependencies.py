@@ -19,10 +19,12 @@ ALLOWED = {
     "play": {"engine", "infra"},
     "history": {"engine", "infra", "play"},
     "tournaments": {"engine", "infra", "play"},
+    "webpush": {"engine", "infra", "play"},
     "puzzles": {"engine", "infra", "play", "history"},
-    "correspondence": {"engine", "infra", "play"},
-    "accounts": {"engine", "infra", "play", "history", "tournaments", "puzzles", "correspondence"},
-    "pages": {"engine", "infra", "play", "history", "tournaments", "puzzles", "accounts", "correspondence"},
+    "correspondence": {"engine", "infra", "play", "webpush"},
+    "accounts": {"engine", "infra", "play", "history", "tournaments", "puzzles", "correspondence", "webpush"},
+    "pages": {"engine", "infra", "play", "history", "tournaments", "puzzles", "accounts", "correspondence",
+              "webpush"},
 }
 # Template tag libraries, by the app that defines them.
 LIBRARIES = {

@@ -1,7 +1,9 @@
 """Everything the site holds about a player, as one JSON document they can download.
 
 Their account (never the password hash), ratings and every rating change, statistics, every game
-they sat at, every tournament they entered and their answers to the daily puzzles. A finished game
+they sat at, every tournament they entered, their answers to the daily puzzles and the browsers
+they get notices in (the push service's name and dates; the subscription's address and keys are the
+browser's secret). A finished game
 comes as its own download gives it (``games.history.export.game_json``: enough to replay it with the
 engine); a game not finished comes as a summary, with no cards, seeds or secret, which would tell
 them what their opponents hold.
@@ -27,6 +29,7 @@ from games.play.registry import organised
 from games.puzzles.record import answers_data
 from games.tournaments.models import Entrant, Match, Tournament
 from games.tournaments.selectors import standings
+from games.webpush.models import PushSubscription
 
 FORMAT = "cribbage-hall-player/1"
 
@@ -55,6 +58,11 @@ def player_data(user: AbstractBaseUser) -> dict:
             "last_login": _iso(user.last_login),
         },
         "table_preferences": {name: getattr(prefs, name) for name in FIELDS},
+        "browser_notifications": [
+            {"push_service": sub.service, "created": _iso(sub.created),
+             "last_success": _iso(sub.last_success)}
+            for sub in PushSubscription.objects.filter(user=user)
+        ],
         "ratings": [
             {"pool": r.pool, "rating": r.rating, "rd": r.rd, "volatility": r.volatility,
              "provisional": r.provisional, "games": r.games, "wins": r.wins, "losses": r.losses,

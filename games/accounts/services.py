@@ -4,7 +4,7 @@ The User row stays. Games, seats, history rows, ratings and tournament entries p
 other players' records, rating histories and tournament results are built on those: deleting it
 would take all of that with it. It is anonymised instead: a handle no sign-up can choose
 (``games.play.names``), shown everywhere as "a deleted player"; no e-mail, no name, no usable
-password, inactive, no session left.
+password, inactive, no session left, no browser subscribed to its notifications.
 
 Before that, the player leaves everything still going on, through each app's own services, so that
 the others see what any withdrawal or resignation would give them: their seeks are withdrawn,
@@ -34,6 +34,7 @@ from games.play.models import Game, Seat
 from games.play.names import deleted_handle, is_deleted
 from games.tournaments import services as tournament_services
 from games.tournaments.models import Entrant, Tournament
+from games.webpush import services as webpush_services
 
 log = logging.getLogger("games.accounts")
 
@@ -51,6 +52,8 @@ def account_delete(*, user_id: int) -> AbstractBaseUser:
     _call_off_waiting_games(user)
     _resign_games_in_play(user)
     presence.forget(user)
+    # No notice may reach a browser for an account that is gone.
+    webpush_services.subscriptions_forget(user=user)
     if first_time:
         rename_players(Seat.objects.filter(user=user).values_list("game_id", flat=True))
         tournament_services.player_renamed(user_id=user.pk)  # notices name players by id: nothing to rewrite

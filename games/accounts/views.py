@@ -11,6 +11,7 @@ import json
 import logging
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login, logout, user_login_failed
 from django.contrib.auth import views as auth_views
@@ -29,6 +30,7 @@ from games.accounts.throttle import LOGIN_MESSAGE, login_blocked
 from games.play.ratelimit import retry_after
 from games.play.services import ServiceError
 from games.tournaments.services import TournamentError
+from games.webpush.delivery import push_enabled
 
 log = logging.getLogger("games.accounts")
 
@@ -50,9 +52,10 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     player = get_object_or_404(User, username=username, is_active=True)
-    return render(
-        request, "accounts/profile.html", {"player": player, "is_self": request.user == player}
-    )
+    return render(request, "accounts/profile.html", {
+        "player": player, "is_self": request.user == player,
+        "push_on_site": push_enabled(), "push_public_key": settings.VAPID_PUBLIC_KEY,
+    })
 
 
 @login_required

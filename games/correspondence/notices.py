@@ -14,6 +14,7 @@ from games.correspondence import services, tokens
 from games.correspondence.models import NoticePreferences
 from games.play import correspondence, presence
 from games.play.models import Game, SeatClock
+from games.webpush.delivery import send_to_user
 
 log = logging.getLogger("games.correspondence")
 
@@ -60,11 +61,12 @@ def at_the_table(game: Game, user) -> bool:
 
 
 def send_turn_notice(game: Game, user) -> bool:
-    """Email ``user`` that it is their turn in ``game``, unless they are at the table, asked for
-    no notices, or had this game's notice today (and did not ask for every move). Returns whether
-    it went. Every kind of turn notice (an email now; a browser's push beside it) goes from here."""
+    """Tell ``user`` it is their turn in ``game`` (an email, and a notice to each browser they turned
+    notifications on in), unless they are at the table, asked for no notices, or had this game's
+    notice today (and did not ask for every move). Returns whether any went. Every kind of turn
+    notice goes from here."""
     prefs = services.preferences_of(user.pk)
-    if prefs.turn_notices == NoticePreferences.Turn.OFF or not user.email or not user.is_active:
+    if prefs.turn_notices == NoticePreferences.Turn.OFF or not user.is_active:
         return False
     if at_the_table(game, user):
         return False
@@ -74,13 +76,20 @@ def send_turn_notice(game: Game, user) -> bool:
                                       every=every):
         return False
     subject, body = turn_words(game, user)
-    try:
-        email(user, subject, body, "turn").send()
-    except Exception:  # a mail server's fault must not undo or fail the move that was made
-        log.exception("turn notice for game=%s user=%s not sent", game.pk, user.pk)
-        return False
-    log.info("game=%s user=%s action=turn_notice", game.pk, user.pk)
-    return True
+    sent = False
+    if user.email:
+        try:
+            email(user, subject, body, "turn").send()
+            sent = True
+        except Exception:  # a mail server's fault must not undo or fail the move that was made
+            log.exception("turn notice for game=%s user=%s not sent", game.pk, user.pk)
+    # The browsers' push services answer or time out on their own; delivery logs its own faults.
+    browsers = send_to_user(user, subject.removesuffix(" (Cribbage Hall)"), "It is your move.",
+                            reverse("game", args=[game.pk]))
+    sent = sent or browsers > 0
+    if sent:
+        log.info("game=%s user=%s action=turn_notice browsers=%s", game.pk, user.pk, browsers)
+    return sent
 
 
 def opponents(game: Game, user) -> str:

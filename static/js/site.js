@@ -578,3 +578,39 @@
     }
   });
 })();
+
+// The service worker (served at /sw.js so that it covers every page): the site installs as an app,
+// shows its offline page when the network is gone, and receives browser notifications.
+(function () {
+  "use strict";
+  if (!("serviceWorker" in navigator)) return;
+  window.addEventListener("load", function () {
+    navigator.serviceWorker.register("/sw.js", {scope: "/"}).catch(function () { /* the site works without it */ });
+  });
+})();
+
+// Logging out forgets this browser's push subscription, at the site and in the browser, so the next
+// person to use it gets none of this player's notices. Bounded: the log-out goes ahead within 2 s.
+(function () {
+  "use strict";
+  document.addEventListener("submit", function (e) {
+    const form = e.target;
+    if (!form.matches || !form.matches("form[data-push-forget]") || form.dataset.pushForgotten) return;
+    if (!("serviceWorker" in navigator) || !navigator.serviceWorker.controller) return;
+    e.preventDefault();
+    form.dataset.pushForgotten = "true";
+    const token = (form.querySelector("[name=csrfmiddlewaretoken]") || {}).value || "";
+    const forget = navigator.serviceWorker.getRegistration().then(function (reg) {
+      return reg && reg.pushManager ? reg.pushManager.getSubscription() : null;
+    }).then(function (sub) {
+      if (!sub) return null;
+      return fetch(form.dataset.pushForget, {
+        method: "POST", credentials: "same-origin", body: JSON.stringify({endpoint: sub.endpoint}),
+        headers: {"Content-Type": "application/json", "X-CSRFToken": token},
+      }).then(function () { return sub.unsubscribe(); });
+    });
+    const bound = new Promise(function (resolve) { setTimeout(resolve, 2000); });
+    const submit = function () { form.submit(); };
+    Promise.race([forget, bound]).then(submit, submit);
+  });
+})();

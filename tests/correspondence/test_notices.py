@@ -139,3 +139,30 @@ def test_the_notice_says_the_time_left(clock, players, on_commit):
     on_commit(move_once, game, {0: alice, 1: bob}, 1)
     bodies = " ".join(m.body for m in mail.outbox)
     assert "Time left for this move: 9 days" in bodies  # three days and a bank of six
+
+
+def test_the_turn_notice_reaches_the_player_s_browsers_too(clock, players, on_commit):
+    """Beside the email, each browser the player turned notifications on in gets the notice, through
+    a push service standing in on 127.0.0.1; a player with no email still gets it there."""
+    import json
+
+    import http_ece
+
+    from games.webpush.models import PushSubscription
+    from tests.webpush.push_service import Browser, push_service
+
+    alice, bob = players
+    alice.email = ""
+    alice.save(update_fields=["email"])
+    browser = Browser()
+    with push_service() as service:
+        PushSubscription.objects.create(user=alice, endpoint=f"{service.url}/push/alice",
+                                        p256dh=browser.p256dh, auth=browser.auth)
+        game = on_commit(corr_game, alice, bob)
+    [request] = service.received
+    notice = json.loads(http_ece.decrypt(request.body, private_key=browser.private_key,
+                                         auth_secret=browser.auth_secret, version="aes128gcm"))
+    url = f"/games/{game.pk}/"
+    assert notice == {"title": "Your turn against bob", "body": "It is your move.", "url": url}
+    assert to(alice) == []
+    assert TurnNotice.objects.filter(game=game, user=alice).count() == 1
