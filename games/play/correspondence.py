@@ -12,6 +12,7 @@ Time is read here (``now``), the one place tests move; never the wall clock in a
 
 from __future__ import annotations
 
+import logging
 from datetime import UTC, datetime, timedelta
 
 from django.utils import timezone
@@ -26,6 +27,8 @@ ABANDON_AFTER = timedelta(days=3)
 # A correspondence seek or invitation nobody took in this long is withdrawn.
 SEEK_EXPIRES_AFTER = timedelta(days=14)
 DAY = timedelta(days=1)
+
+log = logging.getLogger(__name__)
 
 
 def now() -> datetime:
@@ -104,21 +107,32 @@ COUNT_SECONDS = 300
 
 
 def waiting_count(user_id: int) -> int:
-    """How many correspondence games wait on this player (cached; one query when not)."""
+    """How many correspondence games wait on this player (cached; one query when not). The cache is
+    a shortcut: when it cannot be reached the count comes from the database."""
     from django.core.cache import cache
 
     from games.play.models import Game, SeatClock
 
     key = COUNT_KEY.format(user_id)
-    count = cache.get(key)
+    try:
+        count = cache.get(key)
+    except Exception:  # noqa: BLE001 - the cache is down: count from the database
+        log.warning("the cache could not be read for the turn count", exc_info=True)
+        count = None
     if count is None:
         count = SeatClock.objects.filter(user_id=user_id, deadline_at__isnull=False,
                                          game__status=Game.Status.ACTIVE).count()
-        cache.set(key, count, COUNT_SECONDS)
+        try:
+            cache.set(key, count, COUNT_SECONDS)
+        except Exception:  # noqa: BLE001
+            log.warning("the cache could not keep the turn count", exc_info=True)
     return count
 
 
 def forget_counts(user_ids) -> None:
     from django.core.cache import cache
 
-    cache.delete_many([COUNT_KEY.format(pk) for pk in user_ids])
+    try:
+        cache.delete_many([COUNT_KEY.format(pk) for pk in user_ids])
+    except Exception:  # noqa: BLE001 - a count kept meanwhile is at most COUNT_SECONDS old
+        log.warning("the cache could not forget the turn counts", exc_info=True)
