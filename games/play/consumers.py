@@ -13,7 +13,6 @@ import contextlib
 import json
 import logging
 import re
-import time
 from urllib.parse import parse_qs
 
 from django.conf import settings
@@ -80,7 +79,6 @@ class GameConsumer(Consumer):
 
     sent_version = -1  # the newest board this socket has sent
     beats_sent = beats_back = 0  # heartbeats sent through the channel layer to this socket, and come back
-    row_written = 0.0  # when (monotonic) this socket's presence row was last written
 
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
@@ -180,17 +178,13 @@ class GameConsumer(Consumer):
         """A player's socket keeps its seat's presence fresh (in the heartbeat's thread)."""
         from games.play import presence
 
-        now = time.monotonic()
-        due = now - self.row_written >= presence.row_seconds() - presence.HEARTBEAT_SECONDS / 2
-        if presence.heartbeat(channel_name=self.channel_name, row_due=due):
-            self.row_written = now
+        presence.heartbeat(channel_name=self.channel_name)
 
     @database_sync_to_async
     def _presence(self, what: str) -> None:
         from games.play import presence
 
         if what == "connected":
-            self.row_written = time.monotonic()
             presence.connected(game_id=self.game_id, user=self.scope["user"], channel_name=self.channel_name)
         else:
             presence.disconnected(game_id=self.game_id, channel_name=self.channel_name)

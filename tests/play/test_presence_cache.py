@@ -34,18 +34,19 @@ def _beat_seen(channel: str, seconds_ago: float) -> None:
     cache.set(presence.beat_key(channel), (timezone.now() - timedelta(seconds=seconds_ago)).timestamp(), 3600)
 
 
-def test_a_beat_keeps_the_player_at_the_table_without_writing_the_row(alice, bob):
+def test_a_beat_keeps_the_player_at_the_table_without_writing_the_row(alice, bob, settings):
     game = human_game(alice, bob)
     presence.connected(game_id=game.pk, user=bob, channel_name="bob-1")
     _row_seen("bob-1", presence.PRESENCE_EXPIRES_SECONDS + 60)  # the row's time is long past freshness
     before = Connection.objects.get(channel_name="bob-1").last_seen
-    assert presence.heartbeat(channel_name="bob-1", row_due=False) is False
+    assert presence.heartbeat(channel_name="bob-1") is False
     assert Connection.objects.get(channel_name="bob-1").last_seen == before
     (bob_seen,) = presence.table(game, 0, ())
     assert bob_seen.here
     assert bob_seen.seen_until > timezone.now() + timedelta(seconds=presence.PRESENCE_EXPIRES_SECONDS - 5)
     # When its interval comes round, the row is written too.
-    assert presence.heartbeat(channel_name="bob-1", row_due=True) is True
+    settings.PRESENCE_ROW_SECONDS = presence.HEARTBEAT_SECONDS / 2
+    assert presence.heartbeat(channel_name="bob-1") is True
     assert Connection.objects.get(channel_name="bob-1").last_seen > before
 
 
@@ -93,7 +94,7 @@ def test_a_cache_that_is_away_sends_the_beat_to_the_row(alice, bob, monkeypatch)
 
     monkeypatch.setattr(presence.cache, "set", refuse)
     monkeypatch.setattr(presence.cache, "get_many", refuse)
-    assert presence.heartbeat(channel_name="bob-1", row_due=False) is True
+    assert presence.heartbeat(channel_name="bob-1") is True
     assert (timezone.now() - Connection.objects.get(channel_name="bob-1").last_seen).total_seconds() < 5
     assert presence.table(game, 0, ())[0].here
 
