@@ -151,7 +151,8 @@ def print_capacity(r: dict, out) -> None:
     if idle:
         print(f"      an idle open table: {idle['servers']} ms of workers' CPU a minute (PostgreSQL"
               f" {idle['database']}, Redis {idle['redis']}; bots {idle['bots']}); workers' memory"
-              f" {r['rss_mb_per_table']} MB a table ({r['rss_mb']} MB in all)", file=out)
+              f" {r['rss_mb_per_table']} MB a table ({r['rss_mb']} MB in all)"
+              + (f" [not idle: {r['idle_note']}]" if r.get("idle_note") else ""), file=out)
     held = r["tables_on_two_cores"]
     print(f"      tables two cores hold at this pace: {held['all_in']} all in, {held['workers_only']}"
           " with PostgreSQL and Redis elsewhere", file=out)

@@ -203,6 +203,8 @@ async def run_level(bots: list[Bot], servers: Servers, games: int, args: argpars
     if len(started) < games:
         level.error(BotError("setup_timeout", f"{len(started)} of {games} games started"))
     idle_figures = await idle_window(level, servers, games, idle, rss_before, database) if idle else {}
+    if idle_figures and len(started) < games:  # the set-up's own work ran into the window
+        idle_figures["idle_note"] = f"set-up unfinished: {len(started)} of {games} games started"
     level.go.set()
     # After the idle window: their pings, several a second, are not what an open table costs.
     echoes = [
