@@ -215,6 +215,11 @@ ABSENCE_CLAIM_SECONDS = int(os.environ.get("ABSENCE_CLAIM_SECONDS", "180"))
 # as gone (its process died), so presence needs no goodbye from a worker that was killed.
 PRESENCE_HEARTBEAT_SECONDS = float(os.environ.get("PRESENCE_HEARTBEAT_SECONDS", "10"))
 PRESENCE_EXPIRES_SECONDS = float(os.environ.get("PRESENCE_EXPIRES_SECONDS", "30"))
+# Where the heartbeats go (games/play/presence.py): into the cache when every worker shares it
+# (Redis), the database hearing of a socket only when it opens, closes, and every
+# PRESENCE_ROW_SECONDS; with a per-process cache, into the database on every beat.
+PRESENCE_IN_CACHE = env_bool("PRESENCE_IN_CACHE", bool(REDIS_URL))
+PRESENCE_ROW_SECONDS = float(os.environ.get("PRESENCE_ROW_SECONDS", "300"))
 # Turn-timer expiries that forfeit a game.
 TIMEOUTS_TO_FORFEIT = 3
 

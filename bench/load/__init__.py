@@ -4,6 +4,7 @@
     python -m bench.load --games 200 --json       # one level, one JSON object
     python -m bench.load --levels 50,100 --duration 90
     python -m bench.load --soak 30                # 100 games for 30 min, a worker killed every 3 min
+    python -m bench.load --pace human --levels 150,300,600   # a person's pace: 2-8 s a move
 
 It starts the site as ``make serve`` does (``cribsite.serve``: two daphne processes, DEBUG off,
 PostgreSQL and Redis) on 127.0.0.1, then runs bot players in pairs, as browsers would: each bot
@@ -14,8 +15,9 @@ games reading only board HTML (``data-version``, the ``button.playable`` cards, 
 checkboxes, the cut, Go, Next hand and Next game buttons), POSTing to ``/games/<id>/act/`` with
 ``X-CSRFToken``, ``HX-Request: true`` and ``X-Board-Tab``: as in a browser, a bot's own move comes
 back in the answer (its socket is spared that push) and the opponent's socket is pushed it. Each
-bot thinks 0.5-2 s before every move, a quick human's pace. The two bots of a pair use different
-daphne processes, so every push crosses Redis.
+bot thinks 0.5-2 s before every move, a quick human's pace (``--pace quick``, the default, which
+finds what saturates the servers), or 2-8 s with ``--pace human``, about a person's pace. The two
+bots of a pair use different daphne processes, so every push crosses Redis.
 
 Figures for each level, measured over ``--duration`` seconds from ``--warmup`` seconds after every
 pair has started (the set-up's own burst, every game of the level created and its two sockets
@@ -32,6 +34,12 @@ opened within seconds, is not the steady play the level measures; errors count f
 - errors: 5xx and unexpected statuses, timeouts, dropped sockets, pushes that never came,
   bots left waiting for a board. A 409 (the board changed under the bot's move) is not an
   error: the bot gets the new board in the answer and goes on, as a browser does;
+- CPU: the daphne workers' per move (``server_cpu_ms_per_move``), their database's PostgreSQL
+  backends' and Redis's, the three together ("all in"), and the bots' beside (they share the cores);
+  from that, how many tables two cores would hold at the pace measured (``tables_on_two_cores``);
+- with ``--idle SECONDS`` (30 by default with ``--pace human``), every game is set up and held open
+  that long before its first move: the CPU an idle open table costs a minute (its sockets'
+  heartbeats and presence), and the workers' memory for each open table;
 - with ``--series``, the latency second by second (moves, p50, p95, max): where a tail comes from;
 - with ``--stages``, each stage of a move's way (the request read, the middleware, the move and its
   commit, the push through Redis, the opponent's board drawn and sent) p50, p90 and p99: where the
@@ -64,6 +72,7 @@ from bench.load.board import (
 )
 from bench.load.bots import (
     HTTP_TIMEOUT,
+    PACES,
     PASSWORD,
     SOCKET_OPEN_TIMEOUT,
     STALL_SECONDS,
@@ -151,6 +160,7 @@ __all__ = [
     "main_async",
     "options",
     "over_echo",
+    "PACES",
     "PASSWORD",
     "per_second",
     "percentiles",

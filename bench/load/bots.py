@@ -21,6 +21,10 @@ from bench.load.board import CSRF_INPUT, board_version, decide, phase
 
 PASSWORD = "bench-Long-pass-phrase-7"
 THINK_SECONDS = (0.5, 2.0)
+# --pace: "quick" (the default) plays fast enough to find what saturates the servers; "human" is a
+# person's pace, where a game makes about 0.2 moves a second and what an open table costs while
+# nobody moves (heartbeats, presence) weighs as much as the moves.
+PACES = {"quick": THINK_SECONDS, "human": (2.0, 8.0)}
 HTTP_TIMEOUT = 30.0
 SOCKET_OPEN_TIMEOUT = 30.0
 STALL_SECONDS = 20.0  # a bot that waits this long for a board it can act on is stuck: an error
@@ -41,6 +45,11 @@ class BotError(Exception):
 # --- one level's bookkeeping -------------------------------------------------------------------------
 
 
+def _set(event: asyncio.Event) -> asyncio.Event:
+    event.set()
+    return event
+
+
 @dataclass
 class Level:
     games: int
@@ -49,6 +58,8 @@ class Level:
     start: float = float("inf")  # the measured window: [start, end)
     end: float = float("inf")
     stop: asyncio.Event = field(default_factory=asyncio.Event)
+    # Cleared, the bots hold their games open without moving (a level's idle window); set, they play.
+    go: asyncio.Event = field(default_factory=lambda: _set(asyncio.Event()))
     moves: int = 0
     stale: int = 0
     games_finished: int = 0
@@ -250,6 +261,7 @@ class Bot:
 
     async def play(self, level: Level) -> bool:
         """Play until the game is over (True) or the level stops (False)."""
+        await level.go.wait()
         while not level.stop.is_set():
             if phase(self.board) == "match_over":
                 return True

@@ -10,8 +10,9 @@ import signal
 import urllib.parse
 
 import bench.load
+from bench.load.bots import PACES
 from bench.load.figures import interpreter, percentiles, print_table, saturation, targets
-from bench.load.levels import LEVELS, WARMUP_SECONDS, echo_client, quiet_collector, run_level
+from bench.load.levels import IDLE_SECONDS, LEVELS, WARMUP_SECONDS, echo_client, quiet_collector, run_level
 from bench.load.servers import (
     DEFAULT_DATABASE_URL,
     DEFAULT_REDIS_URL,
@@ -85,6 +86,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stages", action="store_true",
                         help="each level's time per stage of a move too, its slowest moves and the"
                              " workers' collector passes (stages_ms, collector_passes in --json)")
+    parser.add_argument("--pace", choices=sorted(PACES), default="quick",
+                        help="the bots' thinking time a move: quick 0.5-2 s (default), human 2-8 s")
+    parser.add_argument("--idle", type=float, default=None, metavar="SECONDS",
+                        help="hold every game open this long without a move after the set-up, to measure"
+                             " what an open table costs (default: 30 with --pace human, else 0)")
     parser.add_argument("--p99-limit", type=float, default=250.0)
     parser.add_argument("--soak", type=int, metavar="MINUTES",
                         help="a soak instead of levels: --games games played at a human pace for MINUTES"
@@ -107,6 +113,10 @@ def main(argv: list[str] | None = None) -> int:
             parser.error("--series and --stages are for levels, not --soak")
         if args.games is not None and args.games < 1:
             parser.error("--games must be positive")
+    if args.idle is None:
+        args.idle = IDLE_SECONDS if args.pace == "human" else 0.0
+    if not 0 <= args.idle <= 600:
+        parser.error("--idle must be in [0, 600]")
     if args.duration <= 0 or args.duration > 600:
         parser.error("--duration must be in (0, 600]")
     for url in (args.database_url, args.redis_url):

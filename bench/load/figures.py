@@ -48,6 +48,22 @@ def percentiles(values: list[float]) -> dict[str, float | None]:
     }
 
 
+CORES = 2
+
+
+def capacity(spent: dict[str, float], games: int, duration: float) -> dict[str, int | None]:
+    """How many tables ``CORES`` cores would hold at the pace measured, were the servers alone on them:
+    the cores' seconds over what one table cost a second, all in (workers, its database's backends
+    and Redis: on one machine they share the cores) and the workers alone (the figure for a machine
+    of daphne workers with PostgreSQL and Redis elsewhere). A ceiling: a machine run at full use
+    queues its moves, so a site plans for less."""
+    def tables(cpu: float) -> int | None:
+        return int(CORES * games * duration / cpu) if cpu > 0 else None
+
+    return {"all_in": tables(spent["servers"] + spent["database"] + spent["redis"]),
+            "workers_only": tables(spent["servers"])}
+
+
 def saturation(results: list[dict], p99_limit: float) -> str:
     for r in results:
         p99 = r["latency_ms"]["p99"]
@@ -113,6 +129,8 @@ def print_table(results: list[dict], idle_echo: dict, out, *, by_second: bool = 
               f" {r['errors']:>6}"
               f" {r['stale_refusals']:>5} {r['games_finished']:>5} {r['server_cpu_ms_per_move']!s:>11}"
               f" {r['loadavg_1m'][1]:>5}", file=out)
+        if r.get("pace") == "human" or r.get("idle_cpu_ms_per_table_minute"):
+            print_capacity(r, out)
         if r["errors"]:
             print(f"      errors: {r['error_kinds']}  e.g. {r['error_samples'][:2]}", file=out)
         seconds = r.get("latency_by_second") if by_second else None
@@ -121,3 +139,20 @@ def print_table(results: list[dict], idle_echo: dict, out, *, by_second: bool = 
                   f"p95 {s['p95']!s:>7} max {s['max']!s:>7} ms", file=out)
         if by_second and r.get("stages_ms"):
             stages.print_breakdown(r["stages_ms"], out, r.get("collector_passes"))
+
+
+def print_capacity(r: dict, out) -> None:
+    """A level's CPU per move (all in and by process), an idle table's cost and the tables two cores hold."""
+    print(f"      CPU per move: {r['all_in_cpu_ms_per_move']} ms all in (workers"
+          f" {r['server_cpu_ms_per_move']}, PostgreSQL {r['database_cpu_ms_per_move']}, Redis"
+          f" {r['redis_cpu_ms_per_move']}); the bots {r['bots_cpu_ms_per_move']} ms beside;"
+          f" {r['moves_per_table_second']} moves a table a second", file=out)
+    idle = r.get("idle_cpu_ms_per_table_minute")
+    if idle:
+        print(f"      an idle open table: {idle['servers']} ms of workers' CPU a minute (PostgreSQL"
+              f" {idle['database']}, Redis {idle['redis']}; bots {idle['bots']}); workers' memory"
+              f" {r['rss_mb_per_table']} MB a table ({r['rss_mb']} MB in all)"
+              + (f" [not idle: {r['idle_note']}]" if r.get("idle_note") else ""), file=out)
+    held = r["tables_on_two_cores"]
+    print(f"      tables two cores hold at this pace: {held['all_in']} all in, {held['workers_only']}"
+          " with PostgreSQL and Redis elsewhere", file=out)

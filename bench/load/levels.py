@@ -15,19 +15,20 @@ from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import ConnectionClosed
 
 from bench import stages
+from bench.load import procfs
 from bench.load.board import ACCEPT_FORM
 from bench.load.bots import (
     HTTP_TIMEOUT,
+    PACES,
     SOCKET_OPEN_TIMEOUT,
-    THINK_SECONDS,
     Bot,
     BotError,
     Level,
     latencies,
     traced,
 )
-from bench.load.figures import over_echo, per_second, percentiles
-from bench.load.servers import Servers
+from bench.load.figures import capacity, over_echo, per_second, percentiles
+from bench.load.servers import Servers, database_name
 
 LEVELS = (50, 100, 200, 400)
 GRACE_SECONDS = 5.0  # after a level, how long late pushes may still arrive
@@ -35,6 +36,8 @@ SETUP_SECONDS = 45.0  # the longest a level waits for all its games to start (th
 WARMUP_SECONDS = 10.0  # after the set-up, play this long before measuring (--warmup)
 WIND_DOWN_SECONDS = 20.0  # after a level, how long bots may take to finish what they were doing
 SETUP_CONCURRENCY = 16
+IDLE_SECONDS = 30.0  # --pace human's idle window: three heartbeats of every socket
+SETTLE_SECONDS = 5.0  # after the set-up, before the idle window: the last sockets' first boards drawn
 ECHO_SOCKETS_PER_SERVER = 4
 ECHO_PAUSE = (0.2, 0.4)
 
@@ -136,10 +139,55 @@ async def log_in_all(bots: list[Bot]) -> None:
     await asyncio.gather(*(one(bot) for bot in bots))
 
 
+class Meter:
+    """CPU seconds so far of the servers (the daphne workers), their database's PostgreSQL backends
+    and Redis, and this process (the bots), read from /proc at the start and the end of a window."""
+
+    def __init__(self, servers: Servers, database: str) -> None:
+        self.servers, self.database = servers, database
+        self.began = self._read()
+
+    def _read(self) -> tuple[float, dict[int, float], dict[int, str], float]:
+        services = procfs.backing_services(self.database)
+        return (self.servers.cpu_seconds(), {pid: procfs.cpu_seconds(pid) for pid in services}, services,
+                time.process_time())
+
+    def spent(self) -> dict[str, float]:
+        workers, by_pid, _, bots = self.began
+        now_workers, now_by_pid, kinds, now_bots = self._read()
+        out = {"servers": now_workers - workers, "database": 0.0, "redis": 0.0, "bots": now_bots - bots}
+        for pid, used in now_by_pid.items():  # a backend opened in the window counts from zero
+            out[kinds[pid]] += used - by_pid.get(pid, 0.0)
+        return out
+
+
+async def idle_window(level: Level, servers: Servers, games: int, seconds: float, rss_before: float,
+                      database: str) -> dict:
+    """Every game open and nobody moving for ``seconds``: what an open table costs by itself (its
+    sockets' heartbeats and presence) in CPU a minute, and the workers' memory for each table."""
+    await asyncio.sleep(SETTLE_SECONDS)
+    meter = Meter(servers, database)
+    await asyncio.sleep(seconds)
+    spent = meter.spent()
+    rss = servers.rss_mb()
+    per_table_minute = {k: round(1000 * v / games / (seconds / 60), 2) for k, v in spent.items()}
+    return {
+        "idle_s": seconds,
+        "idle_cpu_ms_per_table_minute": per_table_minute,  # servers, database, redis, bots
+        "rss_mb": round(rss, 1),
+        "rss_mb_per_table": round((rss - rss_before) / games, 3),
+    }
+
+
 async def run_level(bots: list[Bot], servers: Servers, games: int, args: argparse.Namespace,
                     log_path: Path | None = None) -> dict:
-    level = Level(games=games, duration=args.duration, think=THINK_SECONDS,
-                  traced=[] if args.stages else None)
+    think = PACES[getattr(args, "pace", "quick")]
+    idle = getattr(args, "idle", 0.0)
+    database = database_name(args.database_url)
+    level = Level(games=games, duration=args.duration, think=think, traced=[] if args.stages else None)
+    if idle:
+        level.go.clear()  # the games are set up and held open for the idle window before any move
+    rss_before = servers.rss_mb()
     log_offset = log_path.stat().st_size if args.stages else 0
     gate = asyncio.Semaphore(SETUP_CONCURRENCY)
     started: list[int] = []
@@ -148,24 +196,29 @@ async def run_level(bots: list[Bot], servers: Servers, games: int, args: argpars
         asyncio.create_task(run_pair(bots[2 * i], bots[2 * i + 1], args.target, level, gate, started))
         for i in range(games)
     ]
-    echoes = [
-        asyncio.create_task(echo_client(url, level))
-        for url in servers.urls for _ in range(ECHO_SOCKETS_PER_SERVER)
-    ]
     deadline = time.monotonic() + SETUP_SECONDS
     while len(started) < games and time.monotonic() < deadline:
         await asyncio.sleep(0.2)
     setup_seconds = time.perf_counter() - setup_began
     if len(started) < games:
         level.error(BotError("setup_timeout", f"{len(started)} of {games} games started"))
+    idle_figures = await idle_window(level, servers, games, idle, rss_before, database) if idle else {}
+    if idle_figures and len(started) < games:  # the set-up's own work ran into the window
+        idle_figures["idle_note"] = f"set-up unfinished: {len(started)} of {games} games started"
+    level.go.set()
+    # After the idle window: their pings, several a second, are not what an open table costs.
+    echoes = [
+        asyncio.create_task(echo_client(url, level))
+        for url in servers.urls for _ in range(ECHO_SOCKETS_PER_SERVER)
+    ]
     await asyncio.sleep(args.warmup)
     level.start = time.perf_counter()
     level.end = level.start + args.duration
-    cpu = (servers.cpu_seconds(), time.process_time())
+    meter = Meter(servers, database)
     load_before = os.getloadavg()[0]
     await asyncio.sleep(args.duration)
     level.stop.set()
-    server_cpu, client_cpu = servers.cpu_seconds() - cpu[0], time.process_time() - cpu[1]
+    spent = meter.spent()
     load_after = os.getloadavg()[0]
     for bot in bots[: 2 * games]:
         bot.changed.set()
@@ -179,18 +232,32 @@ async def run_level(bots: list[Bot], servers: Servers, games: int, args: argpars
             level.error(task.exception())
     marks = stages.read_marks(log_path, log_offset) if args.stages else None
     window = [(t + level.wall_offset) * 1000 for t in (level.start, level.end)]  # the servers' clock
+    moves = level.moves
+
+    def per_move(seconds: float) -> float | None:
+        return round(1000 * seconds / moves, 1) if moves else None
+
     return {
         "games": games,
+        "pace": getattr(args, "pace", "quick"),
         "duration_s": args.duration,
-        # Where the CPU went during the window: the daphne workers, and this process (the bots).
-        "server_cpu_s": round(server_cpu, 1),
-        "server_cpu_ms_per_move": round(1000 * server_cpu / level.moves, 1) if level.moves else None,
-        "bots_cpu_s": round(client_cpu, 1),
+        # Where the CPU went during the window: the daphne workers, the database's backends and Redis
+        # (together "all in"), and this process (the bots), which shares the cores.
+        "server_cpu_s": round(spent["servers"], 1),
+        "server_cpu_ms_per_move": per_move(spent["servers"]),
+        "database_cpu_ms_per_move": per_move(spent["database"]),
+        "redis_cpu_ms_per_move": per_move(spent["redis"]),
+        "all_in_cpu_ms_per_move": per_move(spent["servers"] + spent["database"] + spent["redis"]),
+        "bots_cpu_s": round(spent["bots"], 1),
+        "bots_cpu_ms_per_move": per_move(spent["bots"]),
+        "moves_per_table_second": round(moves / games / args.duration, 3),
+        "tables_on_two_cores": capacity(spent, games, args.duration),
+        **idle_figures,
         "loadavg_1m": [round(load_before, 2), round(load_after, 2)],
         "setup_s": round(setup_seconds, 1),
         "warmup_s": args.warmup,
-        "moves": level.moves,
-        "moves_per_second": round(level.moves / args.duration, 1),
+        "moves": moves,
+        "moves_per_second": round(moves / args.duration, 1),
         "latency_ms": percentiles(level.latencies),
         "latency_by_second": per_second(level.sent_at, level.latencies, level.start) if args.series else None,
         "stages_ms": stages.breakdown(level.traced, marks) if marks else None,
@@ -204,7 +271,7 @@ async def run_level(bots: list[Bot], servers: Servers, games: int, args: argpars
         "error_samples": level.error_samples,
         "stale_refusals": level.stale,
         "games_finished": level.games_finished,
-        "think_s": list(THINK_SECONDS),
+        "think_s": list(think),
     }
 
 

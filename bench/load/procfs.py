@@ -158,3 +158,44 @@ def read_workers(supervisor: int, at: float) -> list[Reading]:
             out.append(Reading(at=at, port=port, pid=pid, age_s=round(age_seconds(pid), 1), rss_mb=rss,
                                **counts))
     return out
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU a process has used so far (0 for one that is gone)."""
+    with contextlib.suppress(OSError, IndexError, ValueError):
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return 0.0
+
+
+def rss_mb(pid: int) -> float:
+    with contextlib.suppress(OSError):
+        return parse_rss_mb(Path(f"/proc/{pid}/status").read_text()) or 0.0
+    return 0.0
+
+
+def backing_services(database: str) -> dict[int, str]:
+    """The processes that serve the site beside its workers, as {pid: "database" or "redis"}: the
+    PostgreSQL backends connected to ``database`` (their title names it: ``postgres: [CLUSTER:] USER
+    DATABASE HOST(PORT) STATE``) and the Redis server. PostgreSQL's own background processes (the WAL
+    writer, the checkpointer) serve every database on the machine and are left out."""
+    found = {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        with contextlib.suppress(OSError):
+            title = Path(entry.path, "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            words = title.split()
+            if len(words) >= 3 and words[0] == "postgres:" and database in words[2:4]:
+                found[int(entry.name)] = "database"
+            elif words and words[0].rsplit("/", 1)[-1].startswith("redis-server"):
+                found[int(entry.name)] = "redis"
+    return found
+
+
+def services_cpu(pids: dict[int, str]) -> dict[str, float]:
+    """CPU seconds so far of each kind of ``backing_services``."""
+    out = {"database": 0.0, "redis": 0.0}
+    for pid, kind in pids.items():
+        out[kind] += cpu_seconds(pid)
+    return out

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import aiohttp
 
+from bench.load import procfs
 from bench.load.bots import PASSWORD
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -56,6 +57,10 @@ def ensure_database(url: str) -> None:
     with psycopg.connect(admin, autocommit=True, connect_timeout=10) as conn:
         if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone():
             conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def database_name(url: str) -> str:
+    return urllib.parse.urlsplit(url).path.lstrip("/")
 
 
 def vacuum(url: str) -> bool:
@@ -146,6 +151,10 @@ class Servers:
                 fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
                 total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
         return total
+
+    def rss_mb(self) -> float:
+        """The workers' resident memory together (Linux /proc)."""
+        return sum(procfs.rss_mb(pid) for pid in self.worker_pids())
 
     def stop(self) -> None:
         if self.process.poll() is None:

@@ -77,7 +77,7 @@ BOARD_VERSION = re.compile(r'<div id="board"[^>]*?\bdata-version="(\d+)"')
 class GameConsumer(Consumer):
     """One per open board: joins the game's group if the user holds a seat, refuses anyone else."""
 
-    sent_version = -1  # the newest board this socket has sent
+    sent_version = -1  # the newest board this socket has sent (or its page's own answer carried)
     beats_sent = beats_back = 0  # heartbeats sent through the channel layer to this socket, and come back
 
     async def connect(self) -> None:
@@ -129,7 +129,7 @@ class GameConsumer(Consumer):
                 # A push can be lost while the socket stays open (a Redis blip between the worker
                 # that sent it and this one): the page would wait for a move already made.
                 if version is not None and version > self.sent_version:
-                    await self._send_board()
+                    await self._send_board(newer_only=True)
                 await self._tell_page(version, live=live)
                 if not live:
                     continue
@@ -158,7 +158,7 @@ class GameConsumer(Consumer):
     async def catch_up(self, version: int) -> None:
         """The game is at ``version``: a board behind it is drawn (a push lost, or none possible)."""
         if version > self.sent_version:
-            await self._send_board()
+            await self._send_board(newer_only=True)
 
     async def _tell_page(self, version: int | None, *, live: bool) -> None:
         """The page's own heartbeat: the game's version (a page behind it asks for the board) and
@@ -172,6 +172,11 @@ class GameConsumer(Consumer):
         from games.play.models import Game
 
         self._alive()
+        # The process's watch reads every game's version once a heartbeat, in one query.
+        watch = getattr(self, "watch", None)
+        known = watch.version_of(self.game_id) if watch is not None else None
+        if known is not None:
+            return known
         return Game.objects.filter(pk=self.game_id).values_list("version", flat=True).first()
 
     def _alive(self) -> None:
@@ -206,26 +211,33 @@ class GameConsumer(Consumer):
     async def game_changed(self, event: dict) -> None:
         # The page whose own request made this change has the new board in its answer already.
         mine = event.get("actor") == self.scope["user"].pk
+        version = event.get("version")
         if mine and self.tab and event.get("origin") == self.tab:
+            # Its page has this version already: the heartbeat must not draw it again either (it
+            # did, for every socket whose player had moved since its last beat). A page whose
+            # answer was lost hears the version on the next beat and asks for its board.
+            if isinstance(version, int):
+                self.sent_version = max(self.sent_version, version)
             return
         # A board is drawn from the game as it is when drawn, so one push can carry several moves:
         # when moves come quickly (the show, a computer's turns, a busy server), the later
         # messages find their version sent already and cost nothing.
-        version = event.get("version")
         if isinstance(version, int) and version <= self.sent_version:
             return
         timeline.mark("received", game=self.game_id, version=version, user=self.scope["user"].pk)
-        await self._send_board()
+        await self._send_board(newer_only=True)
 
-    async def _send_board(self) -> None:
+    async def _send_board(self, *, newer_only: bool = False) -> None:
+        """Draw and send the board; ``newer_only``: unless a board of its version went out while it
+        was drawn (a catch-up by the heartbeat and one by the process's watch can cross)."""
         html = await self._render()
         if html is None:
             return
         match = BOARD_VERSION.search(html, 0, 400)
         version = int(match.group(1)) if match else None
         if version is not None:
-            if version < self.sent_version:
-                return  # a newer board went out while this one was drawn (the heartbeat's catch-up)
+            if version < self.sent_version or (newer_only and version == self.sent_version):
+                return  # a board as new went out while this one was drawn
             self.sent_version = version  # before the send: a board drawn meanwhile sees it
             timeline.mark("drawn", game=self.game_id, version=version, user=self.scope["user"].pk)
         await self.send(text_data=html)

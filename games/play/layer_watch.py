@@ -10,6 +10,10 @@ board at once, and every socket tells its page whether pushes flow (``GameConsum
 While the layer is away, moves still commit over HTTP: the watch reads its games' versions every
 ``OUTAGE_POLL_SECONDS`` (again one query) and the sockets behind draw their boards, so a game goes on
 at that pace instead of stalling until the layer returns.
+
+While the layer delivers, the watch reads its games' versions every ``HEARTBEAT_SECONDS`` too (one
+query for all of them), draws the boards of sockets behind (a push lost in a blip) and keeps the
+versions for the sockets' heartbeats (``version_of``), which would otherwise each ask the database.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from typing import Protocol
 from channels.layers import get_channel_layer
 
 from games.infra.sockets import database_sync_to_async
+from games.play import presence
 
 log = logging.getLogger(__name__)
 
@@ -102,6 +107,16 @@ class LayerWatch:
         self.sockets: set[Watched] = set()
         self.up = True
         self._task: asyncio.Task | None = None
+        # {game id: version} as last read, and when (the loop's clock): for the sockets' heartbeats.
+        self.versions: dict[int, int] = {}
+        self.read_at = float("-inf")
+
+    def version_of(self, game_id: int) -> int | None:
+        """The game's version as the watch last read it, if that was within a heartbeat (any thread)."""
+        loop = self._task.get_loop() if self._task is not None else None
+        if loop is None or loop.time() - self.read_at > 1.5 * presence.HEARTBEAT_SECONDS:
+            return None
+        return self.versions.get(game_id)
 
     def join(self, socket: Watched) -> None:
         self.sockets.add(socket)
@@ -127,7 +142,7 @@ class LayerWatch:
                     log.warning("the channel layer %s %d sockets", word, len(self.sockets))
                     await self._tell(up)
                     polled = loop.time()
-                elif not up and loop.time() - polled >= OUTAGE_POLL_SECONDS:
+                elif loop.time() - polled >= (presence.HEARTBEAT_SECONDS if up else OUTAGE_POLL_SECONDS):
                     await self._poll()
                     polled = loop.time()
                 await asyncio.sleep(PROBE_SECONDS)
@@ -150,6 +165,7 @@ class LayerWatch:
             versions = await _versions({s.game_id for s in sockets})
         except Exception:  # noqa: BLE001 - a database that is away too: the next poll tries again
             return
+        self.versions, self.read_at = versions, asyncio.get_running_loop().time()
         behind = [s for s in sockets if versions.get(s.game_id, -1) > s.sent_version]
         await asyncio.gather(*(s.catch_up(versions[s.game_id]) for s in behind), return_exceptions=True)
 

@@ -1,19 +1,31 @@
 """Who is at the table, from the sockets' heartbeats: one ``Connection`` row per open game socket.
 
-A socket says it is alive every ``HEARTBEAT_SECONDS`` (its ``last_seen``); a row not heard from for
+A socket says it is alive every ``HEARTBEAT_SECONDS``; a socket not heard from for
 ``PRESENCE_EXPIRES_SECONDS`` counts as gone. So presence comes from liveness, not from a goodbye: a
-worker killed outright says nothing, and its players' rows simply expire. A socket that closes
+worker killed outright says nothing, and its players' sockets simply expire. A socket that closes
 cleanly marks its row closed at once (the player left just now). Presence is not game state (no
 version, no Move): the sockets record it through the functions here, and the pages ask ``table``.
+
+Where a beat goes. With a cache every worker shares (``PRESENCE_IN_CACHE``, on with Redis), a beat
+is one write of the socket's key in the cache, kept ``KEY_SECONDS``; the row is written when the
+socket opens, when it closes and every ``PRESENCE_ROW_SECONDS`` between. A table's reader takes a
+socket's last beat from its key, and without one (the cache lost it, or is away) from the row, then
+allowing the row's own interval: a cache that restarts makes no present player claimable, at the
+price that a worker killed while the cache was away is seen to go only after ``row_window()``.
+With a per-process cache (one process, or tests serving from several without Redis) every beat
+writes the row, and the row alone says.
 """
 
 from __future__ import annotations
 
+import logging
 import random
+import time
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import connections, transaction
 from django.utils import timezone
 from django.utils.timesince import timesince
@@ -28,6 +40,61 @@ HEARTBEAT_SECONDS = settings.PRESENCE_HEARTBEAT_SECONDS
 PRESENCE_EXPIRES_SECONDS = settings.PRESENCE_EXPIRES_SECONDS
 # The first beat of a socket comes after this share of the interval, at random (see heartbeat_delay).
 FIRST_BEAT = (0.2, 1.0)
+# A beat's key outlives its freshness by far: a socket whose worker was killed is read as gone since
+# its last beat for this long, before its row's coarser time takes over.
+KEY_SECONDS = 3600
+
+log = logging.getLogger(__name__)
+
+# When (monotonic) this process last wrote each of its sockets' rows: a socket lives in one process.
+_rows_written: dict[str, float] = {}
+
+
+def in_cache() -> bool:
+    return settings.PRESENCE_IN_CACHE
+
+
+def row_seconds() -> float:
+    """How often a live socket's row is written (every beat unless the beats go to the cache)."""
+    return settings.PRESENCE_ROW_SECONDS if in_cache() else HEARTBEAT_SECONDS
+
+
+def row_window() -> float:
+    """How long a row with no beat in the cache is taken as live after its time."""
+    return row_seconds() + PRESENCE_EXPIRES_SECONDS
+
+
+def beat_key(channel_name: str) -> str:
+    return f"presence:{channel_name}"
+
+
+def _beat(channel_name: str, now: datetime) -> bool:
+    """Put a socket's beat in the cache; False when it is not kept there (or the cache is away)."""
+    if not in_cache():
+        return False
+    try:
+        cache.set(beat_key(channel_name), now.timestamp(), max(KEY_SECONDS, 2 * row_window()))
+    except Exception:  # noqa: BLE001 - the cache is away: the row keeps the player at the table
+        log.warning("presence: the cache did not take a heartbeat", exc_info=True)
+        return False
+    return True
+
+
+def _beats(channel_names: list[str]) -> dict[str, datetime]:
+    """The last beat of each socket that has one in the cache ({} when they are not kept there)."""
+    if not channel_names or not in_cache():
+        return {}
+    try:
+        found = cache.get_many([beat_key(name) for name in channel_names])
+    except Exception:  # noqa: BLE001 - the cache is away: the rows say, with their own interval
+        log.warning("presence: the cache could not be read", exc_info=True)
+        return {}
+    out = {}
+    for name in channel_names:
+        stamp = found.get(beat_key(name))
+        if isinstance(stamp, int | float):
+            out[name] = datetime.fromtimestamp(stamp, tz=UTC)
+    return out
 
 
 def heartbeat_delay(*, first: bool) -> float:
@@ -47,12 +114,15 @@ def connected(*, game_id: int, user, channel_name: str) -> None:
     Connection.objects.update_or_create(
         channel_name=channel_name, defaults={"game_id": game_id, "user": user, "last_seen": now}
     )
+    _beat(channel_name, now)
+    _rows_written[channel_name] = time.monotonic()
     player_arrived.send(sender=Game, game_id=game_id, user=user)
     transaction.on_commit(lambda: broadcast.presence_changed(game_id))
 
 
 @transaction.atomic
 def disconnected(*, game_id: int, channel_name: str) -> None:
+    _rows_written.pop(channel_name, None)
     gone = Connection.objects.filter(channel_name=channel_name).first()
     if gone is None:
         return
@@ -61,6 +131,11 @@ def disconnected(*, game_id: int, channel_name: str) -> None:
     now = timezone.now()
     Connection.objects.filter(pk=gone.pk).update(closed_at=now, last_seen=now)
     transaction.on_commit(lambda: broadcast.presence_changed(game_id))
+    if in_cache():
+        try:
+            cache.delete(beat_key(channel_name))
+        except Exception:  # noqa: BLE001 - the closed row says the player left; the key expires
+            log.warning("presence: the cache did not forget a socket", exc_info=True)
 
 
 def forget(user) -> None:
@@ -69,8 +144,17 @@ def forget(user) -> None:
     Connection.objects.filter(user=user).delete()
 
 
-def heartbeat(*, channel_name: str) -> None:
-    Connection.objects.filter(channel_name=channel_name).update(last_seen=timezone.now())
+def heartbeat(*, channel_name: str) -> bool:
+    """A socket is alive. Its row is written when its interval has come round (``row_seconds()``
+    since this process last wrote it) or when the beat cannot go to the cache; True when it was."""
+    now, clock = timezone.now(), time.monotonic()
+    # Half a beat early: a row is never left older than its interval.
+    due = clock - _rows_written.get(channel_name, 0.0) >= row_seconds() - HEARTBEAT_SECONDS / 2
+    if _beat(channel_name, now) and not due:
+        return False
+    Connection.objects.filter(channel_name=channel_name).update(last_seen=now)
+    _rows_written[channel_name] = clock
+    return True
 
 
 @dataclass(frozen=True)
@@ -105,20 +189,29 @@ def absence_limit() -> int:
 
 
 def table(game: Game, viewer_seat: int | None, seats_to_act: tuple[int, ...]) -> list[SeatPresence]:
-    """Presence of every other human seat, as ``viewer_seat`` should see it (one query)."""
+    """Presence of every other human seat, as ``viewer_seat`` should see it (one query, and one read
+    of the cache when the beats are kept there)."""
     now = timezone.now()
-    fresh = now - timedelta(seconds=PRESENCE_EXPIRES_SECONDS)
     by_user: dict[int, list[Connection]] = {}
     # Read on every board, twice a move: through ``rows``, as the game itself is.
-    found = rows.where(Connection, connections[Connection.objects.db], "game", game.pk, order_by="-last_seen")
+    found = rows.where(Connection, connections[Connection.objects.db], "game", game.pk)
+    beats = _beats([c.channel_name for c in found if c.closed_at is None])
+    # Until when each socket counts as live without another word from it.
+    until: dict[int, datetime] = {}
     for conn in found:
+        beat = beats.get(conn.channel_name)
+        if beat is not None:
+            conn.last_seen = max(conn.last_seen, beat)
+        window = PRESENCE_EXPIRES_SECONDS if beat is not None or not in_cache() else row_window()
+        until[conn.pk] = conn.last_seen + timedelta(seconds=window)
+    for conn in sorted(found, key=lambda c: c.last_seen, reverse=True):
         by_user.setdefault(conn.user_id, []).append(conn)
     out = []
     for seat in game.seat_list():
         if seat.index == viewer_seat or seat.is_computer:
             continue
         conns = by_user.get(seat.user_id, [])
-        live = [c for c in conns if c.closed_at is None and c.last_seen >= fresh]
+        live = [c for c in conns if c.closed_at is None and until[c.pk] > now]
         here = bool(live)
         away_since = None
         if not here:
@@ -134,8 +227,7 @@ def table(game: Game, viewer_seat: int | None, seats_to_act: tuple[int, ...]) ->
             claim_at = away_since + timedelta(seconds=absence_limit())
         out.append(SeatPresence(
             seat=seat.index, name=seat.display_name, here=here, away_since=away_since, arrived=bool(conns),
-            seen_until=max(c.last_seen for c in live) + timedelta(seconds=PRESENCE_EXPIRES_SECONDS)
-            if live else None,
+            seen_until=max(until[c.pk] for c in live) if live else None,
             claim_at=claim_at, can_claim=claim_at is not None and now >= claim_at,
         ))
     return out

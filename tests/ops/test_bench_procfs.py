@@ -9,6 +9,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from bench.load import procfs
 
 TCP = """\
@@ -77,3 +79,32 @@ def test_an_exited_child_its_parent_has_not_reaped_is_not_running():
         assert Path(f"/proc/{child.pid}").exists()  # a zombie until its parent waits for it
     finally:
         child.wait(timeout=10)
+
+
+def test_the_database_s_backends_and_redis_are_found_by_their_titles():
+    """PostgreSQL names each backend's database in its title, with or without the cluster's name;
+    the machine's PostgreSQL and Redis run on this machine kind, and a connection of our own shows."""
+    import psycopg
+
+    url = os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres")
+    database = url.rsplit("/", 1)[1]
+    try:
+        conn = psycopg.connect(url, connect_timeout=5)
+    except psycopg.OperationalError:
+        pytest.skip("needs the machine's PostgreSQL")
+    with conn:
+        backend = conn.execute("SELECT pg_backend_pid()").fetchone()[0]
+        found = procfs.backing_services(database)
+    assert found.get(backend) == "database"
+    assert "redis" in found.values()
+    assert procfs.cpu_seconds(backend) >= 0 and procfs.cpu_seconds(-1) == 0.0
+
+
+def test_the_tables_two_cores_hold_are_their_seconds_over_a_table_s_cpu():
+    from bench.load.figures import capacity
+
+    # 100 tables for 60 s cost the workers 6 CPU seconds and PostgreSQL and Redis 2 more: a table
+    # costs 1.33 ms of CPU a second all in, 1 ms for the workers alone.
+    held = capacity({"servers": 6.0, "database": 1.5, "redis": 0.5, "bots": 9.0}, 100, 60.0)
+    assert held == {"all_in": 1500, "workers_only": 2000}
+    assert capacity({"servers": 0.0, "database": 0.0, "redis": 0.0, "bots": 0.0}, 1, 1.0)["all_in"] is None
