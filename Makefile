@@ -9,6 +9,9 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 CHROMIUM := /usr/bin/chromium
 PYTEST_ARGS ?=
+# Test processes (pytest-xdist): each has its own database, channel-layer prefix and live daphne
+# (tests/settings.py). 0 runs the suite in this process alone.
+TEST_WORKERS ?= 2
 
 .PHONY: run test venv chromium axe migrate lint bench serve clean
 
@@ -46,7 +49,7 @@ axe: node_modules/axe-core/axe.min.js
 
 test: venv chromium axe
 	$(PY) -m ruff check .
-	timeout 3000 $(PY) -m pytest $(PYTEST_ARGS)
+	timeout 3000 $(PY) -m pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
 
 lint: venv
 	$(PY) -m ruff check .

@@ -46,6 +46,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 @pytest.fixture(scope="session")
+def django_db_modify_db_settings_xdist_suffix() -> None:
+    """Each xdist worker's databases are named in tests/settings.py, where its live servers see them."""
+
+
+@pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
     return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
 
@@ -72,6 +77,15 @@ def live_daphne(django_db_setup, django_db_blocker):
     finally:
         process.terminate()
         process.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict) -> dict:
+    """The ``page`` fixture's browser asks for reduced motion. A click aims at where a card lies at
+    one instant and lands a few milliseconds later: a card still gliding in from the pack has moved
+    from under it, and the click picks nothing or the card beside it. The motion tests open their
+    own contexts with motion on (tests/e2e/test_board_motion.py)."""
+    return {**browser_context_args, "reduced_motion": "reduce"}
 
 
 @pytest.fixture

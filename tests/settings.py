@@ -19,6 +19,18 @@ from __future__ import annotations
 import os
 
 os.environ.setdefault("DEBUG", "true")
+
+# Under pytest-xdist each worker has a database, a channel-layer prefix and a cache prefix of its own.
+# They are set here, in the environment, because the live servers a worker starts are new processes
+# that import these settings again: the suffix pytest-django would add in the worker's memory alone
+# would leave them on another worker's database (conftest.py turns that suffix off).
+WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+if WORKER and not os.environ.get("TEST_WORKER_SET"):
+    os.environ["TEST_WORKER_SET"] = WORKER
+    stem = os.environ.get("TEST_DB_NAME", "test_db.sqlite3").removesuffix(".sqlite3")
+    os.environ["TEST_DB_NAME"] = f"{stem}-{WORKER}.sqlite3"
+    os.environ["CHANNEL_PREFIX"] = f"{os.environ.get('CHANNEL_PREFIX', 'asgi')}-{WORKER}"
+
 os.environ.setdefault("SECRET_KEY", "tests-only-insecure-key-never-used-by-a-site")
 # Push is on in the suite, with a pair made for this run (the live servers it starts inherit it);
 # the tests of a site without keys clear them with override_settings.
@@ -32,5 +44,8 @@ if not os.environ.get("VAPID_PRIVATE_KEY"):
 import jinja2  # noqa: E402
 
 from cribsite.settings import *  # noqa: E402, F403
+
+if WORKER and DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3":  # noqa: F405
+    DATABASES["default"]["TEST"] = {"NAME": f"test_{DATABASES['default']['NAME']}_{WORKER}"}  # noqa: F405
 
 TEMPLATES[1]["OPTIONS"] = {**TEMPLATES[1]["OPTIONS"], "undefined": jinja2.StrictUndefined}  # noqa: F405

@@ -10,11 +10,11 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import Browser, Page, expect
 
-from games.play.models import Connection, Game, Move
+from games.play.models import Game, Move
 from tests.e2e.helpers import screenshot, serious_axe_violations
 from tests.e2e.test_board_layout import DESKTOP, PHONE, open_board
 from tests.live.support import session_key
-from tests.play.factories import act, human_game, make_user
+from tests.play.factories import act, human_game, make_user, socket_last_heard
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True), pytest.mark.timeout(120)]
 
@@ -107,8 +107,7 @@ def test_the_presence_line_ticks_by_itself(browser: Browser, live_daphne: str, s
     alice, bob = make_user(f"alice{name}"), make_user(f"bob{name}")
     game: Game = human_game(alice, bob)
     # Bob's socket went silent five minutes ago; the claim waits three from when his turn began.
-    Connection.objects.create(game=game, user=bob, channel_name=f"gone-{name}",
-                              last_seen=timezone.now() - timedelta(minutes=5))
+    socket_last_heard(game, bob, f"gone-{name}", timezone.now() - timedelta(minutes=5))
     Game.objects.filter(pk=game.pk).update(turn_started_at=timezone.now() - timedelta(seconds=170))
     context = browser.new_context(viewport=viewport)
     context.add_cookies([{"name": "sessionid", "value": session_key(alice), "url": live_daphne}])

@@ -86,6 +86,20 @@ def away_for(game: Game, seconds: int) -> None:
     game.refresh_from_db()
 
 
+def socket_last_heard(game: Game, user, channel_name: str, when) -> models.Connection:
+    """A socket of ``user`` at ``game`` last heard from at ``when``, in every place presence reads a
+    beat: its row, and the shared cache's key when the beats live there (``PRESENCE_IN_CACHE``, on
+    with Redis). The live servers the browser tests start read the same cache."""
+    from django.core.cache import cache
+
+    from games.play import presence
+
+    row = models.Connection.objects.create(game=game, user=user, channel_name=channel_name, last_seen=when)
+    if presence.in_cache():
+        cache.set(presence.beat_key(channel_name), when.timestamp(), presence.KEY_SECONDS)
+    return row
+
+
 def timed_game(alice, bob, seconds: int = 30) -> Game:
     """A game between alice and bob with a turn timer of ``seconds``."""
     game = human_game(alice, bob)
