@@ -135,12 +135,12 @@ SOCKET_THREADS = int(os.environ.get("SOCKET_THREADS", "2"))
 # ASGI a thread's connection cannot outlive its request, so CONN_MAX_AGE cannot keep connections;
 # without a pool each request and each websocket render would open (and PostgreSQL fork) a new one.
 DB_POOL_MAX = int(os.environ.get("DB_POOL_MAX", "0"))
-if DB_POOL_MAX and DB_POOL_MAX < HTTP_THREADS + SOCKET_THREADS + 1:
-    # Each of those threads holds at most one connection (+1: asgiref's own thread, which channels
-    # uses to load a socket's user); a smaller pool would make threads wait for one another.
+if DB_POOL_MAX and DB_POOL_MAX < HTTP_THREADS + SOCKET_THREADS + 2:
+    # Each of those threads holds at most one connection (+2: asgiref's own thread, which channels
+    # uses to load a socket's user, and the outbox's); a smaller pool would make threads wait.
     raise ImproperlyConfigured(
-        f"DB_POOL_MAX={DB_POOL_MAX} is smaller than HTTP_THREADS + SOCKET_THREADS + 1 "
-        f"({HTTP_THREADS + SOCKET_THREADS + 1}): raise it or lower the thread counts."
+        f"DB_POOL_MAX={DB_POOL_MAX} is smaller than HTTP_THREADS + SOCKET_THREADS + 2 "
+        f"({HTTP_THREADS + SOCKET_THREADS + 2}): raise it or lower the thread counts."
     )
 if DB_POOL_MAX and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"]["CONN_MAX_AGE"] = 0  # Django refuses a pool with persistent connections
@@ -264,6 +264,11 @@ if EMAIL_HOST:
     EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
 else:
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+# A mail server that stops answering fails the send after this long instead of holding its thread.
+EMAIL_TIMEOUT = float(os.environ.get("EMAIL_TIMEOUT", "10"))
+# Turn notices (email and push) go from a thread of their own after the move's answer
+# (games/infra/outbox.py); off, they go at once on the request's thread.
+SENDS_IN_BACKGROUND = env_bool("SENDS_IN_BACKGROUND", True)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "cribbage@localhost")
 # The site's address as emails link to it (turn notices, the daily digest, unsubscribe links).
 SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000").rstrip("/")

@@ -31,6 +31,9 @@ if WORKER and not os.environ.get("TEST_WORKER_SET"):
     os.environ["TEST_DB_NAME"] = f"{stem}-{WORKER}.sqlite3"
     os.environ["CHANNEL_PREFIX"] = f"{os.environ.get('CHANNEL_PREFIX', 'asgi')}-{WORKER}"
 
+# Turn notices go at once, in the test's thread and transaction, where the test can see them;
+# tests/correspondence/test_outbox.py runs the outbox's thread as a site does.
+os.environ.setdefault("SENDS_IN_BACKGROUND", "false")
 os.environ.setdefault("SECRET_KEY", "tests-only-insecure-key-never-used-by-a-site")
 # Push is on in the suite, with a pair made for this run (the live servers it starts inherit it);
 # the tests of a site without keys clear them with override_settings.

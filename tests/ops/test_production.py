@@ -161,10 +161,10 @@ def test_rate_limits_come_from_the_environment():
 
 
 def test_a_database_pool_too_small_for_the_threads_is_refused():
-    result = manage("check", DB_POOL_MAX="4", HTTP_THREADS="2", SOCKET_THREADS="2")
+    result = manage("check", DB_POOL_MAX="5", HTTP_THREADS="2", SOCKET_THREADS="2")
     assert result.returncode != 0
-    assert "DB_POOL_MAX=4 is smaller than HTTP_THREADS + SOCKET_THREADS + 1 (5)" in result.stderr
-    assert manage("check", DB_POOL_MAX="5", HTTP_THREADS="2", SOCKET_THREADS="2").returncode == 0
+    assert "DB_POOL_MAX=5 is smaller than HTTP_THREADS + SOCKET_THREADS + 2 (6)" in result.stderr
+    assert manage("check", DB_POOL_MAX="6", HTTP_THREADS="2", SOCKET_THREADS="2").returncode == 0
 
 
 # --- make serve ------------------------------------------------------------------------------------
