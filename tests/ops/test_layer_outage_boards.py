@@ -23,7 +23,7 @@ from tests.live.support import HttpPlayer, as_form, load, session_key, two_playe
 from tests.ops.support import PrivateRedis, Site, wait_for_other_sessions_to_end
 from tests.play.factories import fixed_secrets
 
-pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True),
+pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.alone, pytest.mark.django_db(transaction=True),
               pytest.mark.timeout(240)]
 
 OUTAGE_SECONDS = 10

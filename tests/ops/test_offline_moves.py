@@ -22,7 +22,7 @@ from tests.live.support import session_key
 from tests.ops.support import Site, wait_for_other_sessions_to_end
 from tests.play.factories import GO_HANDS, GO_STARTER, act, fixed_secrets, human_game, make_user, stack
 
-pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True),
+pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.alone, pytest.mark.django_db(transaction=True),
               pytest.mark.timeout(240)]
 
 DESKTOP = {"width": 1280, "height": 720}
