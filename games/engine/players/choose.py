@@ -49,7 +49,7 @@ from games.engine.scoring import hand_total
 from games.engine.view import SeatView
 
 from . import peg_chances
-from .chances import discard_chances
+from .chances import SplitChance, discard_chances
 from .discard import discard_table, hand_table
 from .endgame import endgame_choice
 from .pegging import PegSituation, greedy_play, search_play
@@ -97,10 +97,8 @@ def _discard(view: SeatView, level: str, rng: random.Random) -> Action:
     is_dealer = view.dealer == view.seat
     if level == "standard":
         laid = hand_table(hand6)[0].laid_away
-    elif level == "expert" and peg_chances.applies(view.target, view.rules.peg_out_zone):
-        my_score, opp_score = _scores(view)
-        best = discard_chances(hand6, is_dealer, my_score, opp_score, view.target, pegging=True)[0]
-        laid = best.option.laid_away
+    elif level == "expert" and (ranked := discard_ranking(view)) is not None:
+        laid = ranked[0].option.laid_away
     else:
         table = discard_table(hand6, is_dealer)
         my_score, opp_score = _scores(view)
@@ -110,6 +108,17 @@ def _discard(view: SeatView, level: str, rng: random.Random) -> Action:
         ).laid_away
     wanted = frozenset(laid)
     return next(a for a in legal if frozenset(a.cards) == wanted)
+
+
+def discard_ranking(view: SeatView) -> list[SplitChance] | None:
+    """Every split of a two-player hand by its chance to win, as the expert ranks them (its first
+    is the expert's lay-away): the play shifted by what each four pegs. None where the expert does
+    not lay away by winning chances (more players, the peg-out zone, a target without a table)."""
+    if view.players != 2 or not peg_chances.applies(view.target, view.rules.peg_out_zone):
+        return None
+    my_score, opp_score = _scores(view)
+    is_dealer = view.dealer == view.seat
+    return discard_chances(view.hand, is_dealer, my_score, opp_score, view.target, pegging=True)
 
 
 def _keep_best_four(view: SeatView, *, crib_aware: bool = False) -> Action:
