@@ -16,11 +16,13 @@ Levels:
   zone house rule or a target without a table, ``endgame``); pegs by lookahead over the
   opponent's possible hands (``pegging.search_play``), the end of the play valued in winning
   chances near the end of the game. At tables of three or four: the standard player's keep plus
-  or minus what the card laid away is worth to the crib (``crib_card``), and greedy pegging.
+  or minus what the card laid away is worth to the crib (``crib_card``), and a lookahead over
+  deals of the unseen cards to the other seats (``peg_tables.table_play``).
 
 ``REFERENCE`` is the expert as it was before it played by winning chances (expected points, then
 ``endgame`` near the end; pegging valued in points): a fixed yardstick for ``bench.ai``, not a
-level offered to players (it is not in ``LEVELS``).
+level offered to players (it is not in ``LEVELS``); at tables of three and four it pegs greedily,
+as the expert did then.
 
 Every level counts its own hand truly (manual counting), calls muggins exactly when the
 opponent under-counted, acknowledges the show and starts the next game; it never resigns.
@@ -52,6 +54,7 @@ from . import peg_chances
 from .chances import SplitChance, discard_chances
 from .discard import discard_table, hand_table
 from .endgame import endgame_choice
+from .peg_tables import table_play, table_situation
 from .pegging import PegSituation, greedy_play, search_play
 
 LEVELS = ("easy", "standard", "expert")
@@ -159,6 +162,9 @@ def _play(view: SeatView, level: str, rng: random.Random) -> Action:
         return plays[0]
     if level == "easy":
         return rng.choice(plays)
+    if level == "expert" and view.players != 2:
+        card = table_play(table_situation(view), rng)
+        return next(a for a in plays if a.card == card)
     sit = peg_situation(view)
     if level == "standard" or view.players != 2:
         card = greedy_play(sit)
