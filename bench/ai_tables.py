@@ -3,8 +3,9 @@
     python -m bench.ai_tables --players 3 --games 1000   # one expert against two standard players
     python -m bench.ai_tables --players 4 --games 600    # expert partners against standard partners
 
-At those tables the expert differs from the standard player only in its lay-away (the card it
-gives the crib is weighed as well, ``players/crib_card.py``); both peg greedily. With three players
+At those tables the expert weighs the card it gives the crib (``players/crib_card.py``) and pegs
+by lookahead (``players/peg_tables.py``); the standard player keeps its best hand and pegs
+greedily. With three players
 the expert sits in each seat in turn relative to the first dealer, so a fair share is 1/3; with
 four the expert partnership sits at the first dealer's side in half the games, a fair share 1/2.
 Games are seeded from ``(seed, players, index)`` and replay exactly; figures come with Wilson 95%
@@ -17,7 +18,8 @@ played): once with the expert in its seat, once with an ``--against`` player the
 seat's win in the second game is what the cards gave it, so the pair's difference is what the
 expert's own play made of them; its mean comes with a normal 95% interval over the pairs.
 ``reference`` is the expert as it was before it searched the play at these tables (the same
-lay-away, greedy pegging), so against it the difference is the search's worth.
+lay-away, greedy pegging), so against it the difference is the search's worth; the play alone is
+measured, with less noise, by ``bench.ai_table_pegging``.
 """
 
 from __future__ import annotations
