@@ -13,7 +13,8 @@ laid, from what that seat could see. What the card cost is the best card's value
 * near the end without a table (the peg-out zone, another target) a value mixes points with won
   and lost games: neither figure is given.
 
-Only two-player games are analysed; computers are not judged. The search is seeded from the game
+Only two-player games are analysed; computers are not judged, nor a card the site laid for a
+player whose clock ran out. The search is seeded from the game
 and the step, so the analysis is the same each time it is made. It takes a while (a search per
 card), so the record asks for it after the page has loaded and it is cached: a finished game never
 changes.
@@ -83,8 +84,8 @@ def play_verdicts(game: Game) -> list[PlayVerdict]:
     try:
         for step in replay_steps(game, check=False):
             action = step.action
-            if not isinstance(action, Play) or action.seat not in people:
-                continue
+            if not isinstance(action, Play) or action.seat not in people or step.move.by_timeout:
+                continue  # the site's card on a timeout is not the player's choice
             v = view(step.before, action.seat)
             sit = peg_situation(v)
             if len({c.rank for c in sit.playable()}) < 2:

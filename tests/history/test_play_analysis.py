@@ -63,3 +63,15 @@ def test_the_fragment_is_as_private_as_the_record(client, alice, bob):
     active = computer_game(alice, level="easy")
     client.force_login(alice)
     assert client.get(reverse("game_play_analysis", args=[active.pk])).status_code == 404
+
+
+def test_a_card_the_site_laid_on_a_timeout_is_not_judged(alice):
+    from games.play.models import Move
+
+    game = finish_vs_computer(alice, seed=3, rules=HouseRules(target=61))
+    judged = play_verdicts(game)
+    moves = Move.objects.filter(game=game, seat=0)
+    plays = [m for m in moves if m.action.get("type") == "play"]
+    # Mark every play of the person's as the site's: what the timeout path records for a card it lays.
+    Move.objects.filter(pk__in=[m.pk for m in plays]).update(by_timeout=True)
+    assert judged and play_verdicts(game) == []
