@@ -15,8 +15,10 @@ the go, 31 and the last card). Every seat plays for its own side: it maximises i
 minus the average of the other sides' (max^n; at four the two partnerships make it a zero-sum
 minimax). Reaching the target in the play wins outright (``WIN``). Early in the play (at least
 ``HORIZON_CARDS`` cards still in hands) only the current series is searched, as in the
-two-player search. Sampling stops after ``NODE_BUDGET`` nodes (``MIN_SAMPLES`` to
-``MAX_SAMPLES`` deals): a node count, not a clock, so a seeded game replays exactly.
+two-player search. It searches ``SAMPLES`` deals, fewer if the nodes reach ``NODE_CAP`` first (at
+least ``MIN_SAMPLES``): a node count, not a clock, so a seeded game replays exactly. Many deals
+matter more here than with two players: with three hands unseen at four, five or so deals judged
+no better than greedy play, thirty-two clearly better.
 """
 
 from __future__ import annotations
@@ -31,9 +33,9 @@ from .sampling import passed_up_weight
 from .situation import FAR, WIN, _replies
 
 HORIZON_CARDS = 9  # with this many cards still in hands, search to the end of the series only
-NODE_BUDGET = 5000  # search nodes after which sampling stops (about 50 ms)
-MIN_SAMPLES = 4
-MAX_SAMPLES = 40
+SAMPLES = 32  # deals of the unseen cards searched for a decision
+NODE_CAP = 30000  # ... unless the search has taken this many nodes first (about 0.3 s at worst)
+MIN_SAMPLES = 4  # ... and at least this many deals, whatever the nodes
 DEAL_TRIES = 20  # random deals tried for one that fits every seat's goes before the goes are relaxed
 
 
@@ -261,7 +263,7 @@ def table_play(sit: TableSituation, rng: random.Random) -> Card:
     solver = _TableSolver(sit.sides, track, horizon, {})
     totals = dict.fromkeys(distinct, 0.0)
     replies = _replies(series)
-    for samples in range(1, MAX_SAMPLES + 1):
+    for samples in range(1, SAMPLES + 1):
         others = deal_others(sit, rng)
         weight = 1.0
         for seat in range(1, len(sit.sizes)):
@@ -272,9 +274,8 @@ def table_play(sit: TableSituation, rng: random.Random) -> Card:
         for r in distinct:
             v = solver.play(hands, 0, mine.index(r), r, replies[r], series, sit.count, sit.gone, sit.needs)
             totals[r] += weight * solver.utility(v, 0)
-        # A node count, not a clock, so the choice is reproducible; a few costly deals may stop
-        # it before MIN_SAMPLES, which bounds the slowest decisions.
-        if solver.nodes >= NODE_BUDGET * (1 if samples >= MIN_SAMPLES else 3):
+        # A node count, not a clock, so the choice is reproducible: it bounds the slowest decisions.
+        if samples >= MIN_SAMPLES and solver.nodes >= NODE_CAP:
             break
     best = max(distinct, key=lambda r: (totals[r], -r))
     return distinct[best]
