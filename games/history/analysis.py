@@ -3,8 +3,9 @@ in winning chances.
 
 The expectation is the same one the expert computer and the discard hint use (``discard_table``),
 so a player can see, deal by deal, what their lay-aways cost them on average; the winning chances
-(``discard_chances``) weigh the same splits at the score they were played, where near the end a
-split with fewer points can be the one that wins. A lay-away the site made for a player whose clock
+(``discard_chances``, with the play shifted by what each four pegs, as the expert weighs them)
+weigh the same splits at the score they were played, where near the end a split with fewer points
+can be the one that wins. A lay-away the site made for a player whose clock
 ran out is shown as such and not counted against them.
 """
 
@@ -105,7 +106,7 @@ def _in_chances(hand6, laid, is_dealer: bool, scores, seat: int, target: int) ->
     """The chosen split's and the best split's chance to win, at the score the deal started."""
     if target not in TARGETS or not scores or len(scores) != 2:
         return {}
-    chances = discard_chances(hand6, is_dealer, scores[seat], scores[1 - seat], target)
+    chances = discard_chances(hand6, is_dealer, scores[seat], scores[1 - seat], target, pegging=True)
     chosen = next(c for c in chances if frozenset(c.option.laid_away) == frozenset(laid))
     best = chances[0]
     return {"win_best": _fmt(best.option.laid_away), "chosen_win": chosen.win, "best_win": best.win}
@@ -113,7 +114,7 @@ def _in_chances(hand6, laid, is_dealer: bool, scores, seat: int, target: int) ->
 
 def discard_report(game: Game) -> dict:
     """Verdicts and per-seat totals, cached: a finished game never changes."""
-    key = f"discard-report:4:{game.pk}:{game.version}"  # 4: winning chances
+    key = f"discard-report:5:{game.pk}:{game.version}"  # 5: the expert's own valuation
     report = cache.get(key)
     if report is None:
         verdicts = discard_verdicts(game)

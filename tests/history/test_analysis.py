@@ -79,7 +79,8 @@ def test_each_verdict_says_what_the_split_cost_in_winning_chances(alice):
     assert verdicts
     for v in verdicts:
         deal = rounds[(v.game_no, v.deal_no)].summary
-        chances = discard_chances(parse_cards(deal["hands"][0]), v.dealer, *deal["scores_before"], target=61)
+        chances = discard_chances(parse_cards(deal["hands"][0]), v.dealer, *deal["scores_before"], target=61,
+                                  pegging=True)
         chosen = next(c for c in chances if frozenset(c.option.laid_away) == frozenset(parse_cards(v.chosen)))
         assert v.best_win == pytest.approx(chances[0].win) and v.chosen_win == pytest.approx(chosen.win)
         assert v.win_loss == pytest.approx(chances[0].win - chosen.win)

@@ -82,9 +82,38 @@ def test_the_hint_gives_each_split_s_chance_to_win_best_first(alice, bob):
     html = logged_in(alice).get(reverse("game", args=[game.pk])).content.decode()
     table = html.split('class="hints"', 1)[1].split("</details>", 1)[0]
     assert "To win" in table
-    chances = discard_chances(state.hands[seat], state.dealer == seat, 0, 0)
+    chances = discard_chances(state.hands[seat], state.dealer == seat, 0, 0, pegging=True)
     rows = table.split("<tr")[2:]  # the header row first
     assert len(rows) == 15
     assert f"{chances[0].win:.0%}" in rows[0] and "−" not in rows[0]  # the best gives nothing away
     lost = chances[0].win - chances[-1].win
     assert f"−{lost * 100:.1f}%" in rows[-1]
+
+
+
+@pytest.mark.parametrize("rules", [
+    HouseRules(), HouseRules(target=61), HouseRules(peg_out_zone=5),
+], ids=["121", "61", "peg-out-zone"])
+def test_the_hint_s_first_split_is_the_expert_s_lay_away(rules: HouseRules):
+    # The hint ranks the splits as the expert does, so over many deals and scores its first row is
+    # the expert's own lay-away.
+    import random
+    from types import SimpleNamespace
+
+    from games.engine.cards import DECK
+    from games.engine.players import choose_action
+    from games.engine.testing import start_deal
+    from games.engine.view import view
+    from games.play.board.player import _hints
+
+    table = SimpleNamespace(hints=True, rated=False)
+    rng = random.Random(f"hints:{rules}")
+    for i in range(30):
+        cards = rng.sample(DECK, 13)
+        hands = [cards[:6], cards[6:12]]
+        scores = [rng.randrange(0, rules.target - 1) for _ in range(2)]
+        state = start_deal(rules, dealer=i % 2, hands=hands, starter=cards[-1], scores=scores)
+        for seat in range(2):
+            v = view(state, seat)
+            laid = frozenset(choose_action(v, "expert", random.Random(i)).cards)
+            assert frozenset(_hints(table, v)[0]["option"].laid_away) == laid, (hands[seat], scores, seat)

@@ -16,11 +16,13 @@ Levels:
   zone house rule or a target without a table, ``endgame``); pegs by lookahead over the
   opponent's possible hands (``pegging.search_play``), the end of the play valued in winning
   chances near the end of the game. At tables of three or four: the standard player's keep plus
-  or minus what the card laid away is worth to the crib (``crib_card``), and greedy pegging.
+  or minus what the card laid away is worth to the crib (``crib_card``), and a lookahead over
+  deals of the unseen cards to the other seats (``peg_tables.table_play``).
 
 ``REFERENCE`` is the expert as it was before it played by winning chances (expected points, then
 ``endgame`` near the end; pegging valued in points): a fixed yardstick for ``bench.ai``, not a
-level offered to players (it is not in ``LEVELS``).
+level offered to players (it is not in ``LEVELS``); at tables of three and four it pegs greedily,
+as the expert did then.
 
 Every level counts its own hand truly (manual counting), calls muggins exactly when the
 opponent under-counted, acknowledges the show and starts the next game; it never resigns.
@@ -49,9 +51,10 @@ from games.engine.scoring import hand_total
 from games.engine.view import SeatView
 
 from . import peg_chances
-from .chances import discard_chances
+from .chances import SplitChance, discard_chances
 from .discard import discard_table, hand_table
 from .endgame import endgame_choice
+from .peg_tables import table_play, table_situation
 from .pegging import PegSituation, greedy_play, search_play
 
 LEVELS = ("easy", "standard", "expert")
@@ -97,10 +100,8 @@ def _discard(view: SeatView, level: str, rng: random.Random) -> Action:
     is_dealer = view.dealer == view.seat
     if level == "standard":
         laid = hand_table(hand6)[0].laid_away
-    elif level == "expert" and peg_chances.applies(view.target, view.rules.peg_out_zone):
-        my_score, opp_score = _scores(view)
-        best = discard_chances(hand6, is_dealer, my_score, opp_score, view.target, pegging=True)[0]
-        laid = best.option.laid_away
+    elif level == "expert" and (ranked := discard_ranking(view)) is not None:
+        laid = ranked[0].option.laid_away
     else:
         table = discard_table(hand6, is_dealer)
         my_score, opp_score = _scores(view)
@@ -110,6 +111,17 @@ def _discard(view: SeatView, level: str, rng: random.Random) -> Action:
         ).laid_away
     wanted = frozenset(laid)
     return next(a for a in legal if frozenset(a.cards) == wanted)
+
+
+def discard_ranking(view: SeatView) -> list[SplitChance] | None:
+    """Every split of a two-player hand by its chance to win, as the expert ranks them (its first
+    is the expert's lay-away): the play shifted by what each four pegs. None where the expert does
+    not lay away by winning chances (more players, the peg-out zone, a target without a table)."""
+    if view.players != 2 or not peg_chances.applies(view.target, view.rules.peg_out_zone):
+        return None
+    my_score, opp_score = _scores(view)
+    is_dealer = view.dealer == view.seat
+    return discard_chances(view.hand, is_dealer, my_score, opp_score, view.target, pegging=True)
 
 
 def _keep_best_four(view: SeatView, *, crib_aware: bool = False) -> Action:
@@ -150,6 +162,9 @@ def _play(view: SeatView, level: str, rng: random.Random) -> Action:
         return plays[0]
     if level == "easy":
         return rng.choice(plays)
+    if level == "expert" and view.players != 2:
+        card = table_play(table_situation(view), rng)
+        return next(a for a in plays if a.card == card)
     sit = peg_situation(view)
     if level == "standard" or view.players != 2:
         card = greedy_play(sit)

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import dataclass
 
 from games.engine.cards import Card
 
@@ -257,6 +258,27 @@ def endgame_matters(sit: PegSituation) -> bool:
     return sit.target - max(sit.my_score, sit.opp_score) <= reach
 
 
+@dataclass(frozen=True)
+class CardValues:
+    """What the search makes of each card it could lay (by rank): the weighted sum of its value
+    over the hands searched (``totals``) and their weights' sum. A value is in the play's points
+    (mine minus theirs over what was searched) or, when ``in_chances``, ``WIN x (2p - 1)`` for a
+    chance ``p`` to win. ``mixed``: near the end without the table, where a value mixes points with
+    ``+-WIN`` for a game decided, so a difference of two is neither."""
+
+    totals: dict[int, float]
+    weight: float
+    cards: dict[int, Card]
+    in_chances: bool
+    mixed: bool
+
+    def best(self) -> Card:
+        return self.cards[max(self.totals, key=lambda r: (self.totals[r], -r))]
+
+    def value(self, rank: int) -> float:
+        return self.totals[rank] / self.weight
+
+
 def search_play(sit: PegSituation, rng: random.Random, by_chances: bool = False) -> Card:
     """The expert's card: best average over the opponent's possible hands of the minimax value.
 
@@ -266,6 +288,13 @@ def search_play(sit: PegSituation, rng: random.Random, by_chances: bool = False)
     distinct = {c.rank: c for c in sorted(playable, key=lambda c: c.index)}
     if len(distinct) == 1:
         return next(iter(distinct.values()))
+    return search_values(sit, rng, by_chances).best()
+
+
+def search_values(sit: PegSituation, rng: random.Random, by_chances: bool = False) -> CardValues:
+    """Every playable card's value by the expert's search (``search_play`` plays the best)."""
+    playable = sit.playable()
+    distinct = {c.rank: c for c in sorted(playable, key=lambda c: c.index)}
     me_all = tuple(sorted(c.rank for c in sit.hand))
     series = tuple(c.rank for c in sit.series)
     endgame = endgame_matters(sit)
@@ -279,6 +308,7 @@ def search_play(sit: PegSituation, rng: random.Random, by_chances: bool = False)
     if by_chances and endgame and peg_chances.applies(sit.target, sit.peg_out_zone):
         chances = peg_chances.LeafChances(sit.target, sit.i_am_dealer)
     exact, hands = _opponent_hands(sit, rng)
+    weight_sum = 0.0
     for samples, (weight, opp) in enumerate(hands, 1):
         if sit.opp_history:
             weight *= _history_likelihood(sit, opp)
@@ -292,11 +322,11 @@ def search_play(sit: PegSituation, rng: random.Random, by_chances: bool = False)
                 values[r] = solver.play(rest, opp, series, sit.count, r, _replies(series)[r], True, False,
                                         sit.opp_gone, need_me, need_opp, 0.0, -WIN - 1, WIN + 1)
             nodes += solver.nodes
+        weight_sum += weight
         for r in distinct:
             totals[r] += weight * values[r]
         # Stop sampling once the work budget is spent (a node count, not a clock, so the choice
         # is reproducible); exact enumerations always run to the end.
         if not exact and (samples >= MAX_SAMPLES or (samples >= MIN_SAMPLES and nodes >= NODE_BUDGET)):
             break
-    best = max(distinct, key=lambda r: (totals[r], -r))
-    return distinct[best]
+    return CardValues(totals, weight_sum or 1.0, distinct, chances is not None, endgame and chances is None)

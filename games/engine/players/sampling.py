@@ -109,11 +109,17 @@ def _keep_order(ranks6: tuple[int, ...]) -> bytes:
 
 
 def _history_likelihood(sit: PegSituation, remaining: tuple[int, ...]) -> float:
-    """How well a hand explains the opponent's plays: players take points when they can, so each
-    play that scored ``d`` less than the best card the hand held then weighs ``exp(-PASSED_UP * d)``."""
-    held = list(remaining) + [c.rank for c in sit.opp_played]
+    """How well a hand explains the opponent's plays (``passed_up_weight``)."""
+    return passed_up_weight(sit.opp_history, [c.rank for c in sit.opp_played], remaining)
+
+
+def passed_up_weight(history, played: list[int], remaining: tuple[int, ...]) -> float:
+    """How well a hand explains a seat's plays ``history`` ((series ranks before, rank laid) in
+    order; ``played`` their ranks): players take points when they can, so each play that scored
+    ``d`` less than the best card the hand held then weighs ``exp(-PASSED_UP * d)``."""
+    held = list(remaining) + list(played)
     passed = 0
-    for series, rank in sit.opp_history:
+    for series, rank in history:
         replies = _replies(series)
         best = max(replies[r] for r in held)
         passed += best - replies[rank]

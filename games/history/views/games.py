@@ -21,6 +21,7 @@ from games.history.charts import score_chart
 from games.history.export import deal_views, game_json, game_text
 from games.history.filters import GameFilterForm
 from games.history.models import PlayerGame, RatingChange, with_organisers
+from games.history.play_analysis import play_report
 from games.history.replay import ReplayError, moves_of
 from games.history.replay_board import replay_context
 from games.history.win_chart import win_chart
@@ -117,6 +118,7 @@ def record(request: HttpRequest, game_id: int) -> HttpResponse:
         "rating_changes": changes, "seat": seat,
         "tournament": tournament, "note": ending.note if ending else "",
         "analysis": discard_report(game),
+        "play_analysis": play_report(game, compute=False),
         "duration": _duration(game),
         "verify_data": [
             {"id": f"deal-{d['game_no']}-{d['deal_no']}", "seed": d["seed"], "commitment": d["commitment"],
@@ -124,6 +126,14 @@ def record(request: HttpRequest, game_id: int) -> HttpResponse:
              "crib_card": d["crib_card"], "starter": d["starter"]}
             for d in deals
         ],
+    })
+
+
+def play_analysis(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The record's pegging analysis, which the record asks for once it has loaded (``play_report``)."""
+    game = finished_game_or_404(request, game_id)
+    return render(request, "history/_play_analysis.html", {
+        "game": game, "names": game.seat_names(), "play_analysis": play_report(game),
     })
 
 

@@ -6,6 +6,7 @@ Views and the websocket consumer both draw it with :func:`render_board` (the tem
 
 from __future__ import annotations
 
+import random
 from datetime import timedelta
 
 from django.conf import settings
@@ -232,18 +233,22 @@ def turn_clock(game: Game, v, names: list[str]) -> dict | None:
 
 
 def _hints(game: Game, v: SeatView):
-    """The discard table, where the house rules allow hints and this seat has still to lay away: with
-    two players each split's chance to win at today's score beside its points, best chance first."""
-    if not game.hints or v.phase != "discard" or v.discarded[v.seat] or game.rated:
-        return None
-    from games.engine.players import discard_table
-    from games.engine.players.chances import discard_chances
-    from games.engine.winprob import TARGETS
+    """The discard table, where the house rules allow hints and this seat has still to lay away,
+    ranked as the expert computer ranks the splits, so its first row is what the expert would lay
+    away: with two players each split's chance to win at today's score beside its points, best
+    chance first; where the expert does not weigh chances, the points table with its choice first."""
+    if not game.hints or v.phase != "discard" or v.discarded[v.seat] or game.rated or v.players != 2:
+        return None  # hints are a house rule of two-player games
+    from games.engine.players import choose_action, discard_table
+    from games.engine.players.choose import discard_ranking
 
-    is_dealer = v.dealer == v.seat
-    if v.players != 2 or game.target not in TARGETS:
-        return [{"option": o, "win": None, "lost": ""} for o in discard_table(v.hand, is_dealer=is_dealer)]
-    chances = discard_chances(v.hand, is_dealer, v.my_score, v.scores[1 - v.side], game.target)
+    chances = discard_ranking(v)
+    if chances is None:
+        # The expert's lay-away here uses no randomness; the seeded generator only satisfies the call.
+        laid = frozenset(choose_action(v, "expert", random.Random(0)).cards)
+        table = sorted(discard_table(v.hand, is_dealer=v.dealer == v.seat),
+                       key=lambda o: frozenset(o.laid_away) != laid)
+        return [{"option": o, "win": None, "lost": ""} for o in table]
     best = chances[0].win
     return [{"option": c.option, "win": f"{c.win:.0%}",
              "lost": "" if best - c.win < 0.0005 else f"−{(best - c.win) * 100:.1f}%"} for c in chances]
