@@ -38,6 +38,7 @@ from games.history.replay import ReplayError, replay_steps
 from games.play.models import Game
 
 POINTS_BEST = 0.05  # a card within this many points of the best is the best (sampling noise)
+WIN_BEST = 0.0005  # and near the end, within this share of the chance to win
 
 
 @dataclass(frozen=True)
@@ -102,8 +103,11 @@ def play_verdicts(game: Game) -> list[PlayVerdict]:
                     win = 0.0  # as good as the best, within the sampling's noise
                 elif v.target in TARGETS:
                     win = cost * _point_worth(sit.my_score, sit.opp_score, not sit.i_am_dealer, v.target)
-            # Cards of one rank peg alike: the one laid is the best if its rank is.
-            best_text = str(action.card) if action.card.rank == best.rank else str(best)
+            # Cards of one rank peg alike: the one laid is the best if its rank is, or if it is as
+            # good within the search's sampling noise.
+            as_good = (points is not None and points < POINTS_BEST) or (
+                points is None and win is not None and win < WIN_BEST)
+            best_text = str(action.card) if action.card.rank == best.rank or as_good else str(best)
             out.append(PlayVerdict(
                 step.before.game_no, step.before.deal_no, action.seat, v.count,
                 " ".join(str(c) for c in v.hand), str(action.card), best_text, points, win,
@@ -116,22 +120,21 @@ def play_verdicts(game: Game) -> list[PlayVerdict]:
 def play_report(game: Game, *, compute: bool = True) -> dict | None:
     """Verdicts and per-seat totals, cached; without ``compute`` only what is already cached
     (None when it is not)."""
-    key = f"play-report:1:{game.pk}:{game.version}"
+    key = f"play-report:2:{game.pk}:{game.version}"
     report = cache.get(key)
     if report is None and compute:
         verdicts = play_verdicts(game)
         totals: dict[int, dict] = {}
         for v in verdicts:
             t = totals.setdefault(v.seat, {"seat": v.seat, "cards": 0, "best": 0, "points": 0.0,
-                                           "win_loss": 0.0, "win_known": 0})
+                                           "worst": 0.0})
             t["cards"] += 1
             t["best"] += v.is_best
             t["points"] += v.points_loss or 0.0
-            if v.win_loss is not None:
-                t["win_loss"] += v.win_loss
-                t["win_known"] += 1
+            t["worst"] = max(t["worst"], v.win_loss or 0.0)
         for t in totals.values():
-            t["win_loss_text"] = f"−{t['win_loss'] * 100:.1f}%" if t["win_known"] else ""
+            # The costliest card, not a sum: chances given away at different scores do not add up.
+            t["worst_text"] = chance_lost(t["worst"]) if t["worst"] >= WIN_BEST else ""
         report = {"verdicts": verdicts, "totals": sorted(totals.values(), key=lambda t: t["seat"])}
         cache.set(key, report, timeout=24 * 3600)
     return report
