@@ -30,6 +30,15 @@ if WORKER and not os.environ.get("TEST_WORKER_SET"):
     stem = os.environ.get("TEST_DB_NAME", "test_db.sqlite3").removesuffix(".sqlite3")
     os.environ["TEST_DB_NAME"] = f"{stem}-{WORKER}.sqlite3"
     os.environ["CHANNEL_PREFIX"] = f"{os.environ.get('CHANNEL_PREFIX', 'asgi')}-{WORKER}"
+    # A Redis database of its own too: a test that clears the cache empties its whole database, and
+    # another worker's rate-limit counters and heartbeats must not go with it.
+    if os.environ.get("REDIS_URL"):
+        from urllib.parse import urlsplit, urlunsplit
+
+        url = urlsplit(os.environ["REDIS_URL"])
+        base = int(url.path.strip("/") or 0)
+        number = base + int(WORKER.removeprefix("gw") or 0)
+        os.environ["REDIS_URL"] = urlunsplit(url._replace(path=f"/{number % 16}"))
 
 # Turn notices go at once, in the test's thread and transaction, where the test can see them;
 # tests/correspondence/test_outbox.py runs the outbox's thread as a site does.
