@@ -1,6 +1,6 @@
 """Websocket consumers. They never change a game: moves are POSTs to the service layer. The one
 thing a socket records is itself (``games.play.presence``: who has the table open, kept alive by
-its heartbeat), which is not game state.
+its process's heartbeat in ``layer_watch``), which is not game state.
 
 A game socket renders the board for *its own user* whenever the game changes, so nothing hidden
 from that user can be in what it sends.
@@ -70,6 +70,12 @@ class LobbyConsumer(Consumer):
         return render_lobby_lists(self.scope["user"], csrf_token(self.scope))
 
 
+# Every this many heartbeats one also goes through the channel layer to the socket itself, and must be
+# back by the next such: the process's watch finds within seconds a layer that stops delivering to
+# the whole process; this finds, within a minute, a socket whose own subscription broke, for a
+# third of the messages a check on every beat would cost.
+LAYER_CHECK_BEATS = 3
+
 # The board's root element carries its version (board.html), in its first few hundred characters.
 BOARD_VERSION = re.compile(r'<div id="board"[^>]*?\bdata-version="(\d+)"')
 
@@ -78,6 +84,8 @@ class GameConsumer(Consumer):
     """One per open board: joins the game's group if the user holds a seat, refuses anyone else."""
 
     sent_version = -1  # the newest board this socket has sent (or its page's own answer carried)
+    at_table = True  # its player's presence is kept alive by the process's heartbeat (layer_watch)
+    beats = 0  # heartbeats so far
     beats_sent = beats_back = 0  # heartbeats sent through the channel layer to this socket, and come back
 
     async def connect(self) -> None:
@@ -108,11 +116,13 @@ class GameConsumer(Consumer):
 
         with contextlib.suppress(asyncio.CancelledError):
             while True:
-                await asyncio.sleep(presence.heartbeat_delay(first=self.beats_sent == 0))
+                await asyncio.sleep(presence.heartbeat_delay(first=self.beats == 0))
+                self.beats += 1
                 # While the process's watch finds the whole layer away, a new socket would fare no
                 # better: this one stays, its page is told, and the watch catches it up on return.
                 live = self.watch.up
-                if live and self.beats_back < self.beats_sent:
+                checks = self.beats % LAYER_CHECK_BEATS == 0
+                if live and checks and self.beats_back < self.beats_sent:
                     # The last heartbeat sent through the channel layer to this very socket has
                     # not come back: pushes are not arriving. Closing with 1013 ("try again
                     # later") makes the page say "Reconnecting…" and reconnect, and a new socket
@@ -120,18 +130,15 @@ class GameConsumer(Consumer):
                     log.warning("game %s: the channel layer does not deliver; closing a socket", self.game_id)
                     await self.close(code=1013)
                     return
-                try:
-                    version = await self._heartbeat()
-                except Exception:  # noqa: BLE001 - a database that is down: the beat goes on
-                    log.warning("game %s: the heartbeat could not reach the database", self.game_id,
-                                exc_info=True)
-                    version = None
+                # The process's watch reads every game's version once a heartbeat, in one query
+                # (None while it cannot: the page then hears the newest board this socket sent).
+                version = self.watch.version_of(self.game_id)
                 # A push can be lost while the socket stays open (a Redis blip between the worker
                 # that sent it and this one): the page would wait for a move already made.
                 if version is not None and version > self.sent_version:
                     await self._send_board(newer_only=True)
                 await self._tell_page(version, live=live)
-                if not live:
+                if not live or not checks:
                     continue
                 self.beats_sent += 1
                 beat = {"type": "game.beat", "n": self.beats_sent}
@@ -165,25 +172,6 @@ class GameConsumer(Consumer):
         whether pushes reach this socket. Its arrival also tells the page the socket is alive."""
         beat = max(self.sent_version, version or 0)
         await self.send(text_data=json.dumps({"beat": beat, "live": live}))
-
-    @database_sync_to_async
-    def _heartbeat(self) -> int | None:
-        """Say this socket is alive; the game's version now."""
-        from games.play.models import Game
-
-        self._alive()
-        # The process's watch reads every game's version once a heartbeat, in one query.
-        watch = getattr(self, "watch", None)
-        known = watch.version_of(self.game_id) if watch is not None else None
-        if known is not None:
-            return known
-        return Game.objects.filter(pk=self.game_id).values_list("version", flat=True).first()
-
-    def _alive(self) -> None:
-        """A player's socket keeps its seat's presence fresh (in the heartbeat's thread)."""
-        from games.play import presence
-
-        presence.heartbeat(channel_name=self.channel_name)
 
     @database_sync_to_async
     def _presence(self, what: str) -> None:

@@ -14,6 +14,11 @@ at that pace instead of stalling until the layer returns.
 While the layer delivers, the watch reads its games' versions every ``HEARTBEAT_SECONDS`` too (one
 query for all of them), draws the boards of sockets behind (a push lost in a blip) and keeps the
 versions for the sockets' heartbeats (``version_of``), which would otherwise each ask the database.
+
+And every ``HEARTBEAT_SECONDS``, whether the layer delivers or not, it says that the players' sockets
+of its process are alive (``presence.heartbeats``): one write to the cache for all of them, where a
+beat of each socket's own was a hop to a thread and a round trip to Redis each, and at a thousand
+open tables the larger part of what they cost while nobody moves.
 """
 
 from __future__ import annotations
@@ -43,6 +48,8 @@ PROBE_AGAIN_SECONDS = 0.2
 class Watched(Protocol):
     game_id: int
     sent_version: int
+    channel_name: str
+    at_table: bool  # a player's socket, whose presence the watch keeps alive
 
     async def layer_changed(self, up: bool, version: int | None) -> None: ...
 
@@ -132,9 +139,12 @@ class LayerWatch:
     async def _run(self) -> None:
         probe = _Probe(get_channel_layer())
         loop = asyncio.get_running_loop()
-        polled = 0.0
+        polled = beaten = 0.0
         try:
             while self.sockets:
+                if loop.time() - beaten >= presence.HEARTBEAT_SECONDS:
+                    beaten = loop.time()
+                    await _presence_beats([s.channel_name for s in self.sockets if s.at_table])
                 up = await probe.answers()
                 if up != self.up:
                     self.up = up
@@ -168,6 +178,14 @@ class LayerWatch:
         self.versions, self.read_at = versions, asyncio.get_running_loop().time()
         behind = [s for s in sockets if versions.get(s.game_id, -1) > s.sent_version]
         await asyncio.gather(*(s.catch_up(versions[s.game_id]) for s in behind), return_exceptions=True)
+
+
+@database_sync_to_async
+def _presence_beats(channel_names: list[str]) -> None:
+    try:
+        presence.heartbeats(channel_names)
+    except Exception:  # noqa: BLE001 - a database that is away: the cache's beats went, the next try comes
+        log.warning("the heartbeat could not record presence", exc_info=True)
 
 
 @database_sync_to_async

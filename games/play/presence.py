@@ -1,7 +1,8 @@
 """Who is at the table, from the sockets' heartbeats: one ``Connection`` row per open game socket.
 
-A socket says it is alive every ``HEARTBEAT_SECONDS``; a socket not heard from for
-``PRESENCE_EXPIRES_SECONDS`` counts as gone. So presence comes from liveness, not from a goodbye: a
+Every ``HEARTBEAT_SECONDS`` a process says that its players' sockets are alive, all of them in one
+batch (``heartbeats``, from ``layer_watch``); a socket not heard from for ``PRESENCE_EXPIRES_SECONDS``
+counts as gone. So presence comes from liveness, not from a goodbye: a
 worker killed outright says nothing, and its players' sockets simply expire. A socket that closes
 cleanly marks its row closed at once (the player left just now). Presence is not game state (no
 version, no Move): the sockets record it through the functions here, and the pages ask ``table``.
@@ -43,6 +44,9 @@ FIRST_BEAT = (0.2, 1.0)
 # A beat's key outlives its freshness by far: a socket whose worker was killed is read as gone since
 # its last beat for this long, before its row's coarser time takes over.
 KEY_SECONDS = 3600
+# Rows a heartbeat's statement writes at most (SQLite's bound on a statement's parameters is lower
+# on older builds than the sockets a process may hold).
+ROWS_A_STATEMENT = 500
 
 log = logging.getLogger(__name__)
 
@@ -68,14 +72,15 @@ def beat_key(channel_name: str) -> str:
     return f"presence:{channel_name}"
 
 
-def _beat(channel_name: str, now: datetime) -> bool:
-    """Put a socket's beat in the cache; False when it is not kept there (or the cache is away)."""
+def _beat_many(channel_names: list[str], now: datetime) -> bool:
+    """Put sockets' beats in the cache; False when they are not kept there (or the cache is away)."""
     if not in_cache():
         return False
     try:
-        cache.set(beat_key(channel_name), now.timestamp(), max(KEY_SECONDS, 2 * row_window()))
-    except Exception:  # noqa: BLE001 - the cache is away: the row keeps the player at the table
-        log.warning("presence: the cache did not take a heartbeat", exc_info=True)
+        stamp = now.timestamp()
+        cache.set_many({beat_key(name): stamp for name in channel_names}, max(KEY_SECONDS, 2 * row_window()))
+    except Exception:  # noqa: BLE001 - the cache is away: the rows keep the players at the table
+        log.warning("presence: the cache did not take the heartbeats", exc_info=True)
         return False
     return True
 
@@ -101,8 +106,9 @@ def heartbeat_delay(*, first: bool) -> float:
     """Seconds until a socket's next heartbeat.
 
     Sockets opened together (every page of a restarted worker reconnects at once) would beat
-    together for as long as they stay open, each beat a database write: a random first interval
-    spreads them for good; later beats keep the full interval, so a live socket never expires."""
+    together for as long as they stay open, each beat a frame to the page and a message through the
+    channel layer: a random first interval spreads them for good; later beats keep the full
+    interval, so the page always hears one within its own limit."""
     return HEARTBEAT_SECONDS * (random.uniform(*FIRST_BEAT) if first else 1.0)
 
 
@@ -114,7 +120,7 @@ def connected(*, game_id: int, user, channel_name: str) -> None:
     Connection.objects.update_or_create(
         channel_name=channel_name, defaults={"game_id": game_id, "user": user, "last_seen": now}
     )
-    _beat(channel_name, now)
+    _beat_many([channel_name], now)
     _rows_written[channel_name] = time.monotonic()
     player_arrived.send(sender=Game, game_id=game_id, user=user)
     transaction.on_commit(lambda: broadcast.presence_changed(game_id))
@@ -144,17 +150,26 @@ def forget(user) -> None:
     Connection.objects.filter(user=user).delete()
 
 
-def heartbeat(*, channel_name: str) -> bool:
-    """A socket is alive. Its row is written when its interval has come round (``row_seconds()``
-    since this process last wrote it) or when the beat cannot go to the cache; True when it was."""
+def heartbeats(channel_names: list[str]) -> int:
+    """Sockets of this process are alive: their beats go to the cache in one round trip, and the
+    rows whose interval has come round (``row_seconds()`` since this process last wrote them), or
+    every row when the beats cannot go to the cache, are written in one statement. One call a
+    heartbeat for all of a process's sockets (``layer_watch``) costs far less than one a socket.
+    Returns how many rows were written."""
+    if not channel_names:
+        return 0
     now, clock = timezone.now(), time.monotonic()
+    cached = _beat_many(channel_names, now)
     # Half a beat early: a row is never left older than its interval.
-    due = clock - _rows_written.get(channel_name, 0.0) >= row_seconds() - HEARTBEAT_SECONDS / 2
-    if _beat(channel_name, now) and not due:
-        return False
-    Connection.objects.filter(channel_name=channel_name).update(last_seen=now)
-    _rows_written[channel_name] = clock
-    return True
+    early = row_seconds() - HEARTBEAT_SECONDS / 2
+    due = [name for name in channel_names
+           if not cached or clock - _rows_written.get(name, 0.0) >= early]
+    for start in range(0, len(due), ROWS_A_STATEMENT):
+        chunk = due[start:start + ROWS_A_STATEMENT]
+        Connection.objects.filter(channel_name__in=chunk).update(last_seen=now)
+        for name in chunk:
+            _rows_written[name] = clock
+    return len(due)
 
 
 @dataclass(frozen=True)

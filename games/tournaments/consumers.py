@@ -58,6 +58,8 @@ class WatchConsumer(GameConsumer):
     board (``watch.render_watch_oob``: nothing a player holds). Anyone may watch, as anyone may
     read the tournament page; presence and quick messages stay the players' own."""
 
+    at_table = False  # a spectator is not at the table: the heartbeat keeps no presence for it
+
     @pooled_database_sync_to_async
     def _admitted(self) -> bool:
         from games.tournaments.watch import watchable_game
@@ -72,9 +74,6 @@ class WatchConsumer(GameConsumer):
 
     async def game_chat(self, event: dict) -> None:
         return
-
-    def _alive(self) -> None:
-        return  # no presence to keep: a spectator is not at the table
 
     @pooled_database_sync_to_async
     def _render(self) -> str | None:

@@ -263,8 +263,8 @@ async def test_a_lost_push_is_made_good_on_the_next_heartbeat(monkeypatch):
 
 
 async def test_a_socket_whose_heartbeats_do_not_come_back_through_the_layer_is_closed(monkeypatch):
-    """Each heartbeat also goes through the channel layer to the socket itself. If one has not come
-    back by the next, pushes are not arriving either (a layer whose subscription broke): the socket
+    """Every third heartbeat also goes through the channel layer to the socket itself. If one has not
+    come back by the next such, pushes are not arriving either (a layer whose subscription broke): the socket
     is closed with 1013, which the page answers with "Reconnecting…" and a new socket."""
     from games.play import presence
 
@@ -285,7 +285,7 @@ async def test_a_socket_whose_heartbeats_do_not_come_back_through_the_layer_is_c
     async def hanging(channel, message):
         await asyncio.sleep(60)  # a Redis that stops answering without closing the connection
 
-    def database_down(**kwargs):
+    def database_down(*args, **kwargs):
         raise OperationalError("the database cannot be reached")
 
     for broken, database in ((dropping, False), (hanging, False), (dropping, True)):
@@ -293,7 +293,7 @@ async def test_a_socket_whose_heartbeats_do_not_come_back_through_the_layer_is_c
         await _receive_board(sock)
         monkeypatch.setattr(layer, "send", broken)
         if database:  # the heartbeat's database work fails every time: the beat still goes on
-            monkeypatch.setattr(presence, "heartbeat", database_down)
+            monkeypatch.setattr(presence, "heartbeats", database_down)
         for _ in range(20):
             output = await sock.receive_output(timeout=5)
             if output["type"] == "websocket.close":

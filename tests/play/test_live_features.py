@@ -152,7 +152,7 @@ def test_presence_follows_sockets_and_heartbeats(alice, bob):
         last_seen=timezone.now() - timedelta(seconds=presence.PRESENCE_EXPIRES_SECONDS + 5)
     )
     assert not presence.table(game, 0, ())[0].here
-    presence.heartbeat(channel_name="bob-1")
+    presence.heartbeats(["bob-1"])
     assert presence.table(game, 0, ())[0].here
     presence.disconnected(game_id=game.pk, channel_name="bob-1")
     assert not presence.table(game, 0, ())[0].here

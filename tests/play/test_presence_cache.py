@@ -39,14 +39,14 @@ def test_a_beat_keeps_the_player_at_the_table_without_writing_the_row(alice, bob
     presence.connected(game_id=game.pk, user=bob, channel_name="bob-1")
     _row_seen("bob-1", presence.PRESENCE_EXPIRES_SECONDS + 60)  # the row's time is long past freshness
     before = Connection.objects.get(channel_name="bob-1").last_seen
-    assert presence.heartbeat(channel_name="bob-1") is False
+    assert presence.heartbeats(["bob-1"]) == 0
     assert Connection.objects.get(channel_name="bob-1").last_seen == before
     (bob_seen,) = presence.table(game, 0, ())
     assert bob_seen.here
     assert bob_seen.seen_until > timezone.now() + timedelta(seconds=presence.PRESENCE_EXPIRES_SECONDS - 5)
     # When its interval comes round, the row is written too.
     settings.PRESENCE_ROW_SECONDS = presence.HEARTBEAT_SECONDS / 2
-    assert presence.heartbeat(channel_name="bob-1") is True
+    assert presence.heartbeats(["bob-1"]) == 1
     assert Connection.objects.get(channel_name="bob-1").last_seen > before
 
 
@@ -92,9 +92,9 @@ def test_a_cache_that_is_away_sends_the_beat_to_the_row(alice, bob, monkeypatch)
     def refuse(*args, **kwargs):
         raise ConnectionError("the cache is away")
 
-    monkeypatch.setattr(presence.cache, "set", refuse)
+    monkeypatch.setattr(presence.cache, "set_many", refuse)
     monkeypatch.setattr(presence.cache, "get_many", refuse)
-    assert presence.heartbeat(channel_name="bob-1") is True
+    assert presence.heartbeats(["bob-1"]) == 1
     assert (timezone.now() - Connection.objects.get(channel_name="bob-1").last_seen).total_seconds() < 5
     assert presence.table(game, 0, ())[0].here
 

@@ -152,18 +152,35 @@ async def test_a_spectator_socket_follows_the_game_and_nothing_else():
         await spectator.disconnect(timeout=10)
 
 
-def test_a_spectator_s_heartbeat_reads_the_version_and_leaves_presence_alone(monkeypatch):
-    from games.play import presence
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_the_heartbeat_keeps_a_player_s_presence_and_not_a_spectator_s(monkeypatch):
+    """The process's watch says its sockets are alive in one batch: a player's, not a spectator's."""
+    import asyncio
+
+    from games.play import layer_watch, presence
     from games.play.consumers import GameConsumer
     from games.tournaments.consumers import WatchConsumer
 
-    _, m = _knockout()
-    version = Game.objects.get(pk=m.game_id).version
+    loop = asyncio.get_running_loop()
+    heard = asyncio.Event()
     beats = []
-    monkeypatch.setattr(presence, "heartbeat", lambda **kw: beats.append(kw))
-    heartbeat = GameConsumer.__dict__["_heartbeat"].func  # the synchronous body, run in this thread
-    for kind in (WatchConsumer, GameConsumer):
-        consumer = kind()
-        consumer.game_id, consumer.channel_name = m.game_id, f"{kind.__name__}-channel"
-        assert heartbeat(consumer) == version
-    assert beats == [{"channel_name": "GameConsumer-channel"}]
+
+    def record(channel_names):
+        beats.append(sorted(channel_names))
+        loop.call_soon_threadsafe(heard.set)
+
+    monkeypatch.setattr(presence, "heartbeats", record)
+    watch = layer_watch.LayerWatch()
+    sockets = []
+    for kind in (GameConsumer, WatchConsumer):
+        socket = kind()
+        socket.game_id, socket.channel_name, socket.sent_version = 1, f"{kind.__name__}-channel", 10**6
+        sockets.append(socket)
+        watch.join(socket)
+    try:
+        await asyncio.wait_for(heard.wait(), 10)
+    finally:
+        for socket in sockets:
+            watch.leave(socket)
+    assert beats[0] == ["GameConsumer-channel"]
