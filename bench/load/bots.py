@@ -60,6 +60,7 @@ class Level:
     stop: asyncio.Event = field(default_factory=asyncio.Event)
     # Cleared, the bots hold their games open without moving (a level's idle window); set, they play.
     go: asyncio.Event = field(default_factory=lambda: _set(asyncio.Event()))
+    spread: float = 0.0  # after ``go``, each game begins at a random moment within this many seconds
     moves: int = 0
     stale: int = 0
     games_finished: int = 0

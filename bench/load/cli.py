@@ -12,7 +12,15 @@ import urllib.parse
 import bench.load
 from bench.load.bots import PACES
 from bench.load.figures import interpreter, percentiles, print_table, saturation, targets
-from bench.load.levels import IDLE_SECONDS, LEVELS, WARMUP_SECONDS, echo_client, quiet_collector, run_level
+from bench.load.levels import (
+    IDLE_SECONDS,
+    LEVELS,
+    START_SPREAD_SECONDS,
+    WARMUP_SECONDS,
+    echo_client,
+    quiet_collector,
+    run_level,
+)
 from bench.load.servers import (
     DEFAULT_DATABASE_URL,
     DEFAULT_REDIS_URL,
@@ -40,7 +48,9 @@ async def main_async(args: argparse.Namespace) -> int:
             if await asyncio.to_thread(vacuum, args.database_url) and not results:
                 print("PostgreSQL's autovacuum is off here: the benchmark vacuums before each level",
                       file=out, flush=True)
-            print(f"level: {games} games, {args.warmup:.0f} s of play, then {args.duration:.0f} s "
+            begin = f"idle {args.idle:.0f} s, games begin over {START_SPREAD_SECONDS:.0f} s, " \
+                if args.idle else ""
+            print(f"level: {games} games, {begin}{args.warmup:.0f} s of play, then {args.duration:.0f} s "
                   "measured ...", file=out, flush=True)
             quiet_collector()
             result = await run_level(stack.bots, stack.servers, games, args, stack.log_path)

@@ -38,6 +38,11 @@ WIND_DOWN_SECONDS = 20.0  # after a level, how long bots may take to finish what
 SETUP_CONCURRENCY = 16
 IDLE_SECONDS = 30.0  # --pace human's idle window: three heartbeats of every socket
 SETTLE_SECONDS = 5.0  # after the set-up, before the idle window: the last sockets' first boards drawn
+# After the idle window the games begin over this many seconds (about a deal at a person's pace), as
+# tables on a site begin at any moment. Released at once, they moved in step for minutes: at 200
+# games the first twelve seconds came at 1.8 times the steady rate of moves, and each later deal's
+# simultaneous steps (laying away, the next hand) in waves, which at 600 games queue for seconds.
+START_SPREAD_SECONDS = 60.0
 ECHO_SOCKETS_PER_SERVER = 4
 ECHO_PAUSE = (0.2, 0.4)
 
@@ -74,6 +79,9 @@ async def run_pair(a: Bot, b: Bot, target: int, level: Level, ready: asyncio.Sem
                     await start_game(a, b, target, level)
                 started.append(1)
                 first = False
+                if level.spread:
+                    await level.go.wait()
+                    await asyncio.sleep(random.uniform(0, level.spread))
             else:
                 await start_game(a, b, target, level)
             over = await asyncio.gather(a.play(level), b.play(level))
@@ -187,6 +195,7 @@ async def run_level(bots: list[Bot], servers: Servers, games: int, args: argpars
     level = Level(games=games, duration=args.duration, think=think, traced=[] if args.stages else None)
     if idle:
         level.go.clear()  # the games are set up and held open for the idle window before any move
+        level.spread = START_SPREAD_SECONDS  # then begin over this window, not at one moment
     rss_before = servers.rss_mb()
     log_offset = log_path.stat().st_size if args.stages else 0
     gate = asyncio.Semaphore(SETUP_CONCURRENCY)
@@ -211,7 +220,7 @@ async def run_level(bots: list[Bot], servers: Servers, games: int, args: argpars
         asyncio.create_task(echo_client(url, level))
         for url in servers.urls for _ in range(ECHO_SOCKETS_PER_SERVER)
     ]
-    await asyncio.sleep(args.warmup)
+    await asyncio.sleep(level.spread + args.warmup)  # measured from the warm-up after the last game began
     level.start = time.perf_counter()
     level.end = level.start + args.duration
     meter = Meter(servers, database)
@@ -256,6 +265,7 @@ async def run_level(bots: list[Bot], servers: Servers, games: int, args: argpars
         "loadavg_1m": [round(load_before, 2), round(load_after, 2)],
         "setup_s": round(setup_seconds, 1),
         "warmup_s": args.warmup,
+        "start_spread_s": level.spread,
         "moves": moves,
         "moves_per_second": round(moves / args.duration, 1),
         "latency_ms": percentiles(level.latencies),
