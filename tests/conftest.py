@@ -44,8 +44,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
     items.sort(key=uses_browser)
     # A browser test that fails is run once more, and the summary names it ("R" in the progress, the
-    # rerun in -ra's list): a real browser on a shared two-core machine now and then loses a race
-    # no player's hand could. A failure that comes back fails the run.
+    # test and its first failure under "rerun test summary info", which -raR asks for): a real
+    # browser on a shared two-core machine now and then loses a race no player's hand could. A
+    # failure that comes back fails the run.
     for item in items:
         if uses_browser(item) and item.get_closest_marker("flaky") is None:
             item.add_marker(pytest.mark.flaky(reruns=1))
