@@ -2,10 +2,10 @@
 
 Every ``HEARTBEAT_SECONDS`` a process says that its players' sockets are alive, all of them in one
 batch (``heartbeats``, from ``layer_watch``); a socket not heard from for ``PRESENCE_EXPIRES_SECONDS``
-counts as gone. So presence comes from liveness, not from a goodbye: a
-worker killed outright says nothing, and its players' sockets simply expire. A socket that closes
-cleanly marks its row closed at once (the player left just now). Presence is not game state (no
-version, no Move): the sockets record it through the functions here, and the pages ask ``table``.
+counts as gone. So presence comes from liveness, not from a goodbye: a worker killed outright says
+nothing, and its players' sockets simply expire. A socket that closes cleanly marks its row closed
+at once (the player left just now). Presence is not game state (no version, no Move): the sockets
+record it through the functions here, and the pages ask ``table``.
 
 Where a beat goes. With a cache every worker shares (``PRESENCE_IN_CACHE``, on with Redis), a beat
 is one write of the socket's key in the cache, kept ``KEY_SECONDS``; the row is written when the

@@ -4,11 +4,9 @@ has loaded, and shows what each card laid cost in points and in the chance to wi
 from __future__ import annotations
 
 import pytest
-from django.conf import settings
-from django.test import Client
 from playwright.sync_api import Browser, expect
 
-from tests.e2e.helpers import screenshot, serious_axe_violations
+from tests.e2e.helpers import log_in, screenshot, serious_axe_violations
 from tests.history.helpers import finish_vs_computer
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True), pytest.mark.timeout(180)]
@@ -19,12 +17,9 @@ SIZES = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1280, "heig
 @pytest.mark.parametrize("size", list(SIZES))
 def test_the_record_shows_what_each_card_cost(browser: Browser, live_daphne: str, alice, size: str):
     game = finish_vs_computer(alice, seed=3)
-    client = Client()
-    client.force_login(alice)
     context = browser.new_context(viewport=SIZES[size])
-    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME,
-                          "value": client.cookies[settings.SESSION_COOKIE_NAME].value, "url": live_daphne}])
     page = context.new_page()
+    log_in(page, live_daphne, alice)
     page.goto(f"{live_daphne}/games/{game.pk}/record/")
     panel = page.locator("#play-analysis")
     expect(panel.locator("table")).to_be_visible(timeout=20000)
