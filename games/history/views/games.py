@@ -25,7 +25,7 @@ from games.history.play_analysis import play_report
 from games.history.replay import ReplayError, moves_of
 from games.history.replay_board import replay_context
 from games.history.win_chart import win_chart
-from games.play import components
+from games.play import components, ratelimit
 from games.play.endings import ending_of
 from games.play.game_result import ENTERED, final_result
 from games.play.models import Game
@@ -130,10 +130,18 @@ def record(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 def play_analysis(request: HttpRequest, game_id: int) -> HttpResponse:
-    """The record's pegging analysis, which the record asks for once it has loaded (``play_report``)."""
+    """The record's pegging analysis, which the record asks for once it has loaded (``play_report``).
+    One not made yet counts against the reader's ``RATE_LIMIT_ANALYSIS``: over it, a 429 whose panel
+    asks again when the limit allows."""
     game = finished_game_or_404(request, game_id)
+    report = play_report(game, compute=False)
+    if report is None and (wait := ratelimit.analysis_wait(request)):
+        response = render(request, "history/_play_analysis_later.html", {"game": game, "wait": wait},
+                          status=429)
+        response["Retry-After"] = str(wait)
+        return response
     return render(request, "history/_play_analysis.html", {
-        "game": game, "names": game.seat_names(), "play_analysis": play_report(game),
+        "game": game, "names": game.seat_names(), "play_analysis": report or play_report(game),
     })
 
 
