@@ -14,7 +14,7 @@ Three limits, each set in ``settings`` (and from the environment):
   and without it one script walking the records would keep every worker searching.
 
 Windows are fixed (a counter per window in the cache): cheap, one ``INCR`` a request, and at most
-twice the rate across a window boundary, which is fine for both purposes. If the cache itself is
+twice the rate across a window boundary, which is fine for each purpose. If the cache itself is
 down, limits fail open: a dead Redis must not stop people playing (the moves go to the database).
 """
 

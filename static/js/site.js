@@ -365,6 +365,58 @@
   // it has already made with the board, and refuses one made on a board that has changed since.
   const MOVE = /\/games\/[^/]+\/act\/$/;
   let unsent = null;
+
+  // A kept move outlives its page: closed, reloaded or lost with the browser while the move waited,
+  // the next page of this board (in this browser, for this player) sends it. Late is as safe as
+  // again. Moves of more than a month ago are dropped unsent: the board has long gone on.
+  const STORE = "cribbage:unsent-moves";
+  const STORE_DAYS = 30;
+  function storedMoves() {
+    try { return JSON.parse(window.localStorage.getItem(STORE)) || {}; } catch (err) { return {}; }
+  }
+  function updateStored(change) {
+    try {
+      const moves = storedMoves();
+      change(moves);
+      if (Object.keys(moves).length) window.localStorage.setItem(STORE, JSON.stringify(moves));
+      else window.localStorage.removeItem(STORE);
+    } catch (err) { /* storage off or full: the move is kept by this page alone */ }
+  }
+  function viewer() {
+    const live = document.querySelector(".board-live[data-viewer]");
+    return live ? live.dataset.viewer : "";
+  }
+  function storedKey(path) { return viewer() + " " + path; }
+  function remember(move) {
+    updateStored(function (moves) {
+      moves[move.key] = { path: move.path, body: move.body, button: move.button, saved: Date.now() };
+    });
+  }
+  function forget(move) { updateStored(function (moves) { delete moves[move.key]; }); }
+  function headersHere() {
+    const headers = { "Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true",
+      "HX-Current-URL": window.location.href };
+    [document.body, document.querySelector(".board-live")].forEach(function (elt) {
+      try { Object.assign(headers, JSON.parse(elt.getAttribute("hx-headers") || "{}")); } catch (err) { /* none */ }
+    });
+    return headers;
+  }
+  function sendStored() {
+    if (unsent || !viewer()) return;
+    const key = storedKey(window.location.pathname + "act/");
+    let move = null;
+    updateStored(function (moves) {
+      Object.keys(moves).forEach(function (k) {
+        if (!(Date.now() - moves[k].saved < STORE_DAYS * 86400000)) delete moves[k];
+      });
+      move = moves[key] || null;
+    });
+    if (!move) return;
+    unsent = { path: move.path, body: move.body, headers: headersHere(), tries: 0, button: move.button, key: key };
+    markWaiting();
+    unsentNote("Sending the move you made before this page was closed…", "waiting");
+    sendAgain();
+  }
   let retry = null;
   function unsentNote(text, kind) {
     const note = document.getElementById("unsent");
@@ -395,7 +447,9 @@
     const headers = Object.assign({}, config.headers, { "Content-Type": "application/x-www-form-urlencoded" });
     const submitter = config.triggeringEvent && config.triggeringEvent.submitter;
     unsent = { path: config.path, body: new URLSearchParams(config.formData).toString(), headers: headers, tries: 0,
-      button: submitter && submitter.name ? { name: submitter.name, value: submitter.value } : null };
+      button: submitter && submitter.name ? { name: submitter.name, value: submitter.value } : null,
+      key: storedKey(config.path) };
+    remember(unsent);
     markWaiting();
     unsentNote(navigator.onLine ? "Not sent yet: the server cannot be reached. Your move goes as soon as it can."
       : "Not sent yet: you are offline. Your move goes as soon as the network is back.", "waiting");
@@ -433,6 +487,7 @@
   function answered(move, status, html) {
     sending = false;
     unsent = null;
+    forget(move);
     markWaiting();
     clearTimeout(retry);
     requestReached();
@@ -485,6 +540,8 @@
     // A move answered by the server ends whatever the note said about an earlier one.
     if (!unsent && status && !serverAway(status) && isMove(e.detail.requestConfig)) unsentNote("");
   });
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", sendStored);
+  else sendStored();
 })();
 
 // Presence says how long ago a player left and counts down to the claim of a win, between the

@@ -42,7 +42,9 @@ def test_a_move_the_server_never_got_is_said_and_sent_again(browser: Browser, li
 
 
 def alice_s_board(browser: Browser, live_daphne: str, game: Game, viewport: dict) -> Page:
-    context = browser.new_context(viewport=viewport)
+    # The service worker, once it claims the page, would send its POSTs past the page's routes and
+    # its offline emulation: these tests cut the network between the page and the server.
+    context = browser.new_context(viewport=viewport, service_workers="block")
     context.add_cookies([{"name": "sessionid", "value": session_key(game.created_by), "url": live_daphne}])
     page = context.new_page()
     page.goto(f"{live_daphne}/games/{game.pk}/")
@@ -100,6 +102,61 @@ def test_a_move_the_board_left_behind_is_said_not_made(browser: Browser, live_da
     expect(page.locator(".board-error")).to_contain_text("The board changed since you last saw it")
     screenshot(page, "board-move-not-made-phone")
     assert cuts(game, 0) == 0 and cuts(game, 1) == 1
+
+
+@pytest.mark.parametrize(("name", "viewport"), [("desktop", DESKTOP), ("phone", PHONE)])
+def test_a_move_kept_when_its_page_closed_is_sent_by_the_next_page_of_the_board(
+    browser: Browser, live_daphne: str, name: str, viewport: dict
+):
+    """Alice's cut cannot be sent and she closes the page while it waits (or reloads it, or the
+    browser goes): the next page of that board in this browser sends it, and only once."""
+    game = human_game(make_user(f"alice-kept-{name}"), make_user(f"bob-kept-{name}"))
+    page = alice_s_board(browser, live_daphne, game, viewport)
+    seen = int(page.locator("#board").get_attribute("data-version"))
+    context = page.context
+    context.set_offline(True)
+    page.get_by_role("button", name="Cut at card 20").click(position={"x": 6, "y": 20})  # fanned cards
+    expect(page.locator("#unsent")).to_contain_text("Not sent yet")
+    page.close()
+    context.set_offline(False)
+    assert cuts(game, 0) == 0
+    again = context.new_page()
+    again.goto(f"{live_daphne}/games/{game.pk}/")
+    expect(again.locator("#unsent")).to_have_text("Your move was sent.")
+    again.wait_for_function("(v) => Number(document.querySelector('#board').dataset.version) > v", arg=seen)
+    expect(again.get_by_text("Waiting for the other cut…")).to_be_visible()
+    screenshot(again, f"board-kept-move-sent-{name}")
+    assert cuts(game, 0) == 1
+    # Sent, it is forgotten: the page after that sends nothing and says nothing.
+    again.close()
+    third = context.new_page()
+    third.goto(f"{live_daphne}/games/{game.pk}/")
+    expect(third.locator("#connection")).to_have_attribute("data-state", "open")
+    expect(third.locator("#unsent")).to_be_hidden()
+    assert third.evaluate("() => localStorage.getItem('cribbage:unsent-moves')") is None
+    assert cuts(game, 0) == 1
+    context.close()
+
+
+def test_a_kept_move_is_sent_only_for_the_player_who_made_it(browser: Browser, live_daphne: str):
+    """Another player signing in on the same browser does not send Alice's kept move as their own."""
+    alice, bob = make_user("alice-shared"), make_user("bob-shared")
+    game = human_game(alice, bob)
+    page = alice_s_board(browser, live_daphne, game, DESKTOP)
+    context = page.context
+    context.set_offline(True)
+    page.get_by_role("button", name="Cut at card 20").click(position={"x": 6, "y": 20})
+    expect(page.locator("#unsent")).to_contain_text("Not sent yet")
+    page.close()
+    context.set_offline(False)
+    context.clear_cookies()
+    context.add_cookies([{"name": "sessionid", "value": session_key(bob), "url": live_daphne}])
+    bobs = context.new_page()
+    bobs.goto(f"{live_daphne}/games/{game.pk}/")
+    expect(bobs.locator("#connection")).to_have_attribute("data-state", "open")
+    expect(bobs.locator("#unsent")).to_be_hidden()
+    assert cuts(game, 0) == 0 and cuts(game, 1) == 0
+    context.close()
 
 
 @pytest.mark.parametrize(("name", "viewport"), [("desktop", DESKTOP), ("phone", PHONE)])
