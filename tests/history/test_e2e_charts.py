@@ -5,12 +5,10 @@
 from __future__ import annotations
 
 import pytest
-from django.conf import settings
-from django.test import Client
 from playwright.sync_api import Browser, Page, expect
 
 from games.engine.rules import HouseRules
-from tests.e2e.helpers import screenshot, serious_axe_violations
+from tests.e2e.helpers import log_in, screenshot, serious_axe_violations
 from tests.history.helpers import finish_between
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True), pytest.mark.timeout(180)]
@@ -62,12 +60,8 @@ MEASURE = """(selector) => {
 
 
 def _open(browser: Browser, base: str, user, path: str, size: str) -> Page:
-    client = Client()
-    client.force_login(user)
-    context = browser.new_context(viewport=SIZES[size])
-    context.add_cookies([{"name": settings.SESSION_COOKIE_NAME,
-                          "value": client.cookies[settings.SESSION_COOKIE_NAME].value, "url": base}])
-    page = context.new_page()
+    page = browser.new_context(viewport=SIZES[size]).new_page()
+    log_in(page, base, user)
     page.goto(base + path)
     return page
 

@@ -16,6 +16,8 @@ from tests.history.helpers import finish_between, finish_table
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 EASY = {"kind": "computer", "level": "easy"}
+DESKTOP = {"width": 1280, "height": 720}
+PHONE = {"width": 390, "height": 844}
 
 
 def test_record_verifies_deals_in_the_browser_and_the_replay_steps(live_daphne: str, page: Page, alice, bob):
@@ -174,6 +176,17 @@ def test_tables_of_three_and_four_verify_and_replay_in_the_browser(live_daphne: 
         expect(page.locator(".replay-table .seat")).to_have_count(table.players)
         screenshot(page, f"history-replay-{table.players}")
         assert serious_axe_violations(page) == []
+        # On a phone every seat of the table fits the screen's width: nothing to scroll sideways.
+        page.set_viewport_size(PHONE)
+        page.reload()
+        expect(page.locator(".replay-table .seat")).to_have_count(table.players)
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+        for seat in page.locator(".replay-table .seat").all():
+            box = seat.bounding_box()
+            assert box and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"] + 0.5
+        screenshot(page, f"history-replay-{table.players}-phone")
+        assert serious_axe_violations(page) == []
+        page.set_viewport_size(DESKTOP)
 
     # The checker deals a seed for three: five each, the next card to the crib, the starter after.
     page.goto(f"{live_daphne}/fair-deals/")
