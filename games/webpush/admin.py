@@ -8,7 +8,7 @@ from games.webpush.models import PushSubscription
 
 @admin.register(PushSubscription)
 class PushSubscriptionAdmin(admin.ModelAdmin):
-    list_display = ("user", "service", "created", "last_success")
+    list_display = ("user", "service", "created", "last_success", "refused_since")
     list_select_related = ("user",)
     search_fields = ("user__username",)
     # The endpoint and keys are the browser's secrets: shown to nobody, not even here.

@@ -21,6 +21,8 @@ log = logging.getLogger("games.webpush")
 
 # Push services answer 404 or 410 for a subscription the browser has given up: it never comes back.
 GONE = (404, 410)
+# The push service refuses the site's VAPID signature for this subscription (services.REFUSED_FOR).
+REFUSED = (401, 403)
 # A push service that takes longer than this is treated as failing for this notice.
 TIMEOUT_SECONDS = 5.0
 # A turn notice is still worth showing a day late; after that the push service may drop it.
@@ -47,8 +49,9 @@ def send_to_user(user, title: str, body: str, url: str, *, ttl: int = DEFAULT_TT
     """Send the notice to each of the player's browsers; return how many push services took it.
 
     ``url`` is the page a click on the notice opens (a path on this site). A subscription the push
-    service no longer knows (404, 410) is deleted; any other failure is logged and the rest still
-    get the notice. Nothing is sent, and 0 returned, when push is not configured."""
+    service no longer knows (404, 410) is deleted, and one whose push service has refused the
+    site's signature (401, 403) for a week with no notice taken; any other failure is logged and the
+    rest still get the notice. Nothing is sent, and 0 returned, when push is not configured."""
     if not push_enabled():
         return 0
     data = payload(title, body, url)
@@ -76,6 +79,12 @@ def _send(sub: PushSubscription, data: bytes, ttl: int) -> bool:
         if status in GONE:
             services.subscription_gone(subscription_id=sub.pk)
             log.info("user=%s action=push_gone service=%s status=%s", sub.user_id, sub.service, status)
+        elif status in REFUSED:
+            dropped = services.subscription_refused(subscription_id=sub.pk)
+            action = "push_refused_dropped" if dropped else "push_refused"
+            log.warning("user=%s action=%s service=%s status=%s: the push service refuses the site's VAPID "
+                        "signature (a key replaced since the browser subscribed, or a wrong key)",
+                        sub.user_id, action, sub.service, status)
         else:
             log.warning("user=%s action=push_failed service=%s status=%s", sub.user_id, sub.service, status)
         return False

@@ -17,6 +17,11 @@ class PushSubscription(models.Model):
     auth = models.CharField(max_length=50, help_text="The browser's authentication secret (base64url).")
     created = models.DateTimeField(auto_now_add=True)
     last_success = models.DateTimeField(null=True, blank=True)
+    refused_since = models.DateTimeField(
+        null=True, blank=True,
+        help_text="The first of the push service's refusals of the site's signature (401, 403) since "
+                  "the last notice it took.",
+    )
 
     class Meta:
         ordering = ["user_id", "created", "pk"]

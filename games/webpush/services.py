@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+from datetime import timedelta
 from urllib.parse import urlsplit
 
 from django.db import transaction
@@ -101,4 +102,28 @@ def subscription_gone(*, subscription_id: int) -> None:
 @transaction.atomic
 def subscription_delivered(*, subscription_id: int) -> None:
     found = PushSubscription.objects.select_for_update().filter(pk=subscription_id)
-    found.update(last_success=timezone.now())
+    found.update(last_success=timezone.now(), refused_since=None)
+
+
+# A push service that refuses the site's signature (401, 403) says the subscription was made for
+# another VAPID key: the site's key was replaced since, and nothing sent to it can arrive. The same
+# answer comes for every subscription while the site is given a wrong key, which an operator puts
+# right within days: so a subscription is dropped only after a week of refusals and no success.
+REFUSED_FOR = timedelta(days=7)
+
+
+@transaction.atomic
+def subscription_refused(*, subscription_id: int) -> bool:
+    """Note a refusal of the site's signature; True when it dropped the subscription."""
+    found = PushSubscription.objects.select_for_update().filter(pk=subscription_id).first()
+    if found is None:
+        return False
+    now = timezone.now()
+    if found.refused_since is None:
+        found.refused_since = now
+        found.save(update_fields=["refused_since"])
+        return False
+    if now - found.refused_since < REFUSED_FOR:
+        return False
+    found.delete()
+    return True

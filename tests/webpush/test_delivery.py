@@ -8,6 +8,7 @@ import base64
 import json
 import logging
 import socket
+from datetime import timedelta
 from io import StringIO
 
 import http_ece
@@ -15,6 +16,7 @@ import pytest
 from django.conf import settings
 from django.core.management import CommandError, call_command
 from django.test import override_settings
+from django.utils import timezone
 from py_vapid import Vapid02
 
 from games.webpush import delivery
@@ -86,6 +88,41 @@ def test_a_gone_subscription_is_dropped_and_the_others_still_get_the_notice():
         assert send_to_user(ann, "Your turn", "", "/games/3/") == 1
     assert [r.path for r in alive.received] == ["/push/phone"]  # nothing for bob
     assert set(PushSubscription.objects.all()) == {phone, bobs}
+
+
+@pytest.mark.parametrize("status", [401, 403])
+def test_a_subscription_refusing_the_site_s_signature_is_dropped_after_a_week_without_success(
+    status: int, caplog
+):
+    """A refusal of the VAPID signature is the same for a key replaced since the browser subscribed
+    (for good) and for a wrong key given to the site (until an operator mends it): a week of them."""
+    ann = make_user("ann")
+    with push_service() as service, caplog.at_level(logging.WARNING, "games.webpush"):
+        service.status = status
+        sub = subscribe(ann, Browser(), f"{service.url}/push/old-key")
+        assert send_to_user(ann, "Your turn", "", "/") == 0
+        sub.refresh_from_db()
+        first = sub.refused_since
+        assert first is not None
+        # Six days on, still refused: kept, and the first refusal is still the one counted from.
+        PushSubscription.objects.filter(pk=sub.pk).update(refused_since=first - timedelta(days=6))
+        send_to_user(ann, "Your turn", "", "/")
+        sub.refresh_from_db()
+        assert sub.refused_since == first - timedelta(days=6)
+        # A notice taken in between starts the count again.
+        service.status = 201
+        assert send_to_user(ann, "Your turn", "", "/") == 1
+        sub.refresh_from_db()
+        assert sub.refused_since is None
+        # A week of refusals with nothing taken: dropped.
+        service.status = status
+        send_to_user(ann, "Your turn", "", "/")
+        PushSubscription.objects.filter(pk=sub.pk).update(refused_since=timezone.now() - timedelta(days=7))
+        send_to_user(ann, "Your turn", "", "/")
+    assert not PushSubscription.objects.exists()
+    logged = " ".join(r.getMessage() for r in caplog.records)
+    assert f"action=push_refused service=127.0.0.1 status={status}" in logged
+    assert "action=push_refused_dropped" in logged
 
 
 def test_other_failures_are_logged_the_subscription_kept_and_the_rest_still_sent(caplog):
