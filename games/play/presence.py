@@ -237,6 +237,9 @@ def table(game: Game, viewer_seat: int | None, seats_to_act: tuple[int, ...]) ->
         # A player who never came to an organised game is the organiser's to rule on (a no-show's
         # forfeit after the event's grace), not the opponent's to claim.
         claimable = bool(conns) or not game.organised
+        # At your own pace a player is away between moves by design: their clock, not their
+        # absence, decides (a claim on time, games.play.services.clocks).
+        claimable = claimable and not game.days_per_move
         if away_since is not None and seat.index in seats_to_act and game.status == Game.Status.ACTIVE \
                 and claimable:
             claim_at = away_since + timedelta(seconds=absence_limit())

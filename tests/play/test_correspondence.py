@@ -185,3 +185,23 @@ def test_stale_correspondence_seeks_are_withdrawn(clock, players):
     Game.objects.filter(pk=seek.pk).update(created_at=START - timedelta(days=15))
     assert services.withdraw_stale_seeks() == 1
     assert Game.objects.get(pk=seek.pk).status == Game.Status.ABORTED
+
+
+def test_absence_is_no_way_to_win_a_game_at_your_own_pace(players):
+    """Away between moves is how such a game is played: the presence line offers no claim, and the
+    service refuses one, however long the other player has stayed away."""
+    from django.utils import timezone
+
+    from games.play import presence
+
+    alice, bob = players
+    game = corr_game(alice, bob)
+    move_once(game, {0: alice, 1: bob}, seat=0)  # bob to cut, and he has never opened the game
+    long_ago = timezone.now() - timedelta(days=2)
+    Game.objects.filter(pk=game.pk).update(created_at=long_ago, turn_started_at=long_ago)
+    game.refresh_from_db()
+    [bobs] = presence.table(game, 0, (1,))
+    assert not bobs.here and bobs.claim_at is None and not bobs.can_claim
+    with pytest.raises(services.NotAvailable, match="won on time, not by absence"):
+        services.game_claim_win(user=alice, game_id=game.pk)
+    assert Game.objects.get(pk=game.pk).status == Game.Status.ACTIVE

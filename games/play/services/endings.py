@@ -95,6 +95,9 @@ def game_claim_win(*, user: AbstractBaseUser, game_id: int) -> Outcome:
         raise NotAPlayer("You are not playing in this game.")
     if game.status != Game.Status.ACTIVE:
         raise NotAvailable("This game is not in progress.")
+    if game.days_per_move:
+        raise NotAvailable("A game at your own pace is won on time, not by absence: claim it when a "
+                           "player's clock has run out.")
     state = load_state(game)
     absent = [
         s for s in _human_seats_due(game, state)
