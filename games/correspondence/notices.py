@@ -14,6 +14,7 @@ from games.correspondence import services, tokens
 from games.correspondence.models import NoticePreferences
 from games.play import correspondence, presence
 from games.play.models import Game, SeatClock
+from games.play.narration import and_list
 from games.webpush.delivery import send_to_user
 
 log = logging.getLogger("games.correspondence")
@@ -92,23 +93,31 @@ def send_turn_notice(game: Game, user) -> bool:
     return sent
 
 
-def opponents(game: Game, user) -> str:
-    names = game.seat_names()
+def others(game: Game, user) -> str:
+    """The other players' names: "bob", or at a table "bob, carol and dave"."""
     mine = game.seat_of(user)
-    return " and ".join(n for i, n in enumerate(names) if i != mine)
+    return and_list([n for i, n in enumerate(game.seat_names()) if i != mine])
+
+
+def game_words(game: Game, user) -> str:
+    """ "in your game against bob", or "at your table with bob, carol and dave". """
+    them = others(game, user)
+    return f"in your game against {them}" if game.players == 2 else f"at your table with {them}"
 
 
 def turn_words(game: Game, user) -> tuple[str, str]:
     """The turn notice's subject and body."""
-    them = opponents(game, user)
     clock = SeatClock.objects.filter(game=game, user=user).first()
     left = correspondence.left_words(correspondence.time_left(clock.deadline_at) if clock else None)
     bank = correspondence.left_words(timedelta(seconds=clock.bank_seconds)) if clock else ""
-    subject = f"Your turn against {them} (Cribbage Hall)"
+    where = game_words(game, user)
+    them = others(game, user)
+    subject = (f"Your turn against {them}" if game.players == 2 else f"Your turn at your table with {them}") \
+        + " (Cribbage Hall)"
     lines = [
         f"Hello {user.username},",
         "",
-        f"It is your turn in your game against {them} ({game.get_days_per_move_display()} a move).",
+        f"It is your turn {where} ({game.get_days_per_move_display()} a move).",
     ]
     if left:
         lines.append(f"Time left for this move: {left}" + (f" (time bank: {bank})." if bank else "."))
@@ -128,8 +137,14 @@ def send_out_of_time_notices(*, limit: int = 1000) -> int:
     sent = 0
     for game_id, late_user, deadline in late:
         game = Game.objects.with_seats().get(pk=game_id)
-        for seat in game.seat_list():
-            user = seat.user if seat.user_id not in (None, late_user) else None
+        seats = game.seat_list()
+        late_seat = next(s.index for s in seats if s.user_id == late_user)
+        late_name = game.seat_names()[late_seat]
+        for seat in seats:
+            # A late player's partner at four may neither claim nor give time: nothing to tell them.
+            if correspondence.same_side(game.players, seat.index, late_seat):
+                continue
+            user = seat.user
             if user is None or not user.email or not user.is_active:
                 continue
             if services.preferences_of(user.pk).turn_notices == NoticePreferences.Turn.OFF:
@@ -137,17 +152,17 @@ def send_out_of_time_notices(*, limit: int = 1000) -> int:
             if not services.claim_out_of_time_notice(game_id=game_id, user_id=user.pk, deadline=deadline,
                                                      at=at):
                 continue
-            them = opponents(game, user)
             ends_in = correspondence.left_words(deadline + correspondence.ABANDON_AFTER - at)
+            claim = "end the game on time" if game.players == 3 else "claim the win on time"
             body = "\n".join([
                 f"Hello {user.username},", "",
-                f"{them} has run out of time in your game at your own pace.",
-                "You may claim the win on time, or give them more time.",
+                f"{late_name} has run out of time {game_words(game, user)} at your own pace.",
+                f"You may {claim}, or give them more time.",
                 f"If you do neither, the game ends by itself as abandoned in {ends_in}.",
                 "", f"Open the game: {game_link(game_id)}",
             ])
             try:
-                email(user, f"{them} ran out of time (Cribbage Hall)", body, "turn").send()
+                email(user, f"{late_name} ran out of time (Cribbage Hall)", body, "turn").send()
             except Exception:
                 log.exception("out-of-time notice for game=%s user=%s not sent", game_id, user.pk)
                 continue

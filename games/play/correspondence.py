@@ -136,3 +136,12 @@ def forget_counts(user_ids) -> None:
         cache.delete_many([COUNT_KEY.format(pk) for pk in user_ids])
     except Exception:  # noqa: BLE001 - a count kept meanwhile is at most COUNT_SECONDS old
         log.warning("the cache could not forget the turn counts", exc_info=True)
+
+
+def same_side(players: int, a: int, b: int) -> bool:
+    """Seats ``a`` and ``b`` play for one score: the same seat, or partners at a table of four.
+
+    >>> same_side(4, 0, 2), same_side(4, 0, 1), same_side(3, 0, 2), same_side(2, 1, 1)
+    (True, False, False, True)
+    """
+    return a == b or (players == 4 and a % 2 == b % 2)

@@ -183,11 +183,17 @@ class TableForm(HouseRulesForm):
     """A table of three, or four in two partnerships (you and seat 3 against seats 2 and 4)."""
 
     field_order = ["players", "seat_1", "seat_1_player", "seat_2", "seat_2_player", "seat_3", "seat_3_player",
-                   "turn_timer"]
+                   "days_per_move", "turn_timer"]
     players = forms.TypedChoiceField(
         label="Players", coerce=int, initial=4,
         choices=[(3, "Three players"), (4, "Four players, two partnerships")],
         help_text="Three: five cards each, one to the crib. Four: partners sit opposite and share a score.",
+    )
+    days_per_move = forms.TypedChoiceField(
+        label="Pace", coerce=int, initial=0, required=False, empty_value=0,
+        choices=SeekForm.base_fields["days_per_move"].choices,
+        help_text="At your own pace every seat is a person (open or invited): each has days for each "
+                  "move and a time bank, and hears by email when it is their turn.",
     )
     turn_timer = SeekForm.base_fields["turn_timer"]
 
@@ -227,8 +233,13 @@ class TableForm(HouseRulesForm):
             elif kind == "open":
                 seats.append({"kind": "open"})
             else:
+                if data.get("days_per_move"):
+                    # The computer moves while a board is open; at your own pace nobody may be looking.
+                    self.add_error(f"seat_{i}", "At your own pace every seat is a person: open or invited.")
                 seats.append({"kind": "computer", "level": kind})
         data["seats"] = seats
+        if data.get("days_per_move") and data.get("turn_timer"):
+            self.add_error("turn_timer", "A game at your own pace has days a move, not a turn timer.")
         return data
 
     def house_rules(self) -> HouseRules:

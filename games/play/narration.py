@@ -147,7 +147,7 @@ def scores_line(scores, first: int) -> str:
     return DASH.join(str(scores[(first + k) % sides]) for k in range(sides))
 
 
-def _and(words: list[str]) -> str:
+def and_list(words: list[str]) -> str:
     """``"A"``, ``"A and B"``, ``"A, B and C"``."""
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
@@ -284,7 +284,7 @@ def _dealer(seating: Seating, e: Event) -> str:
         why = "Ace is low"
     else:
         higher = sorted({c.rank for s, c in enumerate(e.cards) if s != e.seat})
-        why = f"{RANK_NAMES[low.rank - 1]} is lower than {_and([RANK_NAMES[r - 1] for r in higher])}"
+        why = f"{RANK_NAMES[low.rank - 1]} is lower than {and_list([RANK_NAMES[r - 1] for r in higher])}"
     return f"{why}: {said(seat_who(seating, e.seat), 'deals')}"
 
 

@@ -89,3 +89,37 @@ def test_your_turn_lists_the_games_waiting_least_time_left_first(live_daphne: st
     expect(clock).to_contain_text("1 day a move")
     expect(clock).to_contain_text("You")
     screenshot(page, f"corr-board-{size}", full_page=False)
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_a_table_of_four_at_your_own_pace_claims_on_time_against_the_other_side(
+    live_daphne: str, page: Page, size: str
+):
+    page.set_viewport_size(SIZES[size])
+    ann, ben, cat, dan = (_player(name) for name in ("ann", "ben", "cat", "dan"))
+    table = services.game_create_table(user=ann, rules=HouseRules(players=4), days_per_move=2,
+                                       seats=[{"kind": "invite", "user": u} for u in (ben, cat, dan)])
+    for guest in (ben, cat, dan):
+        table = services.game_accept(user=guest, game_id=table.pk)
+    for user, position in ((ann, 3), (ben, 9), (cat, 15)):
+        table.refresh_from_db()
+        services.game_act(user=user, game_id=table.pk, version=table.version,
+                          action={"type": "cut_for_deal", "position": position})
+    SeatClock.objects.filter(game=table, index=3).update(deadline_at=timezone.now() - timedelta(hours=2))
+    log_in(page, live_daphne, ann)
+    page.goto(f"{live_daphne}/games/{table.pk}/")
+    clock = page.get_by_test_id("corr-clock")
+    expect(clock).to_contain_text("2 days a move")
+    expect(clock.locator("li")).to_have_count(4)
+    expect(clock.locator(".corr-clock__row--out")).to_contain_text("dan")
+    claim = clock.get_by_role("button", name="Claim the win on time")
+    expect(claim).to_be_visible()
+    clock.scroll_into_view_if_needed()
+    screenshot(page, f"corr-table-out-of-time-{size}", full_page=False)
+    assert serious_axe_violations(page) == []
+    claim.click()
+    expect(claim).to_have_count(0)
+    expect(page.locator("#board")).to_contain_text("You & cat win on time")
+    table.refresh_from_db()
+    assert table.status == Game.Status.FINISHED and table.winner_seat % 2 == 0
+    screenshot(page, f"corr-table-won-on-time-{size}", full_page=False)

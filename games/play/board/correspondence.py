@@ -24,14 +24,14 @@ def corr_clock(game: Game, seat: int | None, names: list[str], user) -> dict | N
         return None
     at = correspondence.now()
     active = game.status == Game.Status.ACTIVE
-    rows, out_of_time = [], None
+    rows, out_of_time = [], []
     clocks = list(SeatClock.objects.filter(game=game).order_by("index"))
     away = dict(Vacation.objects.filter(user_id__in=[c.user_id for c in clocks], until__gt=at)
                 .values_list("user_id", "until")) if active else {}
     for clock in clocks:
         left = correspondence.time_left(clock.deadline_at, at) if active else None
         if left is not None and left <= timedelta(0):
-            out_of_time = clock.index
+            out_of_time.append(clock.index)
         rows.append({
             "name": "You" if clock.index == seat else names[clock.index],
             "mine": clock.index == seat,
@@ -48,8 +48,12 @@ def corr_clock(game: Game, seat: int | None, names: list[str], user) -> dict | N
         waiting = waiting_on(user, exclude=game.pk).values_list("game_id", flat=True).first()
     return {
         "pace": f"{game.get_days_per_move_display()} a move",
-        "rows": rows,
-        "can_claim": active and out_of_time is not None and out_of_time != seat and seat is not None,
+        "rows": rows if active else [],  # an ended game waits on nobody
+        "can_claim": active and seat is not None
+        and any(not correspondence.same_side(game.players, late, seat) for late in out_of_time),
+        "out_label": "Your opponent is out of time" if game.players == 2 else "A player is out of time",
+        # At three the claim ends the game for the late player; the better placed of the others wins.
+        "claim_label": "End the game on time" if game.players == 3 else "Claim the win on time",
         "claim_url": game_url("claim_on_time", game.pk),
         "give_url": game_url("give_time", game.pk),
         "next_url": game_url("game", waiting) if waiting else "",

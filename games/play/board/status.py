@@ -11,6 +11,7 @@ from games.play.board.links import game_url
 from games.play.board.table import seat_names
 from games.play.chat import MESSAGES
 from games.play.models import Game
+from games.play.narration import and_list
 
 
 def presence_context(game: Game, user) -> dict:
@@ -26,9 +27,15 @@ def presence_context(game: Game, user) -> dict:
     moments = [p.seen_until for p in others if p.seen_until] + [
         p.claim_at for p in others if p.claim_at and not p.can_claim]
     wait = min(((m - now).total_seconds() for m in moments), default=0)
+    here = [p.name for p in others if p.here]
+    # Those who never came and cannot be claimed against yet (or ever, at your own pace) share a line.
+    unseen = [p for p in others if not p.here and not p.arrived and p.claim_at is None]
     return {
         "game": game,
-        "others": others,
+        "here_line": f"{and_list(here)} {'is' if len(here) == 1 else 'are'} at the table" if here else "",
+        "unseen_line": f"{and_list([p.name for p in unseen])} {'has' if len(unseen) == 1 else 'have'} "
+                       "not opened the game yet" if unseen else "",
+        "away": [p for p in others if not p.here and p not in unseen],
         "claim_url": game_url("claim_win", game.pk),
         "presence_url": game_url("presence", game.pk),
         "recheck_ms": int(max(wait, 0) * 1000) + 500 if moments else 0,

@@ -24,18 +24,27 @@ def _out_of_time(game: Game, at) -> SeatClock | None:
     return SeatClock.objects.filter(game=game, deadline_at__lt=at).order_by("deadline_at").first()
 
 
+def _late_against(game: Game, seat: int, at) -> SeatClock:
+    """The clock that ran out, when ``seat`` may claim or give time on it: a player of another side
+    (a partner's lateness is not theirs to rule on)."""
+    for late in SeatClock.objects.filter(game=game, deadline_at__lt=at).order_by("deadline_at"):
+        if not correspondence.same_side(game.players, late.index, seat):
+            return late
+    raise NotAvailable("Your opponent still has time to move." if game.players == 2
+                       else "Nobody on the other side is out of time.")
+
+
 @transaction.atomic
 def game_claim_on_time(*, user: AbstractBaseUser, game_id: int) -> Outcome:
-    """The opponent's correspondence clock ran out: the game is won on time."""
+    """An opponent's correspondence clock ran out: their side loses on time (at a table of three the
+    better placed of the others wins, as when a player resigns)."""
     game = _lock(game_id)
     seat = game.seat_of(user)
     if seat is None:
         raise NotAPlayer("You are not playing in this game.")
     if game.status != Game.Status.ACTIVE or not game.days_per_move:
         raise NotAvailable("This game has no correspondence clock running.")
-    late = _out_of_time(game, correspondence.now())
-    if late is None or late.index == seat:
-        raise NotAvailable("Your opponent still has time to move.")
+    late = _late_against(game, seat, correspondence.now())
     outcome = _apply(game, Resign(late.index), by_timeout=True,
                      ending=endings.out_of_time(late.index, by=seat))
     log.info("game=%s user=%s action=claim_on_time late_seat=%s", game.pk, user.pk, late.index)
@@ -53,9 +62,7 @@ def game_give_time(*, user: AbstractBaseUser, game_id: int) -> Game:
     if game.status != Game.Status.ACTIVE or not game.days_per_move:
         raise NotAvailable("This game has no correspondence clock running.")
     at = correspondence.now()
-    late = _out_of_time(game, at)
-    if late is None or late.index == seat:
-        raise NotAvailable("Your opponent still has time to move.")
+    late = _late_against(game, seat, at)
     transaction.on_commit(lambda: correspondence.forget_counts([late.user_id]))
     SeatClock.objects.filter(pk=late.pk).update(
         deadline_at=at + timedelta(days=game.days_per_move), extended=F("extended") + 1)

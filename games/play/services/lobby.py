@@ -43,6 +43,16 @@ def game_create_vs_computer(
     return game
 
 
+def _check_pace(days_per_move: int, turn_timer: int) -> None:
+    """A turn timer offered, or days a move offered: not both."""
+    if turn_timer not in (0, 30, 60, 180):
+        raise ServiceError("The turn timer is off, 30 s, 60 s or 3 minutes.")
+    if days_per_move and days_per_move not in correspondence.DAYS_PER_MOVE:
+        raise ServiceError("A correspondence game has 1, 2, 3, 5 or 7 days a move.")
+    if days_per_move and turn_timer:
+        raise ServiceError("A correspondence game has days a move, not a turn timer.")
+
+
 @transaction.atomic
 def game_create_seek(
     *,
@@ -58,16 +68,11 @@ def game_create_seek(
     played at each player's own pace (``games.play.correspondence``)."""
     if invited is not None and invited.pk == user.pk:
         raise ServiceError("You cannot invite yourself.")
-    if days_per_move and days_per_move not in correspondence.DAYS_PER_MOVE:
-        raise ServiceError("A correspondence game has 1, 2, 3, 5 or 7 days a move.")
-    if days_per_move and turn_timer:
-        raise ServiceError("A correspondence game has days a move, not a turn timer.")
+    _check_pace(days_per_move, turn_timer)
     if rated and rules.manual_counting:
         raise ServiceError("Rated games use automatic counting.")
     if rated and hints:
         raise ServiceError("Rated games have no discard hints.")
-    if turn_timer not in (0, 30, 60, 180):
-        raise ServiceError("The turn timer is off, 30 s, 60 s or 3 minutes.")
     game = Game.objects.create(
         created_by=user, rated=rated, invited=invited, turn_timer=turn_timer, hints=hints,
         days_per_move=days_per_move, **_rule_fields(rules),
@@ -103,16 +108,20 @@ def game_create_between(
 
 @transaction.atomic
 def game_create_table(
-    *, user: AbstractBaseUser, rules: HouseRules, seats: list[dict], turn_timer: int = 0
+    *, user: AbstractBaseUser, rules: HouseRules, seats: list[dict], turn_timer: int = 0,
+    days_per_move: int = 0,
 ) -> Game:
     """A table of three or four. ``seats`` describes seats 1..n-1 in order: ``{"kind": "computer",
     "level": "standard"}``, ``{"kind": "open"}`` or ``{"kind": "invite", "user": <User>}``. With four
-    players seat 2 is the creator's partner. The table starts when every seat is filled."""
+    players seat 2 is the creator's partner. The table starts when every seat is filled.
+    ``days_per_move``: played at each one's own pace, every seat a person (the computer moves only
+    while someone's board is open to ask it)."""
     n = rules.players
     if n not in (3, 4) or len(seats) != n - 1:
         raise ServiceError("A table has three or four seats.")
-    if turn_timer not in (0, 30, 60, 180):
-        raise ServiceError("The turn timer is off, 30 s, 60 s or 3 minutes.")
+    _check_pace(days_per_move, turn_timer)
+    if days_per_move and any(spot.get("kind") == "computer" for spot in seats):
+        raise ServiceError("At your own pace every seat is a person: open or invited.")
     plan: list[dict] = [{"kind": "creator", "user": user.pk}]
     invitees = []
     for spot in seats:
@@ -131,7 +140,8 @@ def game_create_table(
             raise ServiceError("Each seat is a computer, an open seat or an invited player.")
     humans = 1 + sum(1 for spot in plan[1:] if spot["kind"] != "computer")
     game = Game.objects.create(
-        created_by=user, players=n, seat_plan=plan, turn_timer=turn_timer, vs_computer=humans == 1,
+        created_by=user, players=n, seat_plan=plan, turn_timer=turn_timer, days_per_move=days_per_move,
+        vs_computer=humans == 1,
         computer_level=next((s["level"] for s in plan if s["kind"] == "computer"), ""), **_rule_fields(rules),
     )
     game.invitees.set(invitees)

@@ -135,7 +135,7 @@ def new_table(request: HttpRequest) -> HttpResponse:
         try:
             game = services.game_create_table(
                 user=request.user, rules=form.house_rules(), seats=form.cleaned_data["seats"],
-                turn_timer=form.cleaned_data["turn_timer"],
+                turn_timer=form.cleaned_data["turn_timer"], days_per_move=form.cleaned_data["days_per_move"],
             )
         except services.ServiceError as exc:
             form.add_error(None, exc.message)

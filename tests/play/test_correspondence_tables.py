@@ -1,0 +1,154 @@
+"""Tables of three and four at your own pace: every seat a person, a clock for each, and a claim on
+time only against another side. Time is moved through ``games.play.correspondence.now``."""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games.engine.rules import HouseRules
+from games.play import correspondence, services
+from games.play.forms import TableForm
+from games.play.models import Game
+from games.play.services import ServiceError
+from tests.play.corr_support import START, clocks, move_once
+from tests.play.factories import load, make_user, play_out
+
+pytestmark = pytest.mark.django_db
+
+
+def corr_table(users: list, days: int = 1) -> Game:
+    """``users[0]`` opens a table for all of them at ``days`` a move; the others take their seats."""
+    host, *guests = users
+    table = services.game_create_table(
+        user=host, rules=HouseRules(players=len(users)), days_per_move=days,
+        seats=[{"kind": "invite", "user": guest} for guest in guests],
+    )
+    for guest in guests:
+        table = services.game_accept(user=guest, game_id=table.pk)
+    return table
+
+
+@pytest.fixture
+def four():
+    return [make_user(name) for name in ("ann", "ben", "cat", "dan")]
+
+
+def test_every_player_at_the_table_has_a_clock_and_only_those_due_run(clock, four):
+    game = corr_table(four, days=2)
+    assert game.status == Game.Status.ACTIVE and game.days_per_move == 2
+    assert sorted(clocks(game)) == [0, 1, 2, 3]
+    users = dict(enumerate(four))
+    play_out(game, users, random.Random(5), stop=lambda s: s.phase == "play")
+    due = set(load(game).to_act)
+    assert len(due) == 1
+    for index, c in clocks(game).items():
+        assert (c.deadline_at is not None) == (index in due)
+
+
+def test_at_four_a_late_player_s_opponents_claim_and_their_side_loses(clock, four):
+    game = corr_table(four)
+    users = dict(enumerate(four))
+    for seat in (0, 1, 2):  # all but dan cut; dan's clock runs
+        move_once(game, users, seat=seat)
+    clock.advance(days=3, minutes=1)
+    # Dan's partner (seat 1) may neither claim against him nor give him time.
+    for call in (services.game_claim_on_time, services.game_give_time):
+        with pytest.raises(services.NotAvailable, match="Nobody on the other side"):
+            call(user=four[1], game_id=game.pk)
+    services.game_claim_on_time(user=four[2], game_id=game.pk)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.winner_seat % 2 == 0
+    assert game.result["ending"] == {"how": "time", "seat": 3, "clock": "correspondence", "by": 2}
+
+
+def test_at_three_either_other_player_may_give_the_late_one_more_time(clock):
+    three = [make_user(name) for name in ("ann", "ben", "cat")]
+    game = corr_table(three, days=3)
+    users = dict(enumerate(three))
+    move_once(game, users, seat=0)
+    move_once(game, users, seat=1)
+    clock.advance(days=10)
+    services.game_give_time(user=three[1], game_id=game.pk)
+    assert clocks(game)[2].extended == 1
+    with pytest.raises(services.NotAvailable):
+        services.game_claim_on_time(user=three[0], game_id=game.pk)
+
+
+def test_own_pace_tables_are_people_only_and_have_no_turn_timer(four):
+    ann, ben, cat, _ = four
+    people = [{"kind": "invite", "user": ben}, {"kind": "open"}]
+    with pytest.raises(ServiceError, match="every seat is a person"):
+        services.game_create_table(user=ann, rules=HouseRules(players=3), days_per_move=1,
+                                   seats=[people[0], {"kind": "computer", "level": "standard"}])
+    with pytest.raises(ServiceError, match="not a turn timer"):
+        services.game_create_table(user=ann, rules=HouseRules(players=3), days_per_move=1, turn_timer=60,
+                                   seats=people)
+    with pytest.raises(ServiceError, match="days a move"):
+        services.game_create_table(user=ann, rules=HouseRules(players=3), days_per_move=4, seats=people)
+    assert not Game.objects.exists()
+
+
+def test_the_lobby_s_table_form_opens_a_table_at_your_own_pace(clock, four):
+    ann, ben, *_ = four
+    client = Client()
+    client.force_login(ann)
+    form = {"table-players": "3", "table-seat_1": "invite", "table-seat_1_player": "ben",
+            "table-seat_2": "open", "table-days_per_move": "3", "table-turn_timer": "0",
+            "table-target": "121", "table-match_games": "1", "table-peg_out_zone": "0"}
+    response = client.post(reverse("new_table"), form)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    table = Game.objects.get()
+    assert table.players == 3 and table.days_per_move == 3 and table.status == Game.Status.WAITING
+    # A computer in a seat is refused by the form, with a word beside that seat.
+    refused = client.post(reverse("new_table"), {**form, "table-seat_2": "standard"})
+    assert refused.status_code == 400
+    assert "every seat is a person" in refused.content.decode()
+    assert Game.objects.count() == 1
+
+
+def test_the_table_form_says_what_is_wrong_with_a_pace_and_a_timer_together():
+    form = TableForm({"table-players": "3", "table-seat_1": "open", "table-seat_2": "open",
+                      "table-days_per_move": "1", "table-turn_timer": "60", "table-target": "121",
+                      "table-match_games": "1", "table-peg_out_zone": "0"}, prefix="table")
+    assert not form.is_valid()
+    assert "not a turn timer" in str(form.errors["turn_timer"])
+
+
+def test_the_clocks_start_when_the_last_seat_is_taken(clock, four):
+    game = corr_table(four)
+    first = START + timedelta(days=1, seconds=correspondence.starting_bank(1))
+    assert all(c.deadline_at == first for c in clocks(game).values())
+
+
+def test_notices_at_a_table_name_the_table_and_the_late_player_and_spare_the_partner(clock, four):
+    from io import StringIO
+
+    from django.core import mail
+    from django.core.management import call_command
+
+    from games.correspondence.notices import turn_words
+
+    for user in four:
+        user.email = f"{user.username}@example.com"
+        user.save(update_fields=["email"])
+    game = corr_table(four)
+    subject, body = turn_words(game, four[0])
+    assert subject == "Your turn at your table with ben, cat and dan (Cribbage Hall)"
+    assert "It is your turn at your table with ben, cat and dan (1 day a move)." in body
+    users = dict(enumerate(four))
+    for seat in (0, 1, 2):
+        move_once(game, users, seat=seat)
+    clock.advance(days=3, hours=2)  # dan is out of time
+    mail.outbox.clear()
+    call_command("correspondence_clock", stdout=StringIO())
+    # ann and cat may claim; ben is dan's partner, and dan is the one who is late.
+    assert sorted(m.to[0] for m in mail.outbox) == ["ann@example.com", "cat@example.com"]
+    for message in mail.outbox:
+        assert message.subject == "dan ran out of time (Cribbage Hall)"
+        assert "dan has run out of time at your table with" in message.body
+        assert "claim the win on time, or give them more time" in message.body
