@@ -152,3 +152,55 @@ def test_notices_at_a_table_name_the_table_and_the_late_player_and_spare_the_par
         assert message.subject == "dan ran out of time (Cribbage Hall)"
         assert "dan has run out of time at your table with" in message.body
         assert "claim the win on time, or give them more time" in message.body
+
+
+# --- the same table again ---------------------------------------------------------------------------
+
+
+def test_a_rematch_of_a_table_against_computers_is_the_same_table_again():
+    from tests.history.helpers import finish_table
+
+    alice = make_user("alice")
+    easy = {"kind": "computer", "level": "easy"}
+    three = finish_table(alice, [easy, {"kind": "computer", "level": "expert"}],
+                         rules=HouseRules(players=3, target=61), seed=72)
+    new = services.game_rematch(user=alice, game_id=three.pk)
+    assert new.players == 3 and new.status == Game.Status.ACTIVE and new.target == 61
+    assert [(s.index, s.user_id, s.computer_level) for s in new.seat_list()] == [
+        (0, alice.pk, ""), (1, None, "easy"), (2, None, "expert")]
+
+
+def test_a_rematch_of_a_table_of_people_waits_for_every_seat_and_keeps_the_places(clock, four):
+    ann, ben, cat, dan = four
+    old = corr_table(four, days=2)
+    services.game_act(user=ann, game_id=old.pk, version=old.version, action={"type": "resign"})
+    # Cat asks first: she sits first, and everyone keeps their place around her (ann stays opposite).
+    new = services.game_rematch(user=cat, game_id=old.pk)
+    assert new.status == Game.Status.WAITING and new.days_per_move == 2 and new.players == 4
+    assert [spot.get("user") for spot in new.seat_plan] == [cat.pk, dan.pk, ann.pk, ben.pk]
+    with pytest.raises(services.RematchWaiting):
+        services.game_rematch(user=cat, game_id=old.pk)
+    for user in (ann, dan):
+        assert services.game_rematch(user=user, game_id=old.pk).pk == new.pk
+    started = services.game_rematch(user=ben, game_id=old.pk)
+    assert started.pk == new.pk and started.status == Game.Status.ACTIVE
+    assert len(clocks(started)) == 4
+    # Pressed again from the finished board, Rematch leads to the game in play.
+    assert services.game_rematch(user=ann, game_id=old.pk).pk == new.pk
+    assert Game.objects.filter(rematch_of=old).count() == 1
+
+
+def test_the_finished_table_s_board_offers_the_others_their_seat(four):
+    from tests.play.factories import logged_in
+
+    ann, ben, cat, dan = four
+    table = services.game_create_table(user=ann, rules=HouseRules(players=4),
+                                       seats=[{"kind": "invite", "user": u} for u in (ben, cat, dan)])
+    for guest in (ben, cat, dan):
+        table = services.game_accept(user=guest, game_id=table.pk)
+    services.game_act(user=dan, game_id=table.pk, version=table.version, action={"type": "resign"})
+    asked = logged_in(ann).post(reverse("rematch", args=[table.pk]), follow=True).content.decode()
+    assert "the rematch opens when every seat is" in asked
+    assert "Rematch offered: it starts when every seat is taken." in asked
+    bens = logged_in(ben).get(reverse("game", args=[table.pk])).content.decode()
+    assert ">Accept rematch</button>" in bens

@@ -175,14 +175,20 @@ def _rematch_in_play(game: Game, user):
 
 
 def _my_rematch_waiting(game: Game, user) -> bool:
-    from games.play.services import rematch_offer
+    from games.play.services import rematch_offer, table_rematch_waiting
 
+    if game.players > 2:
+        waiting = table_rematch_waiting(game)
+        return waiting is not None and waiting.seat_of(user) is not None
     return not game.vs_computer and rematch_offer(game, by=user) is not None
 
 
 def _rematch_offered(game: Game, user) -> bool:
-    from games.play.services import rematch_offer
+    from games.play.services import rematch_offer, table_rematch_waiting
 
+    if game.players > 2:
+        waiting = table_rematch_waiting(game)
+        return waiting is not None and waiting.seat_of(user) is None
     others = [s.user_id for s in game.seat_list() if s.user_id and s.user_id != user.pk]
     return len(others) == 1 and rematch_offer(game, by=others[0]) is not None
 

@@ -49,6 +49,7 @@ from games.play.services.lobby import (
     organiser_start_clock,
     rematch_in_play,
     rematch_offer,
+    table_rematch_waiting,
 )
 from games.play.services.moves import (
     BAD_CARD_MESSAGE,
@@ -72,6 +73,6 @@ __all__ = [
     "game_rematch", "game_say", "game_timeout", "game_withdraw", "load_state", "organiser_notice",
     "organiser_start_clock",
     "parse_action", "play_computer_turns", "redraw_boards", "rematch_in_play", "rematch_offer",
-    "rounds_summarise", "end_abandoned", "game_claim_on_time", "game_give_time", "vacation_end",
-    "vacation_start", "withdraw_stale_seeks",
+    "table_rematch_waiting", "rounds_summarise", "end_abandoned", "game_claim_on_time", "game_give_time",
+    "vacation_end", "vacation_start", "withdraw_stale_seeks",
 ]

@@ -251,7 +251,8 @@ def game_leave(*, user: AbstractBaseUser, game_id: int) -> Game:
 def game_rematch(*, user: AbstractBaseUser, game_id: int) -> Game:
     """The same game again: at once against the computer; between people an invitation to the
     opponent, or, if the opponent offered one already, theirs accepted (so both pressing Rematch
-    starts one game, not two crossing invitations)."""
+    starts one game, not two crossing invitations); at a table of three or four, the same table
+    (``_table_rematch``)."""
     old = Game.objects.for_play(game_id, lock=True)  # two presses at once: one after the other
     if old is None or old.seat_of(user) is None:
         raise NotAPlayer("You did not play in that game.")
@@ -260,6 +261,8 @@ def game_rematch(*, user: AbstractBaseUser, game_id: int) -> Game:
     made = rematch_in_play(old, user)
     if made is not None:
         return made
+    if old.players > 2:
+        return _table_rematch(old, user)
     if old.vs_computer:
         new = game_create_vs_computer(
             user=user, level=old.computer_level, rules=old.house_rules, hints=old.hints
@@ -279,6 +282,36 @@ def game_rematch(*, user: AbstractBaseUser, game_id: int) -> Game:
         redraw_boards([old.pk])
     Game.objects.filter(pk=new.pk).update(rematch_of=old)
     return new
+
+
+def _table_rematch(old: Game, user: AbstractBaseUser) -> Game:
+    """The same table again: the first to ask opens it with everyone in the same places around it
+    (the computers in theirs, the people invited), and each of the others who asks takes their
+    seat in it. It starts when the last seat is taken, at once when the others are computers."""
+    waiting = table_rematch_waiting(old)
+    if waiting is not None:
+        if waiting.seat_of(user) is not None:
+            raise RematchWaiting("Your rematch is waiting for the others to take their seats.")
+        return game_accept(user=user, game_id=waiting.pk)
+    n, mine = old.players, old.seat_of(user)
+    around = {s.index: s for s in old.seat_list()}
+    # The one who asks sits first; everyone keeps their place relative to them (partners stay opposite).
+    seats = []
+    for k in range(1, n):
+        seat = around[(mine + k) % n]
+        seats.append({"kind": "computer", "level": seat.computer_level} if seat.is_computer
+                     else {"kind": "invite", "user": seat.user})
+    new = game_create_table(user=user, rules=old.house_rules, seats=seats, turn_timer=old.turn_timer,
+                            days_per_move=old.days_per_move)
+    Game.objects.filter(pk=new.pk).update(rematch_of=old)
+    redraw_boards([old.pk])  # the others' finished boards offer to take their seats in it
+    return new
+
+
+def table_rematch_waiting(old: Game) -> Game | None:
+    """The rematch of the table ``old`` that someone opened and not everyone has joined yet."""
+    return (Game.objects.with_seats().filter(rematch_of=old, status=Game.Status.WAITING)
+            .order_by("pk").first())
 
 
 def rematch_in_play(old: Game, user: AbstractBaseUser | int) -> Game | None:

@@ -208,7 +208,7 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
 @require_POST
 def rematch(request: HttpRequest, game_id: int) -> HttpResponse:
     """The same house rules again: straight away against the computer, as an invitation otherwise
-    (or the opponent's own offer accepted)."""
+    (or the opponent's own offer accepted); at a table, the same table, each taking their seat."""
     try:
         game = services.game_rematch(user=request.user, game_id=game_id)
     except services.RematchWaiting as exc:
@@ -218,7 +218,9 @@ def rematch(request: HttpRequest, game_id: int) -> HttpResponse:
         messages.error(request, exc.message)
         return redirect("lobby")
     if game.status == Game.Status.WAITING:  # back to the finished board, which follows the acceptance
-        messages.success(request, "Rematch offered: the game opens when your opponent accepts.")
+        offered = ("Rematch offered: the game opens when your opponent accepts." if game.players == 2
+                   else "Your seat is taken: the rematch opens when every seat is.")
+        messages.success(request, offered)
         return redirect("game", game_id)
     return redirect(game)
 
