@@ -16,6 +16,7 @@ from django.core.mail import EmailMessage, get_connection
 from django.urls import reverse
 
 from games.correspondence import services
+from games.correspondence.lists import against
 from games.correspondence.notices import email, game_link, site_link
 from games.play import correspondence
 from games.play.models import Game, Seat, SeatClock
@@ -57,6 +58,7 @@ def build(user_ids: list[int]) -> list[tuple[int, EmailMessage]]:
     game_ids = {g for games in waiting.values() for g, _ in games}
     names: dict[int, list[tuple[int, str]]] = {}
     for game_id, user_id, name in (Seat.objects.filter(game_id__in=game_ids, user__isnull=False)
+                                   .order_by("game_id", "index")
                                    .values_list("game_id", "user_id", "user__username")):
         names.setdefault(game_id, []).append((user_id, name))
     out = []
@@ -64,9 +66,9 @@ def build(user_ids: list[int]) -> list[tuple[int, EmailMessage]]:
         user = users[user_id]
         lines = []
         for game_id, deadline in games[:LISTED]:
-            them = " and ".join(n for pk, n in names.get(game_id, ()) if pk != user_id) or "a deleted player"
+            them = against([n for pk, n in names.get(game_id, ()) if pk != user_id])
             left = correspondence.left_words(correspondence.time_left(deadline))
-            lines.append(f"- against {them}: {left} — {game_link(game_id)}")
+            lines.append(f"- {them}: {left} — {game_link(game_id)}")
         if len(games) > LISTED:
             lines.append(f"- and {len(games) - LISTED} more")
         count = len(games)

@@ -12,13 +12,14 @@ from games.play.board.links import game_url
 from games.play.house_rules import DAYS_PER_MOVE_CHOICES
 from games.play.models import Game, SeatClock
 from games.play.names import public_name
+from games.play.narration import and_list
 
 
 @dataclass(frozen=True)
 class Row:
     game_id: int
     url: str
-    opponent: str
+    opponent: str  # "against bob", or "at a table with ann, ben and cat"
     pace: str
     left: timedelta | None  # on the player to move: this player, or the opponent
     left_words: str
@@ -26,6 +27,16 @@ class Row:
 
 
 PACES = {days: f"{label} a move" for days, label in DAYS_PER_MOVE_CHOICES}
+
+
+def against(names: list[str]) -> str:
+    """Who a game is played with, as a list of games says it.
+
+    >>> against(["bob"]), against(["ann", "ben", "cat"])
+    ('against bob', 'at a table with ann, ben and cat')
+    """
+    names = names or ["a deleted player"]
+    return f"against {names[0]}" if len(names) == 1 else f"at a table with {and_list(names)}"
 
 
 def _row(game_id: int, opponent: str, days: int, left: timedelta | None) -> Row:
@@ -40,13 +51,14 @@ def games_in_progress(user) -> tuple[list[Row], list[Row]]:
     in_progress = SeatClock.objects.filter(user=user, game__status=Game.Status.ACTIVE)
     mine = list(in_progress.values_list("game_id", "deadline_at", "game__days_per_move"))
     others: dict[int, list[tuple]] = {}
-    opponents = SeatClock.objects.filter(game_id__in=in_progress.values("game_id")).exclude(user=user)
+    opponents = (SeatClock.objects.filter(game_id__in=in_progress.values("game_id")).exclude(user=user)
+                 .order_by("game_id", "index"))
     for game_id, deadline, name in opponents.values_list("game_id", "deadline_at", "user__username"):
         others.setdefault(game_id, []).append((deadline, name))
     waiting_on_me, waiting_on_them = [], []
     for game_id, deadline, days in mine:
         theirs = others.get(game_id, [])
-        opponent = " and ".join(public_name(name) for _, name in theirs) or "a deleted player"
+        opponent = against([public_name(name) for _, name in theirs])
         if deadline is not None:
             waiting_on_me.append(_row(game_id, opponent, days, deadline - at))
         else:

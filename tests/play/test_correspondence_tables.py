@@ -204,3 +204,12 @@ def test_the_finished_table_s_board_offers_the_others_their_seat(four):
     assert "Rematch offered: it starts when every seat is taken." in asked
     bens = logged_in(ben).get(reverse("game", args=[table.pk])).content.decode()
     assert ">Accept rematch</button>" in bens
+
+
+def test_the_your_turn_lists_say_who_sits_at_the_table(clock, four):
+    from games.correspondence.lists import games_in_progress
+
+    game = corr_table(four)
+    mine, theirs = games_in_progress(four[0])
+    assert [(r.game_id, r.opponent) for r in mine] == [(game.pk, "at a table with ben, cat and dan")]
+    assert theirs == []
