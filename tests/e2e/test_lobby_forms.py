@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.helpers import sign_up
+from tests.e2e.helpers import screenshot, sign_up
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+SIZES = {"laptop": {"width": 1280, "height": 720}, "phone": {"width": 390, "height": 844}}
 
 
 def test_the_table_form_shows_only_the_fields_that_apply(live_daphne: str, page: Page):
@@ -39,3 +40,26 @@ def test_the_table_form_shows_only_the_fields_that_apply(live_daphne: str, page:
     page.get_by_role("button", name="Open the table").click()
     expect(page.get_by_text("Name the player to invite.")).to_be_visible()
     expect(invitee[2]).to_be_visible()
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_a_table_at_your_own_pace_from_the_lobby(live_daphne: str, page: Page, size: str):
+    page.set_viewport_size(SIZES[size])
+    sign_up(page, live_daphne, f"pacesetter-{size}")
+    form = page.locator("form", has=page.get_by_role("button", name="Open the table"))
+    form.get_by_label("Players").select_option("3")
+    page.locator("#id_table-seat_1").select_option("open")
+    form.get_by_label("Pace").select_option("3")
+    # A computer cannot sit at a table played at each one's own pace: it is said beside its seat.
+    form.get_by_role("button", name="Open the table").click()
+    expect(page.get_by_text("At your own pace every seat is a person: open or invited.")).to_be_visible()
+    form = page.locator("form", has=page.get_by_role("button", name="Open the table"))
+    form.locator("#id_table-seat_2").scroll_into_view_if_needed()
+    screenshot(page, f"lobby-table-own-pace-refused-{size}", full_page=False)
+    page.locator("#id_table-seat_2").select_option("open")
+    form.get_by_role("button", name="Open the table").click()
+    expect(page.get_by_text("Your table is posted")).to_be_visible()
+    listed = page.get_by_text("at your own pace, 3 days a move").first
+    expect(listed).to_be_visible()
+    listed.scroll_into_view_if_needed()
+    screenshot(page, f"lobby-table-own-pace-posted-{size}", full_page=False)
