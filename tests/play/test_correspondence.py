@@ -205,3 +205,13 @@ def test_absence_is_no_way_to_win_a_game_at_your_own_pace(players):
     with pytest.raises(services.NotAvailable, match="won on time, not by absence"):
         services.game_claim_win(user=alice, game_id=game.pk)
     assert Game.objects.get(pk=game.pk).status == Game.Status.ACTIVE
+
+
+def test_at_your_own_pace_the_absent_are_named_plainly_not_warned_about(players):
+    from games.play.board.status import presence_context
+
+    alice, bob = players
+    game = corr_game(alice, bob)
+    context = presence_context(game, alice)
+    assert context["paced_line"] == "bob is not at the table just now"
+    assert context["unseen_line"] == "" and context["away"] == []

@@ -28,14 +28,19 @@ def presence_context(game: Game, user) -> dict:
         p.claim_at for p in others if p.claim_at and not p.can_claim]
     wait = min(((m - now).total_seconds() for m in moments), default=0)
     here = [p.name for p in others if p.here]
-    # Those who never came and cannot be claimed against yet (or ever, at your own pace) share a line.
-    unseen = [p for p in others if not p.here and not p.arrived and p.claim_at is None]
+    gone = [p for p in others if not p.here]
+    # At your own pace being away is how the game is played: one plain line, no warning.
+    paced = [p.name for p in gone] if game.days_per_move else []
+    # Those who never came and cannot be claimed against yet share a line.
+    unseen = [] if paced else [p for p in gone if not p.arrived and p.claim_at is None]
     return {
         "game": game,
         "here_line": f"{and_list(here)} {'is' if len(here) == 1 else 'are'} at the table" if here else "",
+        "paced_line": f"{and_list(paced)} {'is' if len(paced) == 1 else 'are'} not at the table just now"
+        if paced else "",
         "unseen_line": f"{and_list([p.name for p in unseen])} {'has' if len(unseen) == 1 else 'have'} "
                        "not opened the game yet" if unseen else "",
-        "away": [p for p in others if not p.here and p not in unseen],
+        "away": [] if paced else [p for p in gone if p not in unseen],
         "claim_url": game_url("claim_win", game.pk),
         "presence_url": game_url("presence", game.pk),
         "recheck_ms": int(max(wait, 0) * 1000) + 500 if moments else 0,
