@@ -112,9 +112,15 @@ def _in_chances(hand6, laid, is_dealer: bool, scores, seat: int, target: int) ->
     return {"win_best": _fmt(best.option.laid_away), "chosen_win": chosen.win, "best_win": best.win}
 
 
+def report_key(game: Game) -> str:
+    """What a finished game's kept analysis is filed under: its id, when it was made (an id can
+    come again where a database is rolled back, as in tests) and its version."""
+    return f"{game.pk}:{game.created_at.timestamp():.6f}:{game.version}"
+
+
 def discard_report(game: Game) -> dict:
     """Verdicts and per-seat totals, cached: a finished game never changes."""
-    key = f"discard-report:5:{game.pk}:{game.version}"  # 5: the expert's own valuation
+    key = f"discard-report:5:{report_key(game)}"  # 5: the expert's own valuation
     report = cache.get(key)
     if report is None:
         verdicts = discard_verdicts(game)

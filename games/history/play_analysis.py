@@ -33,7 +33,7 @@ from games.engine.players.pegging import search_values
 from games.engine.players.situation import WIN
 from games.engine.view import view
 from games.engine.winprob import TARGETS, win_chance
-from games.history.analysis import chance_lost
+from games.history.analysis import chance_lost, report_key
 from games.history.replay import ReplayError, replay_steps
 from games.play.models import Game
 
@@ -120,7 +120,7 @@ def play_verdicts(game: Game) -> list[PlayVerdict]:
 def play_report(game: Game, *, compute: bool = True) -> dict | None:
     """Verdicts and per-seat totals, cached; without ``compute`` only what is already cached
     (None when it is not)."""
-    key = f"play-report:2:{game.pk}:{game.version}"
+    key = f"play-report:2:{report_key(game)}"
     report = cache.get(key)
     if report is None and compute:
         verdicts = play_verdicts(game)

@@ -75,3 +75,16 @@ def test_a_card_the_site_laid_on_a_timeout_is_not_judged(alice):
     # Mark every play of the person's as the site's: what the timeout path records for a card it lays.
     Move.objects.filter(pk__in=[m.pk for m in plays]).update(by_timeout=True)
     assert judged and play_verdicts(game) == []
+
+
+def test_a_kept_analysis_is_filed_under_the_game_not_its_id_alone(alice):
+    """Where ids come again (a database rolled back, as between tests), another game with the same
+    id and version is not served this one's analysis."""
+    from datetime import timedelta
+
+    from games.history.analysis import report_key
+
+    game = finish_vs_computer(alice, seed=3, rules=HouseRules(target=61))
+    report_key_now = report_key(game)
+    game.created_at += timedelta(microseconds=1)
+    assert report_key(game) != report_key_now and str(game.pk) in report_key_now

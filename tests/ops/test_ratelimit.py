@@ -208,20 +208,11 @@ def test_quick_moves_over_http_are_not_throttled_by_default():
 # --- the record's pegging analysis -----------------------------------------------------------------
 
 
-def _no_analysis_kept() -> None:
-    """A game's analysis is kept by its id and version, and a rolled-back test's ids come again:
-    an analysis another test made for the same id must not be served as this one's."""
-    from django.core.cache import cache
-
-    cache.clear()
-
-
 @override_settings(RATE_LIMIT_ANALYSIS="1/m")
 def test_analyses_over_the_limit_wait_with_a_panel_that_asks_again_and_compute_nothing():
     from games.history.play_analysis import play_report
     from tests.history.helpers import finish_vs_computer
 
-    _no_analysis_kept()
     alice = a_user()
     first, second = (finish_vs_computer(alice, seed=s, rules=HouseRules(target=61)) for s in (3, 4))
     client = Client()
@@ -245,7 +236,6 @@ def test_analyses_over_the_limit_wait_with_a_panel_that_asks_again_and_compute_n
 def test_readers_signed_out_are_counted_by_address_and_signed_in_ones_by_account():
     from tests.history.helpers import finish_between
 
-    _no_analysis_kept()
     alice, bob = a_user(), a_user()
     first, second = (finish_between(alice, bob, seed=s, rules=HouseRules(target=61)) for s in (3, 4))
     address = an_address()
