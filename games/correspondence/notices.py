@@ -99,9 +99,8 @@ def others(game: Game, user) -> str:
     return and_list([n for i, n in enumerate(game.seat_names()) if i != mine])
 
 
-def game_words(game: Game, user) -> str:
-    """ "in your game against bob", or "at your table with bob, carol and dave". """
-    them = others(game, user)
+def game_words(game: Game, them: str) -> str:
+    """ "in your game against bob", or "at your table with bob, carol and dave" (``them``: ``others``)."""
     return f"in your game against {them}" if game.players == 2 else f"at your table with {them}"
 
 
@@ -110,10 +109,9 @@ def turn_words(game: Game, user) -> tuple[str, str]:
     clock = SeatClock.objects.filter(game=game, user=user).first()
     left = correspondence.left_words(correspondence.time_left(clock.deadline_at) if clock else None)
     bank = correspondence.left_words(timedelta(seconds=clock.bank_seconds)) if clock else ""
-    where = game_words(game, user)
     them = others(game, user)
-    subject = (f"Your turn against {them}" if game.players == 2 else f"Your turn at your table with {them}") \
-        + " (Cribbage Hall)"
+    where = game_words(game, them)
+    subject = f"Your turn {'against' if game.players == 2 else 'at your table with'} {them} (Cribbage Hall)"
     lines = [
         f"Hello {user.username},",
         "",
@@ -153,11 +151,10 @@ def send_out_of_time_notices(*, limit: int = 1000) -> int:
                                                      at=at):
                 continue
             ends_in = correspondence.left_words(deadline + correspondence.ABANDON_AFTER - at)
-            claim = "end the game on time" if game.players == 3 else "claim the win on time"
             body = "\n".join([
                 f"Hello {user.username},", "",
-                f"{late_name} has run out of time {game_words(game, user)} at your own pace.",
-                f"You may {claim}, or give them more time.",
+                f"{late_name} has run out of time {game_words(game, others(game, user))} at your own pace.",
+                f"You may {correspondence.claim_words(game.players)}, or give them more time.",
                 f"If you do neither, the game ends by itself as abandoned in {ends_in}.",
                 "", f"Open the game: {game_link(game_id)}",
             ])

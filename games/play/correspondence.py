@@ -145,3 +145,13 @@ def same_side(players: int, a: int, b: int) -> bool:
     (True, False, False, True)
     """
     return a == b or (players == 4 and a % 2 == b % 2)
+
+
+def claim_words(players: int) -> str:
+    """What a claim on time does, as the board's button and the out-of-time notice say it: at three
+    it ends the game for the late player, and the better placed of the others wins.
+
+    >>> claim_words(2), claim_words(3)
+    ('claim the win on time', 'end the game on time')
+    """
+    return "end the game on time" if players == 3 else "claim the win on time"

@@ -52,8 +52,7 @@ def corr_clock(game: Game, seat: int | None, names: list[str], user) -> dict | N
         "can_claim": active and seat is not None
         and any(not correspondence.same_side(game.players, late, seat) for late in out_of_time),
         "out_label": "Your opponent is out of time" if game.players == 2 else "A player is out of time",
-        # At three the claim ends the game for the late player; the better placed of the others wins.
-        "claim_label": "End the game on time" if game.players == 3 else "Claim the win on time",
+        "claim_label": correspondence.claim_words(game.players).capitalize(),
         "claim_url": game_url("claim_on_time", game.pk),
         "give_url": game_url("give_time", game.pk),
         "next_url": game_url("game", waiting) if waiting else "",
