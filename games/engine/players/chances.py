@@ -33,12 +33,15 @@ from .discard import DiscardOption, discard_table
 from .peg_table import averages as peg_averages
 from .peg_table import pegging as pegging_of
 
-# How much of the pegging table's spread is the fours' own: its entries are averages of 480 deals,
-# and across fours a net (made minus given) varies by 0.33 (dealer) and 0.54 (pone) squared points,
-# of which the sampling accounts for about 0.015 (one deal's net varies by about 7 squared points).
-# Taking each entry at face value would favour the fours that drew lucky deals; weighting the shift
-# by the share that is signal does not.
-PEG_RELIABILITY = 0.95
+# How a kept four's table shift shows in the play as the expert and the reference play it (both
+# search; the table was measured with greedy play): for each role, the shift of my points and of the
+# other side's from the four's (made, given) shifts, by regression over 32,000 deals
+# (``bench.peg_calibration``). A dealer's four makes more than the table says and gives away less;
+# a pone's four shows about three quarters of its made and half of its given.
+PEG_WEIGHTS = {
+    True: ((1.22, 0.16), (0.10, 0.70)),
+    False: ((0.76, -0.10), (-0.08, 0.52)),
+}
 
 
 @dataclass(frozen=True)
@@ -151,8 +154,10 @@ def discard_chances(hand6, is_dealer: bool, my_score: int, their_score: int, tar
 
 
 def peg_shift(kept, is_dealer: bool) -> tuple[float, float]:
-    """What ``kept`` pegs beyond the average four, made and given away (``peg_table``), shrunk
-    toward the average by ``PEG_RELIABILITY``."""
+    """What ``kept`` adds to my pegging and to the other side's beyond the average four
+    (``peg_table``), as the search plays it (``PEG_WEIGHTS``)."""
     made, given = pegging_of(kept, is_dealer)
     avg_made, avg_given = peg_averages()[is_dealer]
-    return PEG_RELIABILITY * (made - avg_made), PEG_RELIABILITY * (given - avg_given)
+    (a, b), (c, d) = PEG_WEIGHTS[is_dealer]
+    made, given = made - avg_made, given - avg_given
+    return a * made + b * given, c * made + d * given
