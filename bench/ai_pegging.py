@@ -104,7 +104,8 @@ def main(argv=None) -> None:
     changed = sum(d != 0 for d in diffs) / len(diffs)
     what = "knowing the other hand" if args.knows_hand else "the reference itself"
     print(f"{what}: {mean:+.3f} points of pegging margin a deal (95% CI {mean - half:+.3f} to "
-          f"{mean + half:+.3f}) over {len(diffs):,} deals, seed {args.seed}; {changed:.0%} of deals played differently")
+          f"{mean + half:+.3f}) over {len(diffs):,} deals, seed {args.seed}; "
+          f"{changed:.0%} of deals played differently")
     print(f"seconds: {time.perf_counter() - start:.1f}")
 
 
