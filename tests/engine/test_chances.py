@@ -8,8 +8,8 @@ from math import floor
 import pytest
 
 from games.engine.cards import DECK, parse_cards
-from games.engine.players.chances import discard_chances
-from games.engine.players.discard import discard_table
+from games.engine.players.chances import discard_chances, peg_shift
+from games.engine.players.discard import CribOdds, discard_table
 from games.engine.scoring import hand_total
 from games.engine.winprob import deal_odds_measured, peg_out, win_chance
 
@@ -19,16 +19,30 @@ def _fractional(value: float):
     return [(low, 1 - (value - low)), (low + 1, value - low)]
 
 
-def plain_walk(hand6, option, is_dealer: bool, mine0: int, theirs0: int, target: int) -> float:
-    """Every play total, starter and hand of the other side, one by one, in counting order."""
+def plain_walk(hand6, option, is_dealer: bool, mine0: int, theirs0: int, target: int,
+               made: float = 0.0, given: float = 0.0) -> float:
+    """Every play total, starter and hand of the other side, one by one, in counting order; the
+    four's pegging shift (``made``, ``given``) lowers the needs it pegs against, split between
+    whole needs."""
+    win = 0.0
+    need_d, need_p = (target - mine0, target - theirs0) if is_dealer else (target - theirs0, target - mine0)
+    shift_d, shift_p = (made, given) if is_dealer else (given, made)
+    for nd, qd in _fractional(max(1.0, need_d - shift_d)):
+        for np_, qp in _fractional(max(1.0, need_p - shift_p)):
+            if qd * qp:
+                win += qd * qp * _walk_at(hand6, option, is_dealer, mine0, theirs0, target, nd, np_,
+                                          made, given)
+    return win
+
+
+def _walk_at(hand6, option, is_dealer, mine0, theirs0, target, need_d, need_p, made, given) -> float:
     odds = deal_odds_measured()
     n = odds.samples
-    need_d, need_p = (target - mine0, target - theirs0) if is_dealer else (target - theirs0, target - mine0)
     win = peg_out(odds, need_d, need_p)[0 if is_dealer else 1] / n
     theirs_hand = odds.pone_show if is_dealer else odds.dealer_hand
     total_hands = sum(theirs_hand.values())
     starters = [s for s in DECK if s not in set(hand6)]
-    crib = abs(option.expected_crib)
+    crib = CribOdds(hand6, is_dealer).odds(option.laid_away)
     for (d, p), c in odds.peg_totals.items():
         if d >= need_d or p >= need_p:
             continue
@@ -38,16 +52,20 @@ def plain_walk(hand6, option, is_dealer: bool, mine0: int, theirs0: int, target:
             for h, ch in theirs_hand.items():
                 q = c / n / len(starters) * ch / total_hands
                 if is_dealer:  # the pone (them) counts first, then my hand and crib
-                    if theirs + h >= target:
-                        continue
-                    for k, qk in _fractional(x + crib):
-                        win += q * qk * win_chance(mine + k, theirs + h, False, target)
+                    for g, qg in _fractional(given):
+                        if theirs + g + h >= target:
+                            continue
+                        for cv, qc in crib.items():
+                            for k, qk in _fractional(x + cv + made):
+                                win += q * qg * qc * qk * win_chance(mine + k, theirs + g + h, False, target)
                 else:  # I count first, then their hand and crib
-                    if mine + x >= target:
-                        win += q
-                        continue
-                    for k, qk in _fractional(h + crib):
-                        win += q * qk * win_chance(mine + x, theirs + k, True, target)
+                    for xm, qx in _fractional(x + made):
+                        if mine + xm >= target:
+                            win += q * qx
+                            continue
+                        for cv, qc in crib.items():
+                            for k, qk in _fractional(h + cv + given):
+                                win += q * qx * qc * qk * win_chance(mine + xm, theirs + k, True, target)
     return win
 
 
@@ -55,9 +73,42 @@ def plain_walk(hand6, option, is_dealer: bool, mine0: int, theirs0: int, target:
 def test_the_grouped_sums_are_a_plain_walk_of_the_deal(is_dealer, mine, theirs):
     hand = parse_cards("5H 5C JD 6S KC 2D")
     chances = {c.option.laid_away: c.win for c in discard_chances(hand, is_dealer, mine, theirs)}
-    for option in discard_table(hand, is_dealer)[:4]:
+    for option in discard_table(hand, is_dealer)[:3]:
         assert chances[option.laid_away] == pytest.approx(
             plain_walk(hand, option, is_dealer, mine, theirs, 121), abs=1e-9)
+
+
+@pytest.mark.parametrize("cards", ["5H 5C JD 6S KC 2D", "AH 2H 3H 9H JH KD", "7C 8C 9C 9D QS KS"])
+def test_a_cribs_odds_are_a_distribution_whose_mean_is_the_expected_crib(cards):
+    hand = parse_cards(cards)
+    for is_dealer in (True, False):
+        cribs = CribOdds(hand, is_dealer)
+        for option in discard_table(hand, is_dealer):
+            odds = cribs.odds(option.laid_away)
+            assert sum(odds.values()) == pytest.approx(1.0)
+            assert sum(p * q for p, q in odds.items()) == pytest.approx(abs(option.expected_crib))
+            assert min(odds) >= 0 and max(odds) <= 29
+
+
+def test_two_fives_in_the_crib_reach_twelve_far_more_often_than_a_ten_and_a_king():
+    hand = parse_cards("5H 5C TD KS 3C 9H")
+    cribs = CribOdds(hand, is_dealer=True)
+
+    def at_least(laid, points):
+        return sum(q for p, q in cribs.odds(parse_cards(laid)).items() if p >= points)
+
+    assert at_least("5H 5C", 12) > 4 * at_least("TD KS", 12)
+
+
+@pytest.mark.parametrize("is_dealer,mine,theirs", [(True, 104, 112), (False, 113, 106)])
+def test_near_the_end_a_fours_pegging_moves_who_pegs_out_first(is_dealer, mine, theirs):
+    hand = parse_cards("AH 2C 3D 4S KC QD")
+    ranked = discard_chances(hand, is_dealer, mine, theirs, pegging=True)
+    chances = {c.option.laid_away: c.win for c in ranked}
+    for option in discard_table(hand, is_dealer)[:3]:
+        made, given = peg_shift(option.kept, is_dealer)
+        assert chances[option.laid_away] == pytest.approx(
+            plain_walk(hand, option, is_dealer, mine, theirs, 121, made, given), abs=1e-9)
 
 
 def test_far_from_the_end_the_best_split_is_the_best_in_points():

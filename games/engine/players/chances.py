@@ -4,8 +4,15 @@ chance to win the game, at the score it is played.
 The deal is walked as ``winprob`` walks it, with the cards in hand known: the play (both sides'
 pegging, from the measured deals, with who pegs out first), then pone's show, then the dealer's
 show, and after the deal the table's chance at the next deal's start. My show is exact over the 46
-starters for the kept four; a crib counts at the split's expected crib (``discard_table``); the
-other side's hand comes from what an expert keeps in its seat (the measured deals).
+starters for the kept four; a crib counts as the cribs the split's two cards make with every pair
+the other side may lay away and every starter (``CribOdds``, whose mean is ``discard_table``'s
+expected crib), so a crib that may count a dealer out is worth its chance of doing so; the other
+side's hand comes from what an expert keeps in its seat (the measured deals).
+
+With ``pegging`` (the expert), a kept four's play is shifted by what it makes and gives away
+beyond the average four (``peg_table``, at ``PEG_WEIGHTS``): its points are added at the show, and
+near the end the shift also lowers (or raises) the need each side pegs against, so a four that
+pegs well is as likely to peg out first as its extra points make it.
 
 Far from the target the splits rank almost as their expected points do; near it, a split that
 makes the count-out likely, or keeps the other side from it, moves up.
@@ -29,7 +36,7 @@ from games.engine.cards import DECK
 from games.engine.scoring import hand_total
 from games.engine.winprob import SCALE, _table, deal_odds_measured, peg_out
 
-from .discard import DiscardOption, discard_table
+from .discard import CribOdds, DiscardOption, discard_table
 from .peg_table import averages as peg_averages
 from .peg_table import pegging as pegging_of
 
@@ -62,6 +69,38 @@ def _spread(values: dict[float, float]) -> dict[int, float]:
     return out
 
 
+class _PlayWalk:
+    """The play at given needs: the share of deals where each side pegs out first, and where the
+    scores stand after the others. What follows my show depends on a split only through the points
+    I add (``x``) and those the other side adds beside its hand (``g``: the crib for a dealer, the
+    play's shift for a pone), so each (x, g) is summed over the scores once and shared by every
+    split played at these needs."""
+
+    def __init__(self, odds, need_d: int, need_p: int, scores: tuple[int, int], is_dealer: bool,
+                 show_from) -> None:
+        n = odds.samples
+        self._out = [c / n for c in peg_out(odds, need_d, need_p)]
+        # Where (my score, theirs) stand after the play, for the deals where nobody pegged out.
+        mine0, theirs0 = scores
+        self.played: dict[tuple[int, int], float] = {}
+        for (d, p), c in odds.peg_totals.items():
+            if d < need_d and p < need_p:
+                key = (mine0 + d, theirs0 + p) if is_dealer else (mine0 + p, theirs0 + d)
+                self.played[key] = self.played.get(key, 0.0) + c / n
+        self._show_from = show_from
+        self._grouped: dict[tuple[int, int], float] = {}
+
+    def pegged_out(self, is_dealer: bool) -> float:
+        return self._out[0 if is_dealer else 1]
+
+    def settled(self, x: int, g: int) -> float:
+        found = self._grouped.get((x, g))
+        if found is None:
+            found = self._grouped[(x, g)] = sum(q * self._show_from(mine + x, theirs + g)
+                                                for (mine, theirs), q in self.played.items())
+        return found
+
+
 def discard_chances(hand6, is_dealer: bool, my_score: int, their_score: int, target: int = 121,
                     pegging: bool = False) -> list[SplitChance]:
     """Every split of ``hand6`` with its chance to win, best first (expected points break ties).
@@ -71,7 +110,6 @@ def discard_chances(hand6, is_dealer: bool, my_score: int, their_score: int, tar
     """
     options = discard_table(hand6, is_dealer)
     odds = deal_odds_measured()
-    n = odds.samples
     table = _table(target)
 
     def after(mine: int, theirs: int, i_deal: bool) -> float:
@@ -84,25 +122,14 @@ def discard_chances(hand6, is_dealer: bool, my_score: int, their_score: int, tar
 
     need_me, need_them = target - my_score, target - their_score
     need_d, need_p = (need_me, need_them) if is_dealer else (need_them, need_me)
-    pegged_out = peg_out(odds, need_d, need_p)[0 if is_dealer else 1] / n
-    # After the play: where the two scores stand, for the deals where nobody pegged out.
-    played: dict[tuple[int, int], float] = {}
-    for (d, p), c in odds.peg_totals.items():
-        if d < need_d and p < need_p:
-            mine, theirs = (my_score + d, their_score + p) if is_dealer else (my_score + p, their_score + d)
-            played[(mine, theirs)] = played.get((mine, theirs), 0.0) + c / n
     their_hand = odds.pone_show if is_dealer else odds.dealer_hand
     total = sum(their_hand.values())
     their_hand = {k: c / total for k, c in their_hand.items()}
-    # What follows my show depends on a split only through the points I add (``x``) and those the
-    # other side adds beside its hand (``g``: the crib for a dealer, the play's shift for a pone),
-    # so each (x, g) is summed over the scores once and shared by all fifteen splits.
-    grouped: dict[tuple[int, int], float] = {}
 
     if is_dealer:
         pone_shown: dict[tuple[int, int], float] = {}
 
-        def pone_show(mine: int, theirs: int) -> float:
+        def show_from(mine: int, theirs: int) -> float:
             """My chance with my show still to come and already added (``mine``), the pone at
             ``theirs`` before its hand: the pone counts first, then my hand and crib, then the next deal."""
             key = (mine, theirs)
@@ -110,44 +137,62 @@ def discard_chances(hand6, is_dealer: bool, my_score: int, their_score: int, tar
                 pone_shown[key] = sum(qh * after(mine, theirs + h, False) for h, qh in their_hand.items()
                                       if theirs + h < target)
             return pone_shown[key]
-
-        def settled(x: int, g: int) -> float:
-            if (x, g) not in grouped:
-                grouped[(x, g)] = sum(q * pone_show(mine + x, theirs + g)
-                                      for (mine, theirs), q in played.items())
-            return grouped[(x, g)]
     else:
         after_mine: dict[tuple[int, int], float] = {}
 
         def their_show(mine: int, theirs: int) -> float:
             """My chance once I have counted and stand at ``mine``, the dealer at ``theirs`` with its
-            crib's expectation already added: the dealer's hand, then the next deal (mine)."""
+            crib already added: the dealer's hand, then the next deal (mine)."""
             key = (mine, theirs)
             if key not in after_mine:
                 after_mine[key] = sum(qh * after(mine, theirs + h, True) for h, qh in their_hand.items())
             return after_mine[key]
 
-        def settled(x: int, g: int) -> float:
-            if (x, g) not in grouped:
-                grouped[(x, g)] = sum(q * (1.0 if mine + x >= target else their_show(mine + x, theirs + g))
-                                      for (mine, theirs), q in played.items())
-            return grouped[(x, g)]
+        def show_from(mine: int, theirs: int) -> float:
+            return 1.0 if mine >= target else their_show(mine, theirs)
 
+    walks: dict[tuple[int, int], _PlayWalk] = {}
+
+    def walk(nd: int, np_: int) -> _PlayWalk:
+        """The play when the dealer needs ``nd`` and the pone ``np_`` (needs out of the play's reach
+        are all alike, so they share one walk)."""
+        key = (min(nd, odds.max_peg + 1), min(np_, odds.max_peg + 1))
+        if key not in walks:
+            walks[key] = _PlayWalk(odds, *key, (my_score, their_score), is_dealer, show_from)
+        return walks[key]
     out = []
     starters = [s for s in DECK if s not in set(hand6)]
+    cribs = CribOdds(hand6, is_dealer)
     for option in options:
         made = given = 0.0
         if pegging:
             made, given = peg_shift(option.kept, is_dealer)
-        shows: dict[float, float] = {}
+        crib = cribs.odds(option.laid_away)
+        hands: dict[int, float] = {}
         for s in starters:
-            x = hand_total(option.kept, s) + made + (option.expected_crib if is_dealer else 0.0)
-            shows[x] = shows.get(x, 0.0) + 1 / len(starters)
-        mine_shown = _spread(shows)
-        theirs = _spread({given + (0.0 if is_dealer else -option.expected_crib): 1.0})
-        win = pegged_out
-        for x, qx in mine_shown.items():
-            win += qx * sum(qg * settled(x, g) for g, qg in theirs.items())
+            h = hand_total(option.kept, s)
+            hands[h] = hands.get(h, 0.0) + 1 / len(starters)
+        if is_dealer:  # my hand and my crib count together, after the pone's hand
+            both: dict[float, float] = {}
+            for h, qh in hands.items():
+                for c, qc in crib.items():
+                    both[h + c + made] = both.get(h + c + made, 0.0) + qh * qc
+            mine_shown = _spread(both)
+            theirs = _spread({given: 1.0})
+        else:
+            mine_shown = _spread({h + made: qh for h, qh in hands.items()})
+            theirs = _spread({given + c: qc for c, qc in crib.items()})
+        # A four that pegs more than the average one reaches the target in the play more often: its
+        # shift lowers the need it pegs against (split between the two whole needs around it).
+        shift_d, shift_p = (made, given) if is_dealer else (given, made)
+        win = 0.0
+        for nd, qd in _spread({max(1.0, need_d - shift_d): 1.0}).items():
+            for np_, qp in _spread({max(1.0, need_p - shift_p): 1.0}).items():
+                play = walk(nd, np_)
+                part = play.pegged_out(is_dealer)
+                for x, qx in mine_shown.items():
+                    part += qx * sum(qg * play.settled(x, g) for g, qg in theirs.items())
+                win += qd * qp * part
         out.append(SplitChance(option, win))
     out.sort(key=lambda s: (-round(s.win, 6), -s.option.net))
     return out

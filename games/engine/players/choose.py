@@ -11,7 +11,7 @@ Levels:
 * ``standard``: keeps the four with the best average hand over the 46 starters (crib ignored);
   pegs greedily (``pegging.greedy_play``).
 * ``expert``: lays away by the chance to win the game after the deal, in every position
-  (``chances.discard_chances``: the hand over the 46 starters, the expected crib, the play as
+  (``chances.discard_chances``: the hand over the 46 starters, the crib's odds, the play as
   measured, shifted by what the kept four pegs and gives away, ``peg_table``; with the peg-out
   zone house rule or a target without a table, ``endgame``); pegs by lookahead over the
   opponent's possible hands (``pegging.search_play``), the end of the play valued in winning

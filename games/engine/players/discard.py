@@ -130,12 +130,28 @@ class _CribContext:
     def expected(self, laid_away) -> float:
         a, b = sorted(c.rank for c in laid_away)
         ways = sum(w * p for w, p in zip(self.weights, crib_vector(a, b), strict=True) if w)
+        return (ways + self._suit_ways(laid_away)) / self.total
+
+    def odds(self, laid_away) -> dict[float, float]:
+        """The crib's points and their chances: the rank part exactly (fifteens, pairs, runs over
+        every pair the other side may lay away and every starter), the flush and nobs at their
+        average on top of each."""
+        a, b = sorted(c.rank for c in laid_away)
+        ways: dict[int, float] = {}
+        for w, p in zip(self.weights, crib_vector(a, b), strict=True):
+            if w:
+                ways[p] = ways.get(p, 0.0) + w
+        extra = self._suit_ways(laid_away) / self.total
+        return {p + extra: w / self.total for p, w in ways.items()}
+
+    def _suit_ways(self, laid_away) -> float:
+        ways = 0.0
         c1, c2 = laid_away
         if c1.suit == c2.suit:
             ways += 5 * self.flush[c1.suit]  # only a five-card flush counts in the crib
         ways += sum(self.my_nobs[c.suit] for c in laid_away if c.rank == JACK)
         ways += self.opp_nobs
-        return ways / self.total
+        return ways
 
 
 def _splits(hand6):
@@ -173,6 +189,17 @@ def discard_table(hand6, is_dealer: bool, *, opponent_model: str = "expert") -> 
             crib_ev = cache[key] = crib.expected(laid)
         options.append(DiscardOption(kept, laid, hand_ev, sign * crib_ev, hand_ev + sign * crib_ev))
     return sorted(options, key=_order)
+
+
+class CribOdds:
+    """The points a crib makes and their chances, for each pair ``hand6`` may lay away (the other
+    side's two cards weighted as ``discard_table`` weights them): its mean is the expected crib."""
+
+    def __init__(self, hand6, is_dealer: bool) -> None:
+        self._context = _CribContext(hand6, throw_factor(opponent_is_dealer=not is_dealer))
+
+    def odds(self, laid_away) -> dict[float, float]:
+        return self._context.odds(laid_away)
 
 
 def hand_table(hand6) -> list[DiscardOption]:
