@@ -8,7 +8,7 @@ from math import floor
 import pytest
 
 from games.engine.cards import DECK, parse_cards
-from games.engine.players.chances import discard_chances, peg_shift
+from games.engine.players.chances import CRIB_REACH, discard_chances, peg_shift
 from games.engine.players.discard import CribOdds, discard_table
 from games.engine.scoring import hand_total
 from games.engine.winprob import deal_odds_measured, peg_out, win_chance
@@ -27,22 +27,24 @@ def plain_walk(hand6, option, is_dealer: bool, mine0: int, theirs0: int, target:
     win = 0.0
     need_d, need_p = (target - mine0, target - theirs0) if is_dealer else (target - theirs0, target - mine0)
     shift_d, shift_p = (made, given) if is_dealer else (given, made)
+    # Beyond a dealer's reach the crib counts at its mean, as in the lay-away itself.
+    crib = (CribOdds(hand6, is_dealer).odds(option.laid_away) if need_d <= CRIB_REACH
+            else {abs(option.expected_crib): 1.0})
     for nd, qd in _fractional(max(1.0, need_d - shift_d)):
         for np_, qp in _fractional(max(1.0, need_p - shift_p)):
             if qd * qp:
-                win += qd * qp * _walk_at(hand6, option, is_dealer, mine0, theirs0, target, nd, np_,
-                                          made, given)
+                win += qd * qp * _walk_at(hand6, option, crib, is_dealer, mine0, theirs0, target, nd,
+                                          np_, made, given)
     return win
 
 
-def _walk_at(hand6, option, is_dealer, mine0, theirs0, target, need_d, need_p, made, given) -> float:
+def _walk_at(hand6, option, crib, is_dealer, mine0, theirs0, target, need_d, need_p, made, given) -> float:
     odds = deal_odds_measured()
     n = odds.samples
     win = peg_out(odds, need_d, need_p)[0 if is_dealer else 1] / n
     theirs_hand = odds.pone_show if is_dealer else odds.dealer_hand
     total_hands = sum(theirs_hand.values())
     starters = [s for s in DECK if s not in set(hand6)]
-    crib = CribOdds(hand6, is_dealer).odds(option.laid_away)
     for (d, p), c in odds.peg_totals.items():
         if d >= need_d or p >= need_p:
             continue
