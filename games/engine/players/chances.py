@@ -40,15 +40,15 @@ from .discard import CribOdds, DiscardOption, discard_table
 from .peg_table import averages as peg_averages
 from .peg_table import pegging as pegging_of
 
+# A dealer needing more than this all but never reaches the target in one deal: of the measured
+# deals none pegged more than 19, and 0.24% showed 30 or more in hand and crib.
+CRIB_REACH = 45
+
 # How a kept four's table shift shows in the play as the expert and the reference play it (both
 # search; the table was measured with greedy play): for each role, the shift of my points and of the
 # other side's from the four's (made, given) shifts, by regression over 32,000 deals
 # (``bench.peg_calibration``). A dealer's four makes more than the table says and gives away less;
 # a pone's four shows about three quarters of its made and half of its given.
-# A dealer needing more than this all but never reaches the target in one deal: of the measured
-# deals none pegged more than 19, and 0.24% showed 30 or more in hand and crib.
-CRIB_REACH = 45
-
 PEG_WEIGHTS = {
     True: ((1.22, 0.16), (0.10, 0.70)),
     False: ((0.76, -0.10), (-0.08, 0.52)),
