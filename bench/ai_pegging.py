@@ -19,26 +19,11 @@ import random
 import statistics
 import time
 
+from bench.paired_deals import laid_away, pegged
 from games.engine.actions import Play
-from games.engine.cards import DECK
-from games.engine.game import apply
 from games.engine.players import choose_action, pegging
 from games.engine.players.choose import peg_situation
-from games.engine.rules import HouseRules
-from games.engine.testing import start_deal
 from games.engine.view import view
-
-_KNOWN: list[int] = []  # the other hand's ranks while the variant decides, when it may see them
-_sampled = pegging._opponent_hands
-
-
-def _hands(sit, rng):
-    if _KNOWN:
-        return True, iter([(1.0, tuple(sorted(_KNOWN)))])
-    return _sampled(sit, rng)
-
-
-pegging._opponent_hands = _hands  # this process only: the bench's own pool of workers
 
 
 def _variant(state, seat: int, rng: random.Random, knows_hand: bool):
@@ -46,36 +31,27 @@ def _variant(state, seat: int, rng: random.Random, knows_hand: bool):
     plays = [a for a in v.legal_actions if isinstance(a, Play)]
     if len(plays) < 2:
         return choose_action(v, "reference", rng)
-    if knows_hand:
-        _KNOWN[:] = [c.rank for c in state.hands[1 - seat]]
+    sampled = pegging._opponent_hands
+    if knows_hand:  # the search's hands of the other side: the one it really holds
+        held = tuple(sorted(c.rank for c in state.hands[1 - seat]))
+        pegging._opponent_hands = lambda sit, rng: (True, iter([(1.0, held)]))
     try:
         card = pegging.search_play(peg_situation(v), rng)
     finally:
-        _KNOWN.clear()
+        pegging._opponent_hands = sampled
     return next(a for a in plays if a.card == card)
 
 
 def margin(seed: int, i: int, seat: int, knows_hand: bool | None) -> int:
     """``seat``'s pegging margin in deal ``i``; ``knows_hand`` None: the reference plays it."""
-    rng = random.Random(f"{seed}:{i}")
-    deck = list(DECK)
-    rng.shuffle(deck)
-    state = start_deal(HouseRules(), dealer=0, hands=(deck[:6], deck[6:12]), starter=deck[12], scores=(0, 0))
-    play_rng = random.Random(f"{seed}:{i}:play")
-    while state.phase in ("discard", "starter"):
-        for s in state.to_act:
-            state, _ = apply(state, choose_action(view(state, s), "reference", play_rng))
-    points = [0, 0]
-    while state.phase == "play":
-        turn = state.turn
+    state, rng = laid_away(seed, i, "reference")
+
+    def decide(state, turn):
         if knows_hand is not None and turn == seat:
-            action = _variant(state, seat, play_rng, knows_hand)
-        else:
-            action = choose_action(view(state, turn), "reference", play_rng)
-        state, events = apply(state, action)
-        for e in events:
-            if e.points and e.seat is not None and e.kind not in ("hand", "crib"):
-                points[e.seat] += e.points
+            return _variant(state, seat, rng, knows_hand)
+        return choose_action(view(state, turn), "reference", rng)
+
+    points = pegged(state, decide)
     return points[seat] - points[1 - seat]
 
 

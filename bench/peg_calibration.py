@@ -20,39 +20,22 @@ from __future__ import annotations
 import argparse
 import math
 import multiprocessing
-import random
 import statistics
 import time
 
-from games.engine.cards import DECK
-from games.engine.game import apply
+from bench.paired_deals import laid_away, pegged
 from games.engine.players import choose_action
 from games.engine.players.peg_table import averages, pegging
-from games.engine.rules import HouseRules
-from games.engine.testing import start_deal
 from games.engine.view import view
 
 SHIFTS = ("dealer made", "dealer given", "pone made", "pone given")
-SHOW = ("hand", "crib", "his_heels")
 
 
 def one_deal(seed: int, i: int) -> tuple[int, int, tuple[float, ...]]:
     """(dealer's pegging, pone's pegging, the four shifts) of deal ``i``."""
-    rng = random.Random(f"{seed}:{i}")
-    deck = list(DECK)
-    rng.shuffle(deck)
-    state = start_deal(HouseRules(), dealer=0, hands=(deck[:6], deck[6:12]), starter=deck[12], scores=(0, 0))
-    play_rng = random.Random(f"{seed}:{i}:play")
-    while state.phase in ("discard", "starter"):
-        for seat in state.to_act:
-            state, _ = apply(state, choose_action(view(state, seat), "expert", play_rng))
+    state, rng = laid_away(seed, i, "expert")
     kept = state.hands
-    points = [0, 0]
-    while state.phase == "play":
-        state, events = apply(state, choose_action(view(state, state.turn), "reference", play_rng))
-        for e in events:
-            if e.points and e.seat is not None and e.kind not in SHOW:
-                points[e.seat] += e.points
+    points = pegged(state, lambda state, turn: choose_action(view(state, turn), "reference", rng))
     avg = averages()
     dm, dg = pegging(kept[0], True)
     pm, pg = pegging(kept[1], False)
