@@ -164,16 +164,17 @@ def discard_chances(hand6, is_dealer: bool, my_score: int, their_score: int, tar
         if key not in walks:
             walks[key] = _PlayWalk(odds, *key, (my_score, their_score), is_dealer, show_from)
         return walks[key]
+
     out = []
     starters = [s for s in DECK if s not in set(hand6)]
-    cribs = CribOdds(hand6, is_dealer)
+    cribs = CribOdds(hand6, is_dealer) if need_d <= CRIB_REACH else None
     for option in options:
         made = given = 0.0
         if pegging:
             made, given = peg_shift(option.kept, is_dealer)
         # Only where the crib could count the dealer out does its spread matter; elsewhere the
         # next deal's chance is smooth in the points, and its mean serves at a third of the cost.
-        crib = cribs.odds(option.laid_away) if need_d <= CRIB_REACH else {abs(option.expected_crib): 1.0}
+        crib = cribs.odds(option.laid_away) if cribs else {abs(option.expected_crib): 1.0}
         hands: dict[int, float] = {}
         for s in starters:
             h = hand_total(option.kept, s)
