@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
@@ -33,5 +33,5 @@ def table_preferences(request: HttpRequest) -> HttpResponse:
     back = request.POST.get("next", "")
     if back and url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()},
                                                 require_https=request.is_secure()):
-        return redirect(back)
+        return HttpResponseRedirect(back)  # a URL, never a view name ("0" is not a page to look up)
     return redirect("profile", request.user.get_username())

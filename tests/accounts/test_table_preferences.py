@@ -50,6 +50,13 @@ def test_a_next_off_the_site_is_not_followed():
     assert answer["Location"] == reverse("profile", args=["ann"])
 
 
+@pytest.mark.parametrize("back", ["0", "profile", "game"])
+def test_a_next_that_reads_like_a_view_name_is_taken_as_a_url_not_looked_up(back):
+    ann = make_user("ann")
+    answer = logged_in(ann).post(URL, {"motion": "on", "next": back})
+    assert answer.status_code == 302 and answer["Location"] == back
+
+
 @pytest.mark.parametrize("data", [{"sound": "loud"}, {"motion": "maybe", "sound": "on"}])
 def test_a_value_that_is_neither_on_nor_off_is_refused_and_changes_nothing(data):
     ann = make_user("ann")
