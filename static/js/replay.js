@@ -8,8 +8,8 @@
   // not yet handle, and the browser would submit the form itself.
   let pending = null;
   let refocus = null;
-  // Presses made while a step is loading, played in turn once it has settled: two quick presses are
-  // two steps. A held-down key (e.repeat) queues nothing, so it cannot pile up requests.
+  // Presses and clicks made while a step is loading, played in turn once it has settled: two quick
+  // presses are two steps. A held-down key (e.repeat) queues nothing, so it cannot pile up requests.
   const queue = [];
   const QUEUE_MAX = 8;
 
@@ -18,6 +18,18 @@
     const button = replay && replay.querySelector('[data-replay="' + which + '"]');
     if (button && !button.disabled) button.click();
   }
+
+  // A click on a step button while a step is loading joins the same queue: htmx would otherwise
+  // hold it for the form being swapped away and drop it, so quick clicks lost a step.
+  document.addEventListener("click", function (e) {
+    if (!pending) return;
+    const button = e.target && e.target.closest && e.target.closest("[data-replay]");
+    const replay = document.getElementById("replay");
+    if (!button || !replay || !replay.contains(button)) return;
+    e.preventDefault();
+    e.stopPropagation();
+    if (queue.length < QUEUE_MAX) queue.push(button.dataset.replay);
+  }, true);
 
   document.addEventListener("keydown", function (e) {
     const which = KEYS[e.key];

@@ -153,6 +153,33 @@ def test_replay_presses_as_a_step_lands_are_steps_by_htmx(live_daphne: str, page
     assert loads == []
 
 
+def test_replay_clicks_while_a_step_loads_are_each_a_step(live_daphne: str, page: Page, alice, bob):
+    """Forward clicked twice while the step before is still on its way: three steps in all. htmx
+    held such a click for the form being swapped away and then dropped it."""
+    page.set_default_timeout(15000)
+    game = finish_between(alice, bob, seed=61, rules=HouseRules(target=61))
+    shown = shown_moves(list(Move.objects.filter(game=game).order_by("seq")))
+    log_in(page, live_daphne, alice)
+    page.goto(f"{live_daphne}/games/{game.pk}/replay/?step={shown[2]}")
+    expect(page.get_by_test_id("step")).to_have_text(str(shown[2]))
+    held = []
+    a_step = re.compile(r"/replay/\?step=")
+    page.route(a_step, lambda route: held.append(route) if not held else route.continue_())
+    forward = page.get_by_role("button", name="Forward")
+    forward.click()
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert len(held) == 1
+    forward.click()
+    forward.click()
+    held[0].continue_()
+    expect(page.get_by_test_id("step")).to_have_text(str(shown[5]))
+    expect(page).to_have_url(re.compile(rf"\?step={shown[5]}$"))
+    page.unroute(a_step)
+
+
 def test_tables_of_three_and_four_verify_and_replay_in_the_browser(live_daphne: str, page: Page,
                                                                    alice, bob, carol):
     page.set_default_timeout(15000)
