@@ -18,6 +18,20 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 EASY = {"kind": "computer", "level": "easy"}
 DESKTOP = {"width": 1280, "height": 720}
 PHONE = {"width": 390, "height": 844}
+A_STEP = re.compile(r"/replay/\?step=")
+
+
+def hold_the_next_step(page: Page, press):
+    """Press, and keep the step it asks for on its way until the test lets it go (the returned
+    route); later steps go through."""
+    held = []
+    page.route(A_STEP, lambda route: route.continue_() if held else held.append(route))
+    press()
+    for _ in range(100):
+        if held:
+            return held[0]
+        page.wait_for_timeout(50)
+    raise AssertionError("the step was never asked for")
 
 
 def test_record_verifies_deals_in_the_browser_and_the_replay_steps(live_daphne: str, page: Page, alice, bob):
@@ -135,19 +149,11 @@ def test_replay_presses_as_a_step_lands_are_steps_by_htmx(live_daphne: str, page
 
     # Back in the browser while a step is still loading: the keys go on working from the step
     # restored (the step in flight lands in the page taken away and is never heard to settle).
-    held = []
-    a_step = re.compile(r"/replay/\?step=")
-    page.route(a_step, lambda route: held.append(route))
-    page.keyboard.press("ArrowRight")
-    for _ in range(100):
-        if held:
-            break
-        page.wait_for_timeout(50)
-    assert len(held) == 1
+    held = hold_the_next_step(page, lambda: page.keyboard.press("ArrowRight"))
     page.go_back()
     expect(page.get_by_test_id("step")).to_have_text(str(shown[step - 1]))
-    held[0].continue_()
-    page.unroute(a_step)
+    held.continue_()
+    page.unroute(A_STEP)
     page.keyboard.press("ArrowRight")
     expect(page.get_by_test_id("step")).to_have_text(str(shown[step]))
     assert loads == []
@@ -162,22 +168,14 @@ def test_replay_clicks_while_a_step_loads_are_each_a_step(live_daphne: str, page
     log_in(page, live_daphne, alice)
     page.goto(f"{live_daphne}/games/{game.pk}/replay/?step={shown[2]}")
     expect(page.get_by_test_id("step")).to_have_text(str(shown[2]))
-    held = []
-    a_step = re.compile(r"/replay/\?step=")
-    page.route(a_step, lambda route: held.append(route) if not held else route.continue_())
     forward = page.get_by_role("button", name="Forward")
-    forward.click()
-    for _ in range(100):
-        if held:
-            break
-        page.wait_for_timeout(50)
-    assert len(held) == 1
+    held = hold_the_next_step(page, forward.click)
     forward.click()
     forward.click()
-    held[0].continue_()
+    held.continue_()
     expect(page.get_by_test_id("step")).to_have_text(str(shown[5]))
     expect(page).to_have_url(re.compile(rf"\?step={shown[5]}$"))
-    page.unroute(a_step)
+    page.unroute(A_STEP)
 
 
 def test_tables_of_three_and_four_verify_and_replay_in_the_browser(live_daphne: str, page: Page,
