@@ -114,6 +114,12 @@ class ComputerGameForm(HouseRulesForm):
     )
 
 
+def _pace_or_timer(form: forms.Form, data: dict) -> None:
+    """The field-level word for the rule the lobby's service keeps: own pace or a turn timer."""
+    if data.get("days_per_move") and data.get("turn_timer"):
+        form.add_error("turn_timer", "A game at your own pace has days a move, not a turn timer.")
+
+
 class SeekForm(HouseRulesForm):
     field_order = ["opponent", "days_per_move", "rated", "hints", "turn_timer"]
     lead = ("opponent",)
@@ -158,8 +164,7 @@ class SeekForm(HouseRulesForm):
             self.add_error("rated", "Rated games use automatic counting.")
         if data.get("rated") and data.get("hints"):
             self.add_error("hints", "Rated games have no discard hints.")
-        if data.get("days_per_move") and data.get("turn_timer"):
-            self.add_error("turn_timer", "A game at your own pace has days a move, not a turn timer.")
+        _pace_or_timer(self, data)
         return data
 
 
@@ -238,8 +243,7 @@ class TableForm(HouseRulesForm):
                     self.add_error(f"seat_{i}", "At your own pace every seat is a person: open or invited.")
                 seats.append({"kind": "computer", "level": kind})
         data["seats"] = seats
-        if data.get("days_per_move") and data.get("turn_timer"):
-            self.add_error("turn_timer", "A game at your own pace has days a move, not a turn timer.")
+        _pace_or_timer(self, data)
         return data
 
     def house_rules(self) -> HouseRules:
