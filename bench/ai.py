@@ -239,6 +239,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fit-throw-model", type=int, metavar="HANDS", default=0)
     parser.add_argument("--duplicate", action="store_true",
                         help="each deal sequence twice, seats swapped (--games counts both games)")
+    parser.add_argument("--seeds", type=int, default=1,
+                        help="with --duplicate: --games for each of this many seeds from --seed, "
+                             "reported together and seed by seed")
     args = parser.parse_args(argv)
     if args.fit_throw_model:
         print(json.dumps(fit_throw_model(args.fit_throw_model, 7)))
@@ -255,7 +258,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.duplicate:
             for first, second in pairings:
                 result[f"{first}_vs_{second}"] = duplicate(first, second, max(1, args.games // 2), args.seed,
-                                                           args.processes, wilson)
+                                                           args.processes, wilson, args.seeds)
         else:
             result.update(strength(args.games, args.seed, args.processes, pairings))
         result["strength_seconds"] = round(time.perf_counter() - t, 1)
@@ -277,6 +280,9 @@ def main(argv: list[str] | None = None) -> int:
                       f"{100 * r['split_pairs']:.0f}% split) over {r['games']} duplicate games; "
                       f"both over 90: {100 * r['endgame_rate']:.1f}% [{100 * elo:.1f}, {100 * ehi:.1f}] "
                       f"of {r['endgame_games']}")
+                if len(r["rate_by_seed"]) > 1:
+                    seeds = r["rate_by_seed"].items()
+                    print("  seed by seed: " + ", ".join(f"{s} {100 * v:.1f}%" for s, v in seeds))
                 continue
             print(f"{first:>8} vs {second:<8} {100 * r['rate']:5.1f}% wins  95% CI [{100 * lo:.1f}, "
                   f"{100 * hi:.1f}]  over {r['games']} games ({r['deals_per_game']} deals/game)")

@@ -60,14 +60,23 @@ def _chunk(args) -> list[tuple[DuplicateGame, DuplicateGame]]:
             for i in indexes]
 
 
-def duplicate(first: str, second: str, pairs: int, seed: int, processes: int, wilson) -> dict:
+def duplicate(first: str, second: str, pairs: int, seed: int, processes: int, wilson, seeds: int = 1) -> dict:
+    """``pairs`` pairs of games for each of ``seeds`` consecutive seeds from ``seed``, reported
+    together (a seed's games are the same whether run alone or with others) and seed by seed."""
     step = max(1, min(25, pairs // (8 * processes)))
-    chunks = [(first, second, seed, range(i, min(pairs, i + step))) for i in range(0, pairs, step)]
+    chunks = [(first, second, s, range(i, min(pairs, i + step)))
+              for s in range(seed, seed + seeds) for i in range(0, pairs, step)]
     if processes > 1:
         with multiprocessing.get_context("fork").Pool(processes) as pool:
-            done = [p for part in pool.map(_chunk, chunks) for p in part]
+            parts = pool.map(_chunk, chunks)
     else:
-        done = [p for c in chunks for p in _chunk(c)]
+        parts = [_chunk(c) for c in chunks]
+    by_seed: dict[int, list[int]] = {}
+    for (_, _, s, _), part in zip(chunks, parts, strict=True):
+        tally = by_seed.setdefault(s, [0, 0])
+        tally[0] += sum(a.first_won + b.first_won for a, b in part)
+        tally[1] += 2 * len(part)
+    done = [p for part in parts for p in part]
     games = [g for pair in done for g in pair]
     wins = sum(g.first_won for g in games)
     lo, hi = wilson(wins, len(games))
@@ -86,4 +95,5 @@ def duplicate(first: str, second: str, pairs: int, seed: int, processes: int, wi
         "endgame_games": len(late), "endgame_wins": late_wins,
         "endgame_rate": round(late_wins / max(1, len(late)), 4),
         "endgame_ci95": [round(late_lo, 4), round(late_hi, 4)],
+        "rate_by_seed": {s: round(w / n, 4) for s, (w, n) in by_seed.items()},
     }
