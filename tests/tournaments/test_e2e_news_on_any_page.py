@@ -89,6 +89,8 @@ def test_the_match_ready_news_reaches_the_game_record(live_daphne: str, browser:
         phone.locator("#site-news").get_by_role("link", name="Open the board").click()
         expect(phone).to_have_url(f"{live_daphne}/games/{nxt.game_id}/")
         expect(phone.locator("#board")).to_be_visible()
+        # The board's socket, once open, is what tells the server the board was seen.
+        expect(phone.locator("#connection")).to_have_attribute("data-state", "open")
         assert phone.locator('[ws-connect="/ws/news/"]').count() == 0  # the board's own socket serves
         phone.goto(f"/games/{earlier.pk}/record/")
         expect(phone.locator('#site-news[data-sent="0"]')).to_have_count(1)  # the server knows it is done
