@@ -13,13 +13,10 @@ option the variant is the reference itself and the margin is exactly 0 (a check 
 from __future__ import annotations
 
 import argparse
-import math
-import multiprocessing
 import random
-import statistics
 import time
 
-from bench.paired_deals import laid_away, pegged
+from bench.paired_deals import differences, laid_away, pegged, summary
 from games.engine.actions import Play
 from games.engine.players import choose_action, pegging
 from games.engine.players.choose import peg_situation
@@ -70,14 +67,8 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
     start = time.perf_counter()
     chunks = [(args.seed, i, min(args.deals, i + 50), args.knows_hand) for i in range(0, args.deals, 50)]
-    if args.processes > 1:
-        with multiprocessing.get_context("fork").Pool(args.processes) as pool:
-            diffs = [d for part in pool.map(_chunk, chunks) for d in part]
-    else:
-        diffs = [d for c in chunks for d in _chunk(c)]
-    mean = statistics.fmean(diffs)
-    half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else 0.0
-    changed = sum(d != 0 for d in diffs) / len(diffs)
+    diffs = differences(_chunk, chunks, args.processes)
+    mean, half, changed = summary(diffs)
     what = "knowing the other hand" if args.knows_hand else "the reference itself"
     print(f"{what}: {mean:+.3f} points of pegging margin a deal (95% CI {mean - half:+.3f} to "
           f"{mean + half:+.3f}) over {len(diffs):,} deals, seed {args.seed}; "

@@ -3,7 +3,10 @@ deal ``i`` of a seed is the same cards and the same random choices whoever plays
 
 from __future__ import annotations
 
+import math
+import multiprocessing
 import random
+import statistics
 from collections.abc import Callable
 
 from games.engine.actions import Action
@@ -41,3 +44,18 @@ def pegged(state: GameState, decide: Callable[[GameState, int], Action]) -> list
             if e.points and e.seat is not None and e.kind not in SHOWS:
                 points[e.seat] += e.points
     return points
+
+
+def differences(chunk: Callable[[tuple], list[float]], chunks: list[tuple], processes: int) -> list[float]:
+    """Each chunk's per-deal differences, in deal order, on ``processes`` processes."""
+    if processes > 1:
+        with multiprocessing.get_context("fork").Pool(processes) as pool:
+            return [d for part in pool.map(chunk, chunks) for d in part]
+    return [d for c in chunks for d in chunk(c)]
+
+
+def summary(diffs: list[float]) -> tuple[float, float, float]:
+    """(mean, half-width of its 95% interval, share of deals played differently)."""
+    mean = statistics.fmean(diffs)
+    half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else 0.0
+    return mean, half, sum(d != 0 for d in diffs) / len(diffs)
