@@ -21,6 +21,8 @@ cards, so it averages over hands the opponent could hold (perfect-information Mo
   first lead and reply fast; tests showed no loss of strength from this.
 * **How much work.** Sampling stops after ``NODE_BUDGET`` search nodes (at least ``MIN_SAMPLES``,
   at most ``MAX_SAMPLES`` hands): a node count, not a clock, so a seeded game replays exactly.
+  Near the end, valued in chances, the budget is larger (``END_NODE_BUDGET``, at least
+  ``END_MIN_SAMPLES`` hands): there every hand searched is worth more.
 
 It plays the card with the best weighted average. Near the end of the game (``endgame_matters``)
 every position is judged by who wins: reaching the target in the play is worth ``WIN``, and at the
@@ -51,6 +53,9 @@ from .peg_chances import LeafChances
 from .sampling import _history_likelihood, _opp_show, _opponent_hands
 from .situation import (
     CRIB_ESTIMATE,
+    END_MAX_SAMPLES,
+    END_MIN_SAMPLES,
+    END_NODE_BUDGET,
     FAR,
     HORIZON_CARDS,
     MAX_SAMPLES,
@@ -307,6 +312,9 @@ def search_values(sit: PegSituation, rng: random.Random, by_chances: bool = Fals
     chances = None
     if by_chances and endgame and peg_chances.applies(sit.target, sit.peg_out_zone):
         chances = peg_chances.LeafChances(sit.target, sit.i_am_dealer)
+    least, most, budget = MIN_SAMPLES, MAX_SAMPLES, NODE_BUDGET
+    if chances is not None:
+        least, most, budget = END_MIN_SAMPLES, END_MAX_SAMPLES, END_NODE_BUDGET
     exact, hands = _opponent_hands(sit, rng)
     weight_sum = 0.0
     for samples, (weight, opp) in enumerate(hands, 1):
@@ -327,6 +335,6 @@ def search_values(sit: PegSituation, rng: random.Random, by_chances: bool = Fals
             totals[r] += weight * values[r]
         # Stop sampling once the work budget is spent (a node count, not a clock, so the choice
         # is reproducible); exact enumerations always run to the end.
-        if not exact and (samples >= MAX_SAMPLES or (samples >= MIN_SAMPLES and nodes >= NODE_BUDGET)):
+        if not exact and (samples >= most or (samples >= least and nodes >= budget)):
             break
     return CardValues(totals, weight_sum or 1.0, distinct, chances is not None, endgame and chances is None)
