@@ -22,9 +22,8 @@ import importlib
 import random
 import time
 
-from bench.paired_deals import differences, summary
+from bench.paired_deals import differences, shuffled, summary
 from games.engine.actions import NextDeal
-from games.engine.cards import DECK
 from games.engine.game import apply
 from games.engine.players import choose_action
 from games.engine.rules import HouseRules
@@ -50,9 +49,7 @@ def settings(pairs: list[str]) -> list[tuple[object, str, object]]:
 
 def chance(seed: int, i: int, seat: int, changed: list, against: str, scores: tuple[int, int]) -> float:
     """``seat``'s chance to win once deal ``i`` is over, the expert in that seat with ``changed``."""
-    rng = random.Random(f"{seed}:{i}")
-    deck = list(DECK)
-    rng.shuffle(deck)
+    deck, rng = shuffled(seed, i)
     at = (rng.randint(*scores), rng.randint(*scores))
     state = start_deal(HouseRules(), dealer=0, hands=(deck[:6], deck[6:12]), starter=deck[12], scores=at)
     play_rng = random.Random(f"{seed}:{i}:play")

@@ -10,7 +10,7 @@ import statistics
 from collections.abc import Callable
 
 from games.engine.actions import Action
-from games.engine.cards import DECK
+from games.engine.cards import DECK, Card
 from games.engine.game import apply
 from games.engine.players import choose_action
 from games.engine.rules import HouseRules
@@ -21,12 +21,19 @@ from games.engine.view import view
 SHOWS = ("hand", "crib")  # points counted after the play, not pegged in it
 
 
-def laid_away(seed: int, i: int, level: str) -> tuple[GameState, random.Random]:
-    """Deal ``i`` at 0-0 (seat 0 deals), both seats laid away by ``level`` and the starter cut;
-    with the random source the play goes on with."""
+def shuffled(seed: int, i: int) -> tuple[list[Card], random.Random]:
+    """Deal ``i``'s deck, and the random source that shuffled it (what else the deal draws comes
+    from it, after the cards)."""
     rng = random.Random(f"{seed}:{i}")
     deck = list(DECK)
     rng.shuffle(deck)
+    return deck, rng
+
+
+def laid_away(seed: int, i: int, level: str) -> tuple[GameState, random.Random]:
+    """Deal ``i`` at 0-0 (seat 0 deals), both seats laid away by ``level`` and the starter cut;
+    with the random source the play goes on with."""
+    deck, _ = shuffled(seed, i)
     state = start_deal(HouseRules(), dealer=0, hands=(deck[:6], deck[6:12]), starter=deck[12], scores=(0, 0))
     play_rng = random.Random(f"{seed}:{i}:play")
     while state.phase in ("discard", "starter"):
