@@ -56,6 +56,7 @@ from .situation import (
     END_MAX_SAMPLES,
     END_MIN_SAMPLES,
     END_NODE_BUDGET,
+    END_REACH,
     FAR,
     HORIZON_CARDS,
     MAX_SAMPLES,
@@ -258,8 +259,8 @@ class _Solver:
 
 
 def endgame_matters(sit: PegSituation) -> bool:
-    """Whether this deal can end the game: then wins count, not points (30 = peg plus a big hand)."""
-    reach = 30 + (sit.my_show or 0)
+    """Whether this deal can end the game: then wins count, not points."""
+    reach = END_REACH + (sit.my_show or 0)
     return sit.target - max(sit.my_score, sit.opp_score) <= reach
 
 

@@ -20,6 +20,7 @@ NODE_BUDGET = 1500  # search nodes after which sampling stops (about 5 ms)
 END_MIN_SAMPLES = 32
 END_MAX_SAMPLES = 64
 END_NODE_BUDGET = 6000
+END_REACH = 30  # a deal can end the game when the leader needs at most this plus my show (peg + big hand)
 HORIZON_CARDS = 7  # with this many cards still in hands, search to the end of the series only
 REPLIES_CACHE = 40_000  # series whose reply points are remembered (about 10 MB at most)
 EXACT_LIMIT = 40  # enumerate every rank combination of the opponent's hand up to this many
