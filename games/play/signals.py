@@ -27,6 +27,9 @@ deal_started = Signal()  # kwargs: game (games.play.models.Game), game_no, deal_
 # A player opened a game's board (its socket connected): organisers start a clock that waits for
 # both players to be at the table (games.tournaments).
 player_arrived = Signal()  # kwargs: game_id, user
+# A seated player was served the board of an organised game (a page, socket or not): organisers take
+# down their "your match is ready" (games.tournaments).
+board_served = Signal()  # kwargs: game_id, user
 # A correspondence game came to these players' turn (games.play.services.clock_keeping): sent in the
 # move's transaction; a listener that writes to people does so on commit.
 turn_due = Signal()  # kwargs: game (games.play.models.Game), user_ids

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from django.db.models import Q
+from django.db.models import F, Q
 from django.urls import reverse
 from django.utils import timezone
 
@@ -41,15 +41,15 @@ def for_player(user) -> list[PlayerNotice]:
 
 def ready_matches(user) -> list[PlayerNotice]:
     """The player's matches whose games are made and whose board they have not opened yet: "Your
-    match is ready". Opening the board (a socket there) is what makes it go."""
+    match is ready". Being served the board is what makes it go (``listeners.on_board_served``)."""
     matches = (
         Match.objects.filter(
-            Q(entrant1__user=user) | Q(entrant2__user=user),
+            (Q(entrant1__user=user) & ~Q(opened1=F("game_id")))
+            | (Q(entrant2__user=user) & ~Q(opened2=F("game_id"))),
             status=Match.Status.ACTIVE,
             game__isnull=False,
             tournament__status=Tournament.Status.RUNNING,
         )
-        .exclude(game__connections__user=user)
         .select_related("tournament", "entrant1__user", "entrant2__user")
         .order_by("-started_at", "-pk")
     )

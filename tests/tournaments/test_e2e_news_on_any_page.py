@@ -8,15 +8,14 @@ Photographed at 1280x720 and 390x844."""
 from __future__ import annotations
 
 import pytest
-from django.utils import timezone
 from playwright.sync_api import Browser, expect
 
-from games.play.models import Connection, Game
+from games.play.models import Game
 from games.tournaments import services
 from games.tournaments.models import Tournament
 from games.tournaments.services.entered_results import Entry
 from tests.e2e.helpers import screenshot, serious_axe_violations
-from tests.play.factories import act, human_game, make_user
+from tests.play.factories import act, human_game, logged_in, make_user
 
 from .helpers import active_matches, make_players, make_tournament
 from .test_e2e_live_scores import _player, _post_move
@@ -44,8 +43,7 @@ def test_the_match_ready_news_reaches_the_game_record(live_daphne: str, browser:
     mine, other = sorted(active_matches(t), key=lambda m: not plays(m))
     services.round_set_results(tournament_id=t.pk, entries=[Entry(other.pk, other.entrant1_id)], reason="")
     # I have opened my round 1 board already: that match's news is done.
-    Connection.objects.create(game_id=mine.game_id, user=me, channel_name="earlier-tab",
-                              last_seen=timezone.now(), closed_at=timezone.now())
+    assert logged_in(me).get(f"/games/{mine.game_id}/").status_code == 200
     readers = {size: _player(browser, live_daphne, me) for size in SIZES}
     opponent = _player(browser, live_daphne, (mine.entrant2 if mine.entrant1.user_id == me.pk
                                               else mine.entrant1).user)

@@ -4,6 +4,8 @@ round starts; and the notice goes once the player has opened the board."""
 
 from __future__ import annotations
 
+from importlib import import_module
+
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
@@ -62,10 +64,12 @@ def test_the_notice_goes_once_the_board_is_opened(monkeypatch):
     (m,) = active_matches(t)
     client: Client = logged_in(m.entrant1.user)
     assert "Your match is ready: Round 1, against" in client.get("/lobby/").content.decode()
-    Connection.objects.create(game_id=m.game_id, user=m.entrant1.user, channel_name="test",
-                              last_seen=timezone.now())  # the player's socket on the board
+    assert client.get(f"/games/{m.game_id}/").status_code == 200  # served the board; no socket needed
+    assert not Connection.objects.filter(game_id=m.game_id).exists()
     assert "Your match is ready" not in client.get("/lobby/").content.decode()
     assert "Your match is ready" in logged_in(m.entrant2.user).get("/lobby/").content.decode()
+    m.refresh_from_db()
+    assert (m.opened1, m.opened2) == (m.game_id, None)
 
 
 async def _board_with(socket: WebsocketCommunicator, words: str) -> str:
@@ -97,3 +101,21 @@ async def test_the_finished_board_says_the_next_match_is_ready():
         assert f'href="/games/{nxt.game_id}/"' in pushed
     finally:
         await board.disconnect(timeout=10)
+
+
+def test_a_board_opened_before_the_mark_existed_keeps_its_news_down():
+    from django.apps import apps
+    from django.db import connection
+
+    migration = import_module("games.tournaments.migrations.0009_match_board_served")
+    players = make_players(2, "m")
+    t = make_tournament(players, format=Tournament.Format.ROUND_ROBIN, name="Mark Cup")
+    services.tournament_start(tournament_id=t.pk)
+    (m,) = active_matches(t)
+    Connection.objects.create(game_id=m.game_id, user=m.entrant2.user, channel_name="earlier-tab",
+                              last_seen=timezone.now(), closed_at=timezone.now())
+    migration.mark_boards_opened(apps, connection.schema_editor())
+    m.refresh_from_db()
+    assert (m.opened1, m.opened2) == (None, m.game_id)
+    assert "Your match is ready" not in logged_in(m.entrant2.user).get("/lobby/").content.decode()
+    assert "Your match is ready" in logged_in(m.entrant1.user).get("/lobby/").content.decode()

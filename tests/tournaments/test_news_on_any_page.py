@@ -9,10 +9,8 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
-from django.utils import timezone
 
 from cribsite.asgi import application
-from games.play.models import Connection
 from games.tournaments import services
 from games.tournaments.models import Tournament
 from games.tournaments.services.entered_results import Entry
@@ -52,9 +50,11 @@ async def test_the_new_match_is_pushed_to_a_page_that_is_not_a_board():
         assert 'id="site-news"' in opened and "Your match is ready: Round 1, against" in opened
         assert f'data-news="match-{first.game_id}"' in opened
         assert "Your match is ready" not in await stranger.receive_from(timeout=10)
-        # The player opens the first board: that news is done.
-        await sync_to_async(Connection.objects.create)(game_id=first.game_id, user=me, channel_name="t",
-                                                       last_seen=timezone.now())
+        # The player opens the first board: that news is done, on this page too.
+        board = await sync_to_async(lambda: logged_in(me).get(f"/games/{first.game_id}/"))()
+        assert board.status_code == 200 and "Your match is ready" not in board.content.decode()
+        dropped = await page.receive_from(timeout=10)
+        assert 'id="site-news"' in dropped and "Your match is ready" not in dropped
         entries = [Entry(m.pk, m.entrant1_id) for m in (first, *others)]
         await sync_to_async(services.round_set_results)(tournament_id=t.pk, entries=entries, reason="")
         pushed = await page.receive_from(timeout=10)

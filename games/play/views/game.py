@@ -17,7 +17,7 @@ from django.utils.html import format_html
 from django.views.decorators.http import require_POST
 
 from games.infra import timeline
-from games.play import broadcast, presence, ratelimit, services
+from games.play import broadcast, presence, ratelimit, services, signals
 from games.play.board.correspondence import waiting_on
 from games.play.board.player import announce_html, board_context, board_html
 from games.play.board.status import presence_context
@@ -74,6 +74,8 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         return not_your_game(request)
     if game.state is None:  # a seek not accepted yet, or withdrawn: there is no board
         return redirect("invitation", token=game.invite_token)
+    if game.organised:
+        signals.board_served.send(sender=Game, game_id=game.pk, user=request.user)
     if not request.htmx and services.computer_to_act(game):
         # Without JavaScript nothing would fetch the computer's moves one at a time: make them now.
         with contextlib.suppress(services.ServiceError):  # another page won the race: show the board

@@ -45,6 +45,7 @@ from games.tournaments.services.forfeits import (
     match_forfeit,
 )
 from games.tournaments.services.listeners import (
+    on_board_served,
     on_deal_started,
     on_game_finished,
     on_player_arrived,
@@ -81,6 +82,7 @@ __all__ = [
     "match_set_result",
     "on_deal_started",
     "on_game_finished",
+    "on_board_served",
     "on_player_arrived",
     "parse_scores",
     "player_renamed",

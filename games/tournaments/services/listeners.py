@@ -1,5 +1,6 @@
 """What tournaments do when play tells them something (``games.play.signals``, connected in
-``TournamentsConfig.ready``): a game finished, a deal started, a player came to the board."""
+``TournamentsConfig.ready``): a game finished, a deal started, a player was served the board or
+came to it."""
 
 from __future__ import annotations
 
@@ -43,6 +44,24 @@ def on_deal_started(sender, game: Game, **kwargs) -> None:
         tournament_changed_on_commit(tournament_id)
 
 
+def on_board_served(sender, game_id: int, user, **kwargs) -> None:
+    """games.play.signals.board_served: the player has the match's board in front of them, whether or
+    not its socket ever connects, so their "Your match is ready" goes, from their other pages too."""
+    if _mark_served(game_id, user):
+        players_told_on_commit(user.pk)
+
+
+def _mark_served(game_id: int, user) -> int:
+    """Mark the match's board of ``game_id`` served to ``user``: how many marks changed (0 or 1)."""
+    marked = 0
+    active = Match.objects.filter(game_id=game_id, status=Match.Status.ACTIVE)
+    for side in (1, 2):
+        opened = f"opened{side}"
+        marked += active.filter(**{f"entrant{side}__user": user}).exclude(**{opened: game_id}).update(
+            **{opened: game_id})
+    return marked
+
+
 def on_player_arrived(sender, game_id: int, user, **kwargs) -> None:
     """games.play.signals.player_arrived: a tournament game's turn clock starts once both players
     have come to its board, not when the round made the game (a player who never comes forfeits
@@ -56,7 +75,8 @@ def on_player_arrived(sender, game_id: int, user, **kwargs) -> None:
     if m is None or m.tournament.status != Tournament.Status.RUNNING:
         return
     players = {m.entrant1.user_id, m.entrant2.user_id}
-    if user.pk in players:
+    if user.pk in players:  # a board whose page was served before the mark existed comes here
+        _mark_served(game_id, user)
         players_told_on_commit(user.pk)  # the other pages they have open drop "Your match is ready"
     if not m.tournament.turn_timer:
         return
