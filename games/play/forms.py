@@ -197,8 +197,8 @@ class TableForm(HouseRulesForm):
     days_per_move = forms.TypedChoiceField(
         label="Pace", coerce=int, initial=0, required=False, empty_value=0,
         choices=SeekForm.base_fields["days_per_move"].choices,
-        help_text="At your own pace every seat is a person (open or invited): each has days for each "
-                  "move and a time bank, and hears by email when it is their turn.",
+        help_text="At your own pace each person has days for each move and a time bank, and hears by "
+                  "email when it is their turn; a computer in a seat answers at once.",
     )
     turn_timer = SeekForm.base_fields["turn_timer"]
 
@@ -238,9 +238,6 @@ class TableForm(HouseRulesForm):
             elif kind == "open":
                 seats.append({"kind": "open"})
             else:
-                if data.get("days_per_move"):
-                    # The computer moves while a board is open; at your own pace nobody may be looking.
-                    self.add_error(f"seat_{i}", "At your own pace every seat is a person: open or invited.")
                 seats.append({"kind": "computer", "level": kind})
         data["seats"] = seats
         _pace_or_timer(self, data)

@@ -4,6 +4,7 @@ left first, from the menu's count to the board's clock."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -123,3 +124,36 @@ def test_a_table_of_four_at_your_own_pace_claims_on_time_against_the_other_side(
     table.refresh_from_db()
     assert table.status == Game.Status.FINISHED and table.winner_seat % 2 == 0
     screenshot(page, f"corr-table-won-on-time-{size}", full_page=False)
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_a_table_at_your_own_pace_with_the_computer_in_a_seat(live_daphne: str, page: Page, size: str):
+    import random
+
+    from tests.play.factories import load, play_out
+
+    page.set_viewport_size(SIZES[size])
+    ann, ben = _player("ann"), _player("ben")
+    table = services.game_create_table(
+        user=ann, rules=HouseRules(players=3), days_per_move=2,
+        seats=[{"kind": "invite", "user": ben}, {"kind": "computer", "level": "expert"}])
+    table = services.game_accept(user=ben, game_id=table.pk)
+    # Ben to play, the computer next (seat 2 follows seat 1), then ann.
+    play_out(table, {0: ann, 1: ben}, random.Random(3), stop=lambda s: s.phase == "play" and s.to_act == (1,))
+    table.refresh_from_db()
+    seen = table.version
+    log_in(page, live_daphne, ben)
+    page.goto(f"{live_daphne}/games/{table.pk}/")
+    clock = page.get_by_test_id("corr-clock")
+    expect(clock).to_contain_text("2 days a move")
+    expect(clock.locator("li")).to_have_count(2)  # a clock for each person; the computer needs none
+    with page.expect_response(lambda r: r.url.endswith("/act/")) as answer:
+        page.locator(".play-form .hand button[name=card]:enabled").first.click()
+    # The answer to ben's card already holds the computer's: nobody's board had to ask for it.
+    answered = int(re.search(r'id="board"[^>]* data-version="(\d+)"', answer.value.text()).group(1))
+    assert answered >= seen + 2
+    table.refresh_from_db()
+    assert 2 not in load(table).to_act
+    page.locator("#board").scroll_into_view_if_needed()
+    screenshot(page, f"corr-table-with-the-computer-{size}", full_page=False)
+    assert serious_axe_violations(page) == []

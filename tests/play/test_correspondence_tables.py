@@ -1,5 +1,6 @@
-"""Tables of three and four at your own pace: every seat a person, a clock for each, and a claim on
-time only against another side. Time is moved through ``games.play.correspondence.now``."""
+"""Tables of three and four at your own pace: a clock for each person, a claim on time only against
+another side, and a computer in a seat that answers at once, board open or not. Time is moved
+through ``games.play.correspondence.now``."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from games.play.forms import TableForm
 from games.play.models import Game
 from games.play.services import ServiceError
 from tests.play.corr_support import START, clocks, move_once
-from tests.play.factories import load, make_user, play_out
+from tests.play.factories import as_form, load, make_user, play_out, random_action
 
 pytestmark = pytest.mark.django_db
 
@@ -79,12 +80,9 @@ def test_at_three_either_other_player_may_give_the_late_one_more_time(clock):
         services.game_claim_on_time(user=three[0], game_id=game.pk)
 
 
-def test_own_pace_tables_are_people_only_and_have_no_turn_timer(four):
+def test_own_pace_tables_have_no_turn_timer(four):
     ann, ben, cat, _ = four
     people = [{"kind": "invite", "user": ben}, {"kind": "open"}]
-    with pytest.raises(ServiceError, match="every seat is a person"):
-        services.game_create_table(user=ann, rules=HouseRules(players=3), days_per_move=1,
-                                   seats=[people[0], {"kind": "computer", "level": "standard"}])
     with pytest.raises(ServiceError, match="not a turn timer"):
         services.game_create_table(user=ann, rules=HouseRules(players=3), days_per_move=1, turn_timer=60,
                                    seats=people)
@@ -104,11 +102,55 @@ def test_the_lobby_s_table_form_opens_a_table_at_your_own_pace(clock, four):
     assert response.status_code == 302, response.content.decode()[:2000]
     table = Game.objects.get()
     assert table.players == 3 and table.days_per_move == 3 and table.status == Game.Status.WAITING
-    # A computer in a seat is refused by the form, with a word beside that seat.
-    refused = client.post(reverse("new_table"), {**form, "table-seat_2": "standard"})
-    assert refused.status_code == 400
-    assert "every seat is a person" in refused.content.decode()
-    assert Game.objects.count() == 1
+    # A computer may take a seat at that pace too.
+    assert client.post(reverse("new_table"), {**form, "table-seat_2": "standard"}).status_code == 302
+    with_computer = Game.objects.latest("pk")
+    assert with_computer.days_per_move == 3
+    assert with_computer.plan[2] == {"kind": "computer", "level": "standard"}
+
+
+def test_a_computer_at_your_own_pace_answers_each_move_without_a_board(clock, monkeypatch):
+    """Two people and the computer, moves posted as a page would and no board asking for the
+    computer's: after every move a person is due again (or the game is over), the computer has no
+    clock, and the person it hands the turn to hears of it."""
+    from games.play import signals
+
+    told = []
+    monkeypatch.setattr(signals.turn_due, "send", lambda sender, game, user_ids: told.extend(user_ids))
+    ann, ben = make_user("ann"), make_user("ben")
+    table = services.game_create_table(
+        user=ann, rules=HouseRules(players=3), days_per_move=2,
+        seats=[{"kind": "invite", "user": ben}, {"kind": "computer", "level": "standard"}])
+    table = services.game_accept(user=ben, game_id=table.pk)
+    assert sorted(clocks(table)) == [0, 1]
+    users, rng = {0: ann, 1: ben}, random.Random(7)
+    pages = {seat: Client() for seat in users}
+    for seat, user in users.items():
+        pages[seat].force_login(user)
+    computer_moves = 0
+    for _ in range(600):
+        table.refresh_from_db()
+        if table.status != Game.Status.ACTIVE:
+            break
+        state = load(table)
+        due = [s for s in state.to_act if s in users]
+        assert due, f"the computer was left due in {state.phase}"
+        seat = due[0]
+        told.clear()
+        moves_before = table.move_count
+        response = pages[seat].post(reverse("act", args=[table.pk]),
+                                    {**as_form(random_action(state, seat, rng)), "version": table.version})
+        assert response.status_code == 302, response.content.decode()[:500]
+        table.refresh_from_db()
+        computer_moves += table.move_count - moves_before - 1
+        if table.status == Game.Status.ACTIVE:
+            # The other person, newly due, was told; the mover, at the board, never is.
+            newly = {users[s].pk for s in load(table).to_act if s in users} - {users[s].pk for s in due}
+            assert set(told) == newly - {users[seat].pk}
+    else:
+        raise AssertionError("the game did not end")
+    assert computer_moves > 20
+    assert table.status == Game.Status.FINISHED
 
 
 def test_the_table_form_says_what_is_wrong_with_a_pace_and_a_timer_together():

@@ -143,7 +143,8 @@ def _apply(
         raise StaleVersion("Someone else moved first; here is the board now.")
     rows.insert(Move, connection, move)
     if game.days_per_move:
-        clock_keeping.update_clocks(game, new_state, actor=action.seat)
+        # The person whose request made the move (a computer's too) is at the board: no notice.
+        clock_keeping.update_clocks(game, new_state, actor=action.seat, quiet=actor)
     if game.status == Game.Status.FINISHED:
         game_finished.send(sender=Game, game=game)
     _after_commit(game, origin=origin, actor=actor)

@@ -114,14 +114,12 @@ def game_create_table(
     """A table of three or four. ``seats`` describes seats 1..n-1 in order: ``{"kind": "computer",
     "level": "standard"}``, ``{"kind": "open"}`` or ``{"kind": "invite", "user": <User>}``. With four
     players seat 2 is the creator's partner. The table starts when every seat is filled.
-    ``days_per_move``: played at each one's own pace, every seat a person (the computer moves only
-    while someone's board is open to ask it)."""
+    ``days_per_move``: played at each one's own pace, a clock for each person; a computer's moves are
+    made as soon as a person's move leaves it due (``views.game.act``), board open or not."""
     n = rules.players
     if n not in (3, 4) or len(seats) != n - 1:
         raise ServiceError("A table has three or four seats.")
     _check_pace(days_per_move, turn_timer)
-    if days_per_move and any(spot.get("kind") == "computer" for spot in seats):
-        raise ServiceError("At your own pace every seat is a person: open or invited.")
     plan: list[dict] = [{"kind": "creator", "user": user.pk}]
     invitees = []
     for spot in seats:

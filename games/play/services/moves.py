@@ -154,10 +154,13 @@ def game_computer_step(*, game_id: int, origin: str = "", asked_by: int | None =
     return outcome
 
 
-def play_computer_turns(game_id: int, limit: int = 200) -> None:
-    """Run computer actions until a person must act (for pages without JavaScript and for tests)."""
+def play_computer_turns(
+    game_id: int, limit: int = 200, *, origin: str = "", asked_by: int | None = None
+) -> None:
+    """Run computer actions until a person must act (for pages without JavaScript, for games at
+    your own pace, and for tests); ``origin`` and ``asked_by`` as for ``game_computer_step``."""
     for _ in range(limit):
-        if game_computer_step(game_id=game_id) is None:
+        if game_computer_step(game_id=game_id, origin=origin, asked_by=asked_by) is None:
             return
 
 
