@@ -277,7 +277,8 @@ def main(argv: list[str] | None = None) -> int:
                 elo, ehi = r["endgame_ci95"]
                 print(f"{first:>9} vs {second:<9} {100 * r['rate']:5.1f}% wins  95% CI [{100 * lo:.1f}, "
                       f"{100 * hi:.1f}] (pairs [{100 * plo:.1f}, {100 * phi:.1f}], "
-                      f"{100 * r['split_pairs']:.0f}% split) over {r['games']} duplicate games; "
+                      f"{100 * r['split_pairs']:.0f}% split), {r['wins']:,} of {r['games']:,} duplicate "
+                      f"games; "
                       f"both over 90: {100 * r['endgame_rate']:.1f}% [{100 * elo:.1f}, {100 * ehi:.1f}] "
                       f"of {r['endgame_games']}")
                 if len(r["rate_by_seed"]) > 1:
