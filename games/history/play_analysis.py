@@ -97,6 +97,8 @@ def play_verdicts(game: Game) -> list[PlayVerdict]:
             points = win = None
             if values.in_chances:
                 win = cost / (2 * WIN)
+                if win < WIN_BEST:
+                    win = 0.0  # as good as the best, within the sampling's noise
             elif not values.mixed:
                 points = cost
                 if cost < POINTS_BEST:
