@@ -156,12 +156,14 @@ def game_computer_step(*, game_id: int, origin: str = "", asked_by: int | None =
 
 def play_computer_turns(
     game_id: int, limit: int = 200, *, origin: str = "", asked_by: int | None = None
-) -> None:
+) -> int:
     """Run computer actions until a person must act (for pages without JavaScript, for games at
-    your own pace, and for tests); ``origin`` and ``asked_by`` as for ``game_computer_step``."""
-    for _ in range(limit):
+    your own pace, and for tests); ``origin`` and ``asked_by`` as for ``game_computer_step``.
+    Returns how many were made."""
+    for made in range(limit):
         if game_computer_step(game_id=game_id, origin=origin, asked_by=asked_by) is None:
-            return
+            return made
+    return limit
 
 
 def _computer_seats_due(game: Game, state: engine.GameState) -> list[Seat]:

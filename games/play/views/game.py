@@ -135,9 +135,11 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
     if game.days_per_move and game.has_computer and game.status == Game.Status.ACTIVE:
         # At your own pace nobody may be at a board to ask for the computer's moves: they are made
         # now, each in its own transaction after the person's, until a person is due again.
+        made = 0
         with contextlib.suppress(services.ServiceError):  # an open board asked first: it stands
-            services.play_computer_turns(game.pk, origin=board_tab(request), asked_by=request.user.pk)
-        game = Game.objects.with_seats().get(pk=game.pk)
+            made = services.play_computer_turns(game.pk, origin=board_tab(request), asked_by=request.user.pk)
+        if made:
+            game = Game.objects.with_seats().get(pk=game.pk)
     if game.days_per_move and (following := next_waiting(game, request.user)):
         # At your own pace, a move made opens the next game waiting on the player, as turn-based
         # game apps do; the board just left shows what came of the move when they come back.

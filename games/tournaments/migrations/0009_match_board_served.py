@@ -14,7 +14,8 @@ def mark_boards_opened(apps, schema_editor):
     active = Match.objects.filter(game__isnull=False, status="active").values_list(
         "pk", "game_id", "entrant1__user_id", "entrant2__user_id")
     for pk, game_id, user1, user2 in active.iterator():
-        marks = {f"opened{side}": game_id for side, user in ((1, user1), (2, user2)) if (game_id, user) in opened}
+        sides = ((1, user1), (2, user2))
+        marks = {f"opened{side}": game_id for side, user in sides if (game_id, user) in opened}
         if marks:
             Match.objects.filter(pk=pk).update(**marks)
 

@@ -44,22 +44,35 @@ def on_deal_started(sender, game: Game, **kwargs) -> None:
         tournament_changed_on_commit(tournament_id)
 
 
+def _active_match(game_id: int) -> Match | None:
+    """The match in play on ``game_id``, with its event and entrants."""
+    return (
+        Match.objects.filter(game_id=game_id, status=Match.Status.ACTIVE)
+        .select_related("tournament", "entrant1", "entrant2")
+        .first()
+    )
+
+
+def _mark_served(m: Match, user) -> bool:
+    """Mark ``m``'s current board served to ``user``, one of its players: whether the mark changed.
+    Read from the loaded match, so a board served again costs no write."""
+    for side, entrant in ((1, m.entrant1), (2, m.entrant2)):
+        if entrant is not None and entrant.user_id == user.pk:
+            field = f"opened{side}"
+            if getattr(m, field) == m.game_id:
+                return False
+            setattr(m, field, m.game_id)
+            Match.objects.filter(pk=m.pk).update(**{field: m.game_id})
+            return True
+    return False
+
+
 def on_board_served(sender, game_id: int, user, **kwargs) -> None:
     """games.play.signals.board_served: the player has the match's board in front of them, whether or
     not its socket ever connects, so their "Your match is ready" goes, from their other pages too."""
-    if _mark_served(game_id, user):
+    m = _active_match(game_id)
+    if m is not None and _mark_served(m, user):
         players_told_on_commit(user.pk)
-
-
-def _mark_served(game_id: int, user) -> int:
-    """Mark the match's board of ``game_id`` served to ``user``: how many marks changed (0 or 1)."""
-    marked = 0
-    active = Match.objects.filter(game_id=game_id, status=Match.Status.ACTIVE)
-    for side in (1, 2):
-        opened = f"opened{side}"
-        marked += active.filter(**{f"entrant{side}__user": user}).exclude(**{opened: game_id}).update(
-            **{opened: game_id})
-    return marked
 
 
 def on_player_arrived(sender, game_id: int, user, **kwargs) -> None:
@@ -67,16 +80,12 @@ def on_player_arrived(sender, game_id: int, user, **kwargs) -> None:
     have come to its board, not when the round made the game (a player who never comes forfeits
     after the event's grace instead). A player come to their board is told on their other pages,
     whose "Your match is ready" goes."""
-    m = (
-        Match.objects.filter(game_id=game_id, status=Match.Status.ACTIVE)
-        .select_related("tournament", "entrant1", "entrant2")
-        .first()
-    )
+    m = _active_match(game_id)
     if m is None or m.tournament.status != Tournament.Status.RUNNING:
         return
     players = {m.entrant1.user_id, m.entrant2.user_id}
     if user.pk in players:  # a board whose page was served before the mark existed comes here
-        _mark_served(game_id, user)
+        _mark_served(m, user)
         players_told_on_commit(user.pk)  # the other pages they have open drop "Your match is ready"
     if not m.tournament.turn_timer:
         return
