@@ -5,6 +5,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 
 import pytest
@@ -105,6 +106,28 @@ def context(context):
     yield context
     context.close()
     _wait_until_no_other_session_is_busy()
+
+
+@pytest.fixture(autouse=True)
+def _pushes_leave_the_playwright_thread(request, monkeypatch):
+    """A move a browser test makes through the services (the other player, set-up) pushes from the
+    test thread, where Playwright's event loop runs and ``async_to_sync`` refuses to: the push goes
+    from a thread of its own instead, as it would from another server process, and on Redis it
+    reaches the live server's sockets."""
+    if "live_daphne" not in request.fixturenames:
+        return
+    from asgiref.sync import async_to_sync
+
+    from games.play import broadcast
+
+    def off_the_loop(send):
+        def call(*args, **kwargs):
+            with ThreadPoolExecutor(max_workers=1) as pool:
+                return pool.submit(async_to_sync(send), *args, **kwargs).result()
+
+        return call
+
+    monkeypatch.setattr(broadcast, "async_to_sync", off_the_loop)
 
 
 @pytest.fixture(autouse=True)

@@ -13,8 +13,8 @@ from playwright.sync_api import Browser, Page, expect
 from games.play.models import Game, Move
 from tests.e2e.helpers import screenshot, serious_axe_violations
 from tests.e2e.test_board_layout import DESKTOP, PHONE, open_board
-from tests.live.support import session_key
-from tests.play.factories import act, human_game, make_user, socket_last_heard
+from tests.live.support import HttpPlayer, session_key
+from tests.play.factories import human_game, make_user, socket_last_heard
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True), pytest.mark.timeout(120)]
 
@@ -94,7 +94,10 @@ def test_a_move_the_board_left_behind_is_said_not_made(browser: Browser, live_da
     page.get_by_role("button", name="Cut at card 20").click(position={"x": 6, "y": 20})
     note = page.locator("#unsent")
     expect(note).to_contain_text("Not sent yet")
-    act(game, bob, {"type": "cut_for_deal", "position": "19"})  # card 20, taken by Bob
+    # Bob cuts through the server, as his browser would, so the push comes from where pushes come from.
+    game.refresh_from_db()
+    bob_posts = HttpPlayer(live_daphne, session_key(bob))
+    assert bob_posts.act(game.pk, game.version, {"type": "cut_for_deal", "position": "19"})[0] == 200  # card 20
     expect(page.get_by_role("button", name="Card 20, cut by bob-behind")).to_be_visible()  # pushed
     page.unroute(act_url)
     not_made = "Your move was not made: the board changed while you were away."
