@@ -97,7 +97,8 @@ def test_a_move_the_board_left_behind_is_said_not_made(browser: Browser, live_da
     # Bob cuts through the server, as his browser would, so the push comes from where pushes come from.
     game.refresh_from_db()
     bob_posts = HttpPlayer(live_daphne, session_key(bob))
-    assert bob_posts.act(game.pk, game.version, {"type": "cut_for_deal", "position": "19"})[0] == 200  # card 20
+    status, _ = bob_posts.act(game.pk, game.version, {"type": "cut_for_deal", "position": "19"})  # card 20
+    assert status == 200
     expect(page.get_by_role("button", name="Card 20, cut by bob-behind")).to_be_visible()  # pushed
     page.unroute(act_url)
     not_made = "Your move was not made: the board changed while you were away."
