@@ -57,11 +57,11 @@ lint: venv
 	$(PY) -m ruff check .
 
 # Production: DEBUG off, PostgreSQL and Redis from DATABASE_URL and REDIS_URL, static files collected
-# (whitenoise serves them), WORKERS daphne processes on PORT, PORT+1, ... (README, Production).
+# (whitenoise serves them), WORKERS daphne processes on PORT, PORT+1, ... (docs/operations.md, Production).
 WORKERS ?= 2
 DB_POOL_MAX ?= 20
 serve: venv
-	@test -n "$$SECRET_KEY" || { echo "make serve needs SECRET_KEY (and DATABASE_URL, REDIS_URL): see README, Production" >&2; exit 1; }
+	@test -n "$$SECRET_KEY" || { echo "make serve needs SECRET_KEY (and DATABASE_URL, REDIS_URL): see docs/operations.md, Production" >&2; exit 1; }
 	DEBUG=false $(PY) manage.py migrate --noinput
 	DEBUG=false $(PY) manage.py collectstatic --noinput --verbosity 0
 	DEBUG=false $(PY) manage.py check --deploy

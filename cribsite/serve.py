@@ -5,7 +5,7 @@
     python -m cribsite.serve --workers 2 --host 127.0.0.1 --port 8000
 
 Each worker is a plain ``daphne`` process serving ``cribsite.asgi:application`` on ``port + i``; put
-a proxy in front of them (one upstream with every port, see README, Production). Nothing about a
+a proxy in front of them (one upstream with every port, see docs/operations.md, Production). Nothing about a
 game lives in a process, so a worker that dies is started again on its port and its players just
 reconnect. SIGINT or SIGTERM stops them all.
 

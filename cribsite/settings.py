@@ -34,7 +34,7 @@ if not SECRET_KEY.strip():
 if not DEBUG and SECRET_KEY == DEVELOPMENT_SECRET_KEY:
     raise ImproperlyConfigured(
         "SECRET_KEY must be set when DEBUG is off, to a secret value other than the development key: "
-        "set SECRET_KEY in the environment (README, Production), or DEBUG=true for development."
+        "set SECRET_KEY in the environment (docs/operations.md, Production), or DEBUG=true for development."
     )
 
 ALLOWED_HOSTS = [

@@ -1,5 +1,5 @@
 """``manage.py daily_puzzle``: choose the day's puzzle, run by a scheduler just after midnight UTC
-(README). Running it again the same day changes nothing."""
+(docs/operations.md). Running it again the same day changes nothing."""
 
 from __future__ import annotations
 
