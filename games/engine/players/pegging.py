@@ -304,20 +304,17 @@ def search_values(sit: PegSituation, rng: random.Random, by_chances: bool = Fals
     me_all = tuple(sorted(c.rank for c in sit.hand))
     series = tuple(c.rank for c in sit.series)
     endgame = endgame_matters(sit)
-    chances = None
-    if by_chances and peg_chances.applies(sit.target, sit.peg_out_zone):
-        chances = peg_chances.LeafChances(sit.target, sit.i_am_dealer)
-    # In chances every line is followed to the end of the play with the real scores; in points only
-    # near the end, where the needs decide who wins.
-    track = endgame or chances is not None
     totals = dict.fromkeys(distinct, 0.0)
-    need_me = sit.target - sit.my_score if track else FAR
-    need_opp = sit.target - sit.opp_score if track else FAR
+    need_me = sit.target - sit.my_score if endgame else FAR
+    need_opp = sit.target - sit.opp_score if endgame else FAR
     nodes = 0
     cache: dict[tuple[int, ...], dict[int, float]] = {}
     memo: dict = {}
+    chances = None
+    if by_chances and endgame and peg_chances.applies(sit.target, sit.peg_out_zone):
+        chances = peg_chances.LeafChances(sit.target, sit.i_am_dealer)
     least, most, budget = MIN_SAMPLES, MAX_SAMPLES, NODE_BUDGET
-    if chances is not None and endgame:
+    if chances is not None:
         least, most, budget = END_MIN_SAMPLES, END_MAX_SAMPLES, END_NODE_BUDGET
     exact, hands = _opponent_hands(sit, rng)
     weight_sum = 0.0
@@ -326,7 +323,7 @@ def search_values(sit: PegSituation, rng: random.Random, by_chances: bool = Fals
             weight *= _history_likelihood(sit, opp)
         values = cache.get(opp)
         if values is None:
-            solver = _Solver(sit, _opp_show(sit, opp) if track else None, memo, track, chances)
+            solver = _Solver(sit, _opp_show(sit, opp) if endgame else None, memo, endgame, chances)
             values = cache[opp] = {}
             for r in distinct:
                 i = me_all.index(r)
