@@ -53,7 +53,7 @@
   // silence says the socket is dead even while the browser keeps it open) and the page's own
   // requests (one that cannot reach the server says so before any socket notices).
   function link(elt) {
-    if (!elt.connectionLink) elt.connectionLink = { open: false, tried: false, live: true, failed: false, heard: 0 };
+    if (!elt.connectionLink) elt.connectionLink = { open: false, tried: false, live: true, failed: false, heard: 0, openedAt: 0 };
     return elt.connectionLink;
   }
   function sockets() { return Array.from(document.querySelectorAll("[ws-connect]")); }
@@ -115,7 +115,7 @@
     const l = link(e.detail.elt);
     l.open = l.tried = l.live = true;
     l.failed = false;  // a handshake just went through: the server can be reached
-    l.heard = Date.now();
+    l.heard = l.openedAt = Date.now();
     l.asked = 0;
     showLink(e.detail.elt);
   });
@@ -339,13 +339,17 @@
 
   // A request that could not reach the server, or came back from a proxy with the server away:
   // the connection is not what the status said.
+  // A handshake this recent already proves the socket: a request that fails now does not replace it.
+  // Each new socket's wsOpen sends a waiting move again, and a move that still cannot go would
+  // otherwise replace that socket too, over and over, before the board it brings could be drawn.
+  const FRESH_SOCKET_MS = 5000;
   function requestFailed() {
     sockets().forEach(function (elt) {
       const l = link(elt);
       l.failed = true;
       showLink(elt);
       // A socket the browser calls open proves nothing now: a new handshake does (wsOpen).
-      if (l.open) reconnectNow(elt, true);
+      if (l.open && Date.now() - l.openedAt > FRESH_SOCKET_MS) reconnectNow(elt, true);
     });
   }
   function requestReached() {

@@ -91,9 +91,16 @@ def test_a_move_the_board_left_behind_is_said_not_made(browser: Browser, live_da
     page = alice_s_board(browser, live_daphne, game, PHONE)
     act_url = re.compile(r"/games/\d+/act/")
     page.route(act_url, lambda route: route.abort("connectionfailed"))
+    sockets_opened = []
+    page.on("websocket", lambda socket: sockets_opened.append(socket.url))
     page.get_by_role("button", name="Cut at card 20").click(position={"x": 6, "y": 20})
     note = page.locator("#unsent")
     expect(note).to_contain_text("Not sent yet")
+    # The page keeps trying; a failed try replaces the board's socket at most once (a handshake that
+    # fresh proves the socket), not at every try, which left no socket open long enough to hear Bob.
+    for _ in range(3):
+        page.wait_for_event("request", lambda request: bool(act_url.search(request.url)))
+    assert len(sockets_opened) <= 1, sockets_opened
     # Bob cuts through the server, as his browser would, so the push comes from where pushes come from.
     game.refresh_from_db()
     bob_posts = HttpPlayer(live_daphne, session_key(bob))
