@@ -337,18 +337,18 @@
     },
   });
 
-  // A request that could not reach the server, or came back from a proxy with the server away:
-  // the connection is not what the status said.
   // A handshake this recent already proves the socket: a request that fails now does not replace it.
   // Each new socket's wsOpen sends a waiting move again, and a move that still cannot go would
   // otherwise replace that socket too, over and over, before the board it brings could be drawn.
   const FRESH_SOCKET_MS = 5000;
+  // A request that could not reach the server, or came back from a proxy with the server away:
+  // the connection is not what the status said.
   function requestFailed() {
     sockets().forEach(function (elt) {
       const l = link(elt);
       l.failed = true;
       showLink(elt);
-      // A socket the browser calls open proves nothing now: a new handshake does (wsOpen).
+      // An older socket the browser calls open proves nothing now: a new handshake does (wsOpen).
       if (l.open && Date.now() - l.openedAt > FRESH_SOCKET_MS) reconnectNow(elt, true);
     });
   }
