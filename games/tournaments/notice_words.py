@@ -11,11 +11,17 @@ The director's own words (an announcement, a reason) are kept as written.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
+from django.apps import apps
 from django.contrib.auth import get_user_model
 
 from games.play.names import public_name
-from games.tournaments.models import Notice, Tournament
+
+# A notice words itself through this module, so the models are reached through the app registry
+# (the titles of source events), never by import.
+if TYPE_CHECKING:
+    from games.tournaments.models import Notice
 
 USER_KEYS = ("user", "champion", "winner", "bye")
 USERS_KEYS = ("users",)
@@ -133,7 +139,8 @@ def word(notices: Iterable[Notice]) -> list[Notice]:
         if (n.params or {}).get("source"):
             sources.add(n.params["source"])
     names = names_of(ids) if ids else {}
-    titles = dict(Tournament.objects.filter(pk__in=sources).values_list("pk", "name")) if sources else {}
+    tournaments = apps.get_model("tournaments", "Tournament").objects
+    titles = dict(tournaments.filter(pk__in=sources).values_list("pk", "name")) if sources else {}
 
     def name(user_id: int | None) -> str:
         return names.get(user_id, "?") if user_id else "?"

@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from games.play.models import Game
 from games.play.names import public_name
+from games.tournaments import naming
 from games.tournaments.models.tournament import MATCH_LENGTH_CHOICES, Tournament
 
 
@@ -131,9 +132,7 @@ class Match(models.Model):
     @property
     def round_name(self) -> str:
         """The round's one name (``games.tournaments.naming``): "Round 2", "Playoff semi-finals"."""
-        from games.tournaments.naming import round_name  # naming reads these models
-
-        return round_name(self.tournament, self.stage, self.round_no)
+        return naming.round_name(self.tournament, self.stage, self.round_no)
 
     @property
     def label(self) -> str:

@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from games.tournaments import notice_words
 from games.tournaments.models.tournament import Tournament
 
 
@@ -57,7 +58,5 @@ class Notice(models.Model):
 
     def _worded(self) -> tuple[str, str]:
         if "worded" not in self.__dict__:
-            from games.tournaments.notice_words import word  # it reads these models
-
-            word([self])
+            notice_words.word([self])
         return self.__dict__["worded"]

@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from games.engine.rules import HouseRules
 from games.play.house_rules import MATCH_GAMES_CHOICES, TURN_TIMER_CHOICES, HouseRuleFields
+from games.tournaments import naming
 from games.tournaments.pairing import Scoring
 
 MATCH_LENGTH_CHOICES = MATCH_GAMES_CHOICES
@@ -233,11 +234,9 @@ class Tournament(HouseRuleFields):
     @property
     def stage_text(self) -> str:
         """Where a running event stands, as its pages say it: "round 3", "playoff semi-finals"."""
-        from games.tournaments.naming import lower_first, round_name  # naming reads these models
-
         if self.current_round == 0:
             return "the first round is being paired"
-        return lower_first(round_name(self, self.stage, self.current_round))
+        return naming.lower_first(naming.round_name(self, self.stage, self.current_round))
 
     def tie_break_text(self) -> str:
         """"games won, then point spread, then ...": the tie-breaks as the pages say them."""
