@@ -1,6 +1,8 @@
 """The apps depend on each other one way: engine ← play ← history, tournaments; accounts and the site's
-pages sit on top. Read from the code's imports (every import, lazy ones inside functions too) and
-from the tag libraries each app's templates load, as the engine's purity test reads the engine."""
+pages sit on top. Read from the code's imports (every import, lazy ones inside functions too), from
+the tag libraries each app's templates load, and from what code and templates name in strings
+(dotted paths, URL names, model labels, template paths), as the engine's purity test reads the
+engine."""
 
 from __future__ import annotations
 
@@ -193,6 +195,64 @@ def test_the_url_check_knows_whose_names_they_are() -> None:
     """The URL check reads names from urls.py; one it cannot place would escape it."""
     owners = _url_owners()
     assert {"game_record", "fair_deals", "how_to_play", "login", "tournaments:detail", "lobby"} <= set(owners)
+
+
+# Another app's models named by label ("play.Game" in a relation, apps.get_model("play", "Game")) and
+# its templates named by path ("history/_pagination.html" in an include, a render or a
+# template_name) are reached as an import reaches them.
+LABEL_RE = re.compile(
+    r"""(?:ForeignKey|OneToOneField|ManyToManyField)\(\s*["'](\w+)\.\w+["']|get_model\(\s*["'](\w+)["']""")
+TEMPLATE_NAME_RE = re.compile(r"""["']((?:[\w-]+/)+[\w-]+\.(?:html|txt))["']""")
+
+
+def _label_owners() -> dict[str, str]:
+    owners = {}
+    for part in ALLOWED:
+        config = ROOT / "games" / part / "apps.py"
+        text = config.read_text() if config.exists() else ""
+        label = re.search(r"""^\s*label\s*=\s*["'](\w+)["']""", text, re.M)
+        owners[label.group(1) if label else part] = part
+    return owners
+
+
+def _template_owners() -> dict[str, str]:
+    return {
+        str(path.relative_to(folder)): part
+        for part in ALLOWED
+        if (folder := ROOT / "games" / part / "templates").is_dir()
+        for path in folder.rglob("*") if path.is_file()
+    }
+
+
+def _named_elsewhere(part: str) -> list[str]:
+    """Models and templates of another part that ``part``'s code and templates name."""
+    labels, templates = _label_owners(), _template_owners()
+    allowed = ALLOWED[part] | {part}
+    wrong = []
+    for path in (ROOT / "games" / part).rglob("*"):
+        if path.suffix not in (".py", ".html", ".txt") or "migrations" in path.parts:
+            continue
+        for line_no, line in enumerate(path.read_text().splitlines(), start=1):
+            found = [(labels.get(m.group(1) or m.group(2)), m.group()) for m in LABEL_RE.finditer(line)]
+            found += [(templates.get(m.group(1)), m.group(1)) for m in TEMPLATE_NAME_RE.finditer(line)]
+            wrong += [f"{path.relative_to(ROOT)}:{line_no} names {what} ({owner})"
+                      for owner, what in found if owner is not None and owner not in allowed]
+    return wrong
+
+
+@pytest.mark.parametrize("part", sorted(ALLOWED))
+def test_model_labels_and_template_names_point_down_the_graph(part: str) -> None:
+    wrong = _named_elsewhere(part)
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_name_check_knows_whose_models_and_templates_they_are() -> None:
+    assert _label_owners()["play"] == "play" and _label_owners()["tournaments"] == "tournaments"
+    templates = _template_owners()
+    assert templates["history/_pagination.html"] == "history"
+    assert LABEL_RE.search('models.ForeignKey("history.Rating", on_delete=x)').group(1) == "history"
+    assert LABEL_RE.search('apps.get_model("tournaments", "Tournament")').group(2) == "tournaments"
+    assert any(owner == "history" for owner in templates.values())
 
 
 WRITES = {"create", "update", "delete", "bulk_create", "bulk_update", "get_or_create", "update_or_create"}
