@@ -29,7 +29,7 @@ from django.core.cache import cache
 
 from games.engine.actions import Play
 from games.engine.players.choose import peg_situation
-from games.engine.players.pegging import search_values
+from games.engine.players.pegging import endgame_matters, search_values
 from games.engine.players.situation import WIN
 from games.engine.view import view
 from games.engine.winprob import TARGETS, win_chance
@@ -91,7 +91,10 @@ def play_verdicts(game: Game) -> list[PlayVerdict]:
             sit = peg_situation(v)
             if len({c.rank for c in sit.playable()}) < 2:
                 continue  # no choice: nothing to judge
-            values = search_values(sit, random.Random(f"{game.pk}:{step.number}"), by_chances=True)
+            # Far from the end a card's cost reads in points (and their worth in chances); near it
+            # in chances.
+            rng = random.Random(f"{game.pk}:{step.number}")
+            values = search_values(sit, rng, by_chances=endgame_matters(sit))
             best = values.best()
             cost = max(0.0, values.value(best.rank) - values.value(action.card.rank))
             points = win = None

@@ -107,16 +107,16 @@ class _Solver:
     """
 
     def __init__(self, sit: PegSituation, opp_hand_show: int | None, memo: dict, track: bool,
-                 chances: LeafChances | None = None) -> None:
+                 chances: LeafChances | None = None, near_end: bool = False) -> None:
         self.endgame = opp_hand_show is not None
         # Leaves in winning chances (``peg_chances``): then a value never carries the points so far.
         self.chances = chances if self.endgame else None
-        # Whether the needs are real (near the end); otherwise they stay at FAR, out of reach, and
-        # equal on every path so the memo shares positions.
+        # Whether the needs are real (in chances, or near the end); otherwise they stay at FAR, out
+        # of reach, and equal on every path so the memo shares positions.
         self.track = track
         self.memo = memo
         # Early in the play, away from the end of the game, only the current series is searched.
-        self.horizon = not self.endgame and len(sit.hand) + sit.opp_cards >= HORIZON_CARDS
+        self.horizon = not near_end and len(sit.hand) + sit.opp_cards >= HORIZON_CARDS
         self.show_me = sit.my_show or 0
         self.show_opp = opp_hand_show or 0
         self.sit = sit
@@ -151,8 +151,8 @@ class _Solver:
         """A new series: what follows depends only on the cards left, the leader and the needs, not
         on how the play got here, so it is solved once (full window) and remembered; the memo is
         shared by every opponent hand of the decision."""
-        if self.horizon:
-            return acc  # early in the play the rest is left out: see HORIZON_CARDS
+        if self.horizon:  # early in the play the rest is left out: see HORIZON_CARDS
+            return self.leaf(need_me, need_opp, acc)
         key = (me, opp, lead_me, need_me, need_opp, self.show_opp)
         future = self.memo.get(key)
         if future is None:
@@ -304,17 +304,20 @@ def search_values(sit: PegSituation, rng: random.Random, by_chances: bool = Fals
     me_all = tuple(sorted(c.rank for c in sit.hand))
     series = tuple(c.rank for c in sit.series)
     endgame = endgame_matters(sit)
+    chances = None
+    if by_chances and peg_chances.applies(sit.target, sit.peg_out_zone):
+        chances = peg_chances.LeafChances(sit.target, sit.i_am_dealer)
+    # In chances every line carries the real scores; in points only near the end, where the needs
+    # decide who wins.
+    track = endgame or chances is not None
     totals = dict.fromkeys(distinct, 0.0)
-    need_me = sit.target - sit.my_score if endgame else FAR
-    need_opp = sit.target - sit.opp_score if endgame else FAR
+    need_me = sit.target - sit.my_score if track else FAR
+    need_opp = sit.target - sit.opp_score if track else FAR
     nodes = 0
     cache: dict[tuple[int, ...], dict[int, float]] = {}
     memo: dict = {}
-    chances = None
-    if by_chances and endgame and peg_chances.applies(sit.target, sit.peg_out_zone):
-        chances = peg_chances.LeafChances(sit.target, sit.i_am_dealer)
     least, most, budget = MIN_SAMPLES, MAX_SAMPLES, NODE_BUDGET
-    if chances is not None:
+    if chances is not None and endgame:
         least, most, budget = END_MIN_SAMPLES, END_MAX_SAMPLES, END_NODE_BUDGET
     exact, hands = _opponent_hands(sit, rng)
     weight_sum = 0.0
@@ -323,7 +326,7 @@ def search_values(sit: PegSituation, rng: random.Random, by_chances: bool = Fals
             weight *= _history_likelihood(sit, opp)
         values = cache.get(opp)
         if values is None:
-            solver = _Solver(sit, _opp_show(sit, opp) if endgame else None, memo, endgame, chances)
+            solver = _Solver(sit, _opp_show(sit, opp) if track else None, memo, track, chances, endgame)
             values = cache[opp] = {}
             for r in distinct:
                 i = me_all.index(r)
