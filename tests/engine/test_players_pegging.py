@@ -209,3 +209,57 @@ def test_kept_samples_respect_the_goes_and_end() -> None:
     assert not exact
     for _, (weight, ranks) in zip(range(50), hands, strict=False):
         assert len(ranks) == 2 and all(min(r, 10) >= 4 for r in ranks) and weight > 0
+
+
+def _chance_minimax(state, me: int, leaf, scores: tuple[int, int], shows: tuple[int, int]) -> float:
+    """The rest of the play through the engine, each end of it valued by ``leaf`` at the needs it
+    leaves; a side pegging out wins outright."""
+    if state.phase != "play":
+        need = [121 - scores[0], 121 - scores[1]]
+        return leaf.value(need[me], need[1 - me], shows[me], shows[1 - me])
+    values = []
+    for action in legal_actions(state, state.turn):
+        after, events = apply(state, action)
+        now = list(scores)
+        for e in events:
+            if e.kind in PEG_KINDS:
+                now[e.seat] += e.points
+        if max(now) >= 121:
+            values.append(situation.WIN if now[me] >= 121 else -situation.WIN)
+        else:
+            values.append(_chance_minimax(after, me, leaf, tuple(now), shows))
+    return max(values) if state.turn == me else min(values)
+
+
+def test_far_from_the_end_a_line_is_worth_the_chance_it_leaves() -> None:
+    # Pone at 65 against 55, both hands counting 4. Every card leaves the same pegging margin, but
+    # not the same game: the four (a pair, then what the dealer's 2, 5 and ten can answer) leaves
+    # about two points of chance more than the two or the queen.
+    import dataclasses
+
+    from games.engine.players.peg_chances import LeafChances
+    from games.engine.testing import with_scores
+
+    state = start_deal(HouseRules(), dealer=0, hands=("2D TC 5H 4S JC 7S", "QC 4C 6H 2C TS 3H"), starter="9C")
+    state = with_scores(state, (55, 65))
+    state, _ = apply(state, Discard(0, parse_cards("JC 7S")))
+    state, _ = apply(state, Discard(1, parse_cards("TS 3H")))
+    state, _ = apply(state, Play(1, parse_card("6H")))
+    state, _ = apply(state, Play(0, parse_card("4S")))
+    # The search knows the dealer's three cards (the only unseen ones), so it is exact.
+    sit = dataclasses.replace(peg_situation(view(state, 1)), unseen=tuple(state.hands[0]))
+    assert not pegging.endgame_matters(sit)
+    in_points = pegging.search_values(sit, random.Random(1))
+    in_chances = pegging.search_values(sit, random.Random(1), by_chances=True)
+    assert not in_points.in_chances and len({in_points.value(r) for r in (2, 4, 12)}) == 1
+    assert in_chances.in_chances and in_chances.best() == parse_card("4C")
+    leaf = LeafChances(121, i_am_dealer=False)
+    for card in parse_cards("2C 4C QC"):
+        after, events = apply(state, Play(1, card))
+        scores = [55, 65]
+        for e in events:
+            if e.kind in PEG_KINDS:
+                scores[e.seat] += e.points
+        exact = _chance_minimax(after, 1, leaf, tuple(scores), (4, 4))
+        assert in_chances.value(card.rank) == pytest.approx(exact, abs=0.01)
+    assert in_chances.value(4) - in_chances.value(2) > 4  # two points of chance: WIN x 2 x 0.02

@@ -62,6 +62,7 @@ from .situation import (
     MAX_SAMPLES,
     MIN_SAMPLES,
     NODE_BUDGET,
+    POINTS_TIE,
     WIN,
     PegSituation,
     _replies,
@@ -126,9 +127,12 @@ class _Solver:
         """End of the play: settle the show (pone, dealer, crib) when it can decide the game."""
         if not self.endgame:
             return acc
-        if self.chances is not None:
-            return self.chances.value(need_me, need_opp, self.show_me, self.show_opp)
         sit = self.sit
+        if self.chances is not None:
+            # Where the chance cannot tell lines apart (a game all but won or lost) the points
+            # pegged do: ties go to the margin, at a weight below the table's precision.
+            pegged = sit.opp_score - sit.my_score + need_opp - need_me
+            return self.chances.value(need_me, need_opp, self.show_me, self.show_opp) + POINTS_TIE * pegged
         # A seat in the peg-out zone when the show begins scores nothing in it, crib included.
         me_out = need_me <= sit.peg_out_zone
         opp_out = need_opp <= sit.peg_out_zone

@@ -10,6 +10,7 @@ from games.engine.cards import Card
 PAIR_POINTS = (0, 2, 6, 12)
 FAR = 10**6  # "points needed" when nobody can win this deal: out of reach
 WIN = 100.0  # worth of winning the game in this deal, in points: dwarfs any point difference
+POINTS_TIE = 1e-4  # a point pegged in chance units: below the win table's 1/10,000 step (WIN x 2e-4)
 MAX_SAMPLES = 32  # opponent hands sampled at most when there are too many rank combinations to enumerate
 MIN_SAMPLES = 6  # ... and at least, whatever the budget
 NODE_BUDGET = 1500  # search nodes after which sampling stops (about 5 ms)
