@@ -14,8 +14,8 @@ Levels:
   (``chances.discard_chances``: the hand over the 46 starters, the crib's odds, the play as
   measured, shifted by what the kept four pegs and gives away, ``peg_table``; with the peg-out
   zone house rule or a target without a table, ``endgame``); pegs by lookahead over the
-  opponent's possible hands (``pegging.search_play``), the end of the play valued in winning
-  chances near the end of the game. At tables of three or four: the standard player's keep plus
+  opponent's possible hands (``pegging.search_play``), every line valued by the chance to win
+  it leaves, at every score. At tables of three or four: the standard player's keep plus
   or minus what the card laid away is worth to the crib (``crib_card``), and a lookahead over
   deals of the unseen cards to the other seats (``peg_tables.table_play``).
 

@@ -17,22 +17,25 @@ cards, so it averages over hands the opponent could hold (perfect-information Mo
 * **How deep.** For each hand the rest of the play is solved as a two-player game with both hands
   known: alpha-beta minimax, the opponent pegging as well as possible. Positions at the start of
   a series are remembered and shared by all hands of a decision. Early in the play (at least
-  ``HORIZON_CARDS`` cards still in hands) only the current series is searched, which keeps the
-  first lead and reply fast; tests showed no loss of strength from this.
+  ``HORIZON_CARDS`` cards still in hands) and away from the end of the game only the current
+  series is searched, which keeps the first lead and reply fast; tests showed no loss of strength
+  from this.
 * **How much work.** Sampling stops after ``NODE_BUDGET`` search nodes (at least ``MIN_SAMPLES``,
   at most ``MAX_SAMPLES`` hands): a node count, not a clock, so a seeded game replays exactly.
-  Near the end, valued in chances, the budget is larger (``END_NODE_BUDGET``, at least
+  Near the end of the game the budget is larger (``END_NODE_BUDGET``, at least
   ``END_MIN_SAMPLES`` hands): there every hand searched is worth more.
 
-It plays the card with the best weighted average. Near the end of the game (``endgame_matters``)
-every position is judged by who wins: reaching the target in the play is worth ``WIN``, and at the
-end of the play the show is settled in its order (pone's hand, dealer's hand, the crib at its
-average ``CRIB_ESTIMATE``, the peg-out zone honoured), so "most points" becomes "best chance to win":
-peg out when that is the only way, hold the opponent back when they would count out first. The
-expert (``by_chances``) goes one step further: the end of the play is worth the chance to win from
-there (``peg_chances``: the show in its order, a crib as cribs come, then the next deal's chance
-from the win-probability table), so a line that leaves 60% is preferred to one that leaves 55%
-even when neither decides the game.
+It plays the card with the best weighted average. The expert (``by_chances``) values every line by
+who wins: reaching the target in the play is worth ``WIN``, and the end of the play is worth the
+chance to win from there (``peg_chances``: the show in its order, a crib as cribs come, then the
+next deal's chance from the win-probability table), so a line that leaves 60% is preferred to one
+that leaves 55% even when neither decides the game, and of two lines pegging the same margin the
+one whose points fall where they count more. Where the table cannot tell lines apart (a game all
+but won or lost) the points pegged decide (``POINTS_TIE``). Without the table (another target, the
+peg-out zone) and for the levels below the expert, a line is worth its points, and near the end of
+the game (``endgame_matters``) the show is settled in its order (pone's hand, dealer's hand, the
+crib at its average ``CRIB_ESTIMATE``, the peg-out zone honoured), so the search still pegs out
+when that is the only way and holds the opponent back when they would count out first.
 
 >>> points_for((7, 5), 12, 6)  # 7-5-6: a run of three
 3
@@ -102,7 +105,8 @@ def greedy_play(sit: PegSituation) -> Card:
 class _Solver:
     """Perfect-information alpha-beta minimax of the rest of the play, on ranks, for one opponent hand.
 
-    A node's value is the point difference of the whole play (mine minus theirs, ``acc`` carries
+    A node's value is, with ``chances``, ``WIN x (2p - 1)`` for the chance ``p`` to win the line
+    leaves; otherwise the point difference of the whole play (mine minus theirs, ``acc`` carries
     what is already scored) plus, near the end of the game, the show; or ``+-WIN`` once the game is
     decided. ``need_me``/``need_opp`` are the points each side still needs to win.
     """
@@ -292,8 +296,8 @@ class CardValues:
 def search_play(sit: PegSituation, rng: random.Random, by_chances: bool = False) -> Card:
     """The expert's card: best average over the opponent's possible hands of the minimax value.
 
-    ``by_chances``: near the end, value the end of the play by the chance to win (``peg_chances``)
-    rather than by points and a guessed show."""
+    ``by_chances``: value the end of the play by the chance to win (``peg_chances``) rather than by
+    points (and, near the end, a guessed show)."""
     playable = sit.playable()
     distinct = {c.rank: c for c in sorted(playable, key=lambda c: c.index)}
     if len(distinct) == 1:
