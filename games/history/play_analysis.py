@@ -5,9 +5,11 @@ The game is replayed from its log; at each card a person laid with a real choice
 ranks that fit) the expert's search (``pegging.search_values``) values every card they could have
 laid, from what that seat could see. What the card cost is the best card's value less its own:
 
-* far from the end the search values a card in the play's points (mine minus theirs over what it
-  searched); a point's worth in winning chances at the score of the moment (the win-probability
-  table: half a point more for one side, half less for the other) turns that into "−x.x% to win";
+* far from the end the search is run in the play's points (mine minus theirs over what it
+  searched), so the cost reads in points as well; a point's worth in winning chances at the score
+  of the moment (the win-probability table: half a point more for one side, half less for the
+  other) turns that into "−x.x% to win". The expert itself plays in chances there; the two part only
+  where a point is worth more to one side than to the other;
 * near the end, with a table for the target, the search values a card by the chance to win it
   leads to, so the cost is in chances only;
 * near the end without a table (the peg-out zone, another target) a value mixes points with won
