@@ -13,7 +13,7 @@ from django.urls import reverse
 from games.correspondence import services, tokens
 from games.correspondence.models import NoticePreferences
 from games.play import correspondence, presence
-from games.play.models import Game, SeatClock
+from games.play.models import Game, SeatClock, Vacation
 from games.play.narration import and_list
 from games.webpush.delivery import send_to_user
 
@@ -107,8 +107,9 @@ def game_words(game: Game, them: str) -> str:
 def turn_words(game: Game, user) -> tuple[str, str]:
     """The turn notice's subject and body."""
     clock = SeatClock.objects.filter(game=game, user=user).first()
-    left = correspondence.left_words(correspondence.time_left(clock.deadline_at) if clock else None)
-    bank = correspondence.left_words(timedelta(seconds=clock.bank_seconds)) if clock else ""
+    at = correspondence.now()
+    left = correspondence.time_left(clock.deadline_at, at) if clock else None
+    vacation = Vacation.objects.filter(user=user, until__gt=at).values_list("until", flat=True).first()
     them = others(game, user)
     where = game_words(game, them)
     subject = f"Your turn {'against' if game.players == 2 else 'at your table with'} {them} (Cribbage Hall)"
@@ -117,8 +118,10 @@ def turn_words(game: Game, user) -> tuple[str, str]:
         "",
         f"It is your turn {where} ({game.get_days_per_move_display()} a move).",
     ]
-    if left:
-        lines.append(f"Time left for this move: {left}" + (f" (time bank: {bank})." if bank else "."))
+    if left is not None:
+        words = correspondence.clock_words(left, timedelta(seconds=clock.bank_seconds),
+                                           vacation_until=vacation, at=at)
+        lines.append(f"Your clock: {words}.")
     lines += ["", f"Open the game: {game_link(game.pk)}",
               f"Every game waiting on you: {site_link(reverse('correspondence:your_turn'))}"]
     return subject, "\n".join(lines)
