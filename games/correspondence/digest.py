@@ -8,6 +8,7 @@ before the next chunk is read, so memory stays the same for ten players or a hun
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from datetime import UTC, date, timedelta
 
@@ -24,6 +25,8 @@ from games.play.models import Game, Seat, SeatClock, Vacation
 CHUNK = 200
 # A summary lists this many games; the rest are on the "Your turn" page it links to.
 LISTED = 30
+
+log = logging.getLogger("games.correspondence")
 
 
 def waiting_clocks():
@@ -92,7 +95,11 @@ def send_digests(day: date | None = None) -> int:
     connection = get_connection()
     for ids in chunks(day):
         built = build(ids)
-        connection.send_messages([message for _, message in built])
+        went = connection.send_messages([message for _, message in built]) or 0
+        if built and not went:
+            # No mail server took them: left unmarked, so a later run (with one) sends them today.
+            log.warning("daily summaries to %d players not sent: no mail server took them", len(built))
+            break
         services.digests_sent(user_ids=ids, day=day)
-        sent += len(built)
+        sent += went
     return sent

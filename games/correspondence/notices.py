@@ -6,10 +6,10 @@ from __future__ import annotations
 import logging
 from datetime import UTC, timedelta
 
-from django.conf import settings
 from django.core.mail import EmailMessage
 from django.urls import reverse
 
+from cribsite import origin
 from games.correspondence import services, tokens
 from games.correspondence.models import NoticePreferences
 from games.play import correspondence, presence
@@ -21,7 +21,7 @@ log = logging.getLogger("games.correspondence")
 
 
 def site_link(path: str) -> str:
-    return f"{settings.SITE_URL}{path}"
+    return f"{origin.site_url()}{path}"
 
 
 def game_link(game_id: int) -> str:
@@ -44,6 +44,18 @@ def email(user, subject: str, body: str, kind: str) -> EmailMessage:
         subject=subject, body=body + footer, to=[user.email],
         headers={"List-Unsubscribe": f"<{stop}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"},
     )
+
+
+def deliver(message: EmailMessage, what: str) -> bool:
+    """Send ``message``; whether it went. One that raised, or that no mail server took (a site with
+    no ``EMAIL_HOST``), is logged as not sent, in a line that never holds the message itself."""
+    try:
+        if message.send():
+            return True
+        log.warning("%s not sent: no mail server took it", what)
+    except Exception:  # a mail server's fault must not undo or fail the move that was made
+        log.exception("%s not sent", what)
+    return False
 
 
 def turn_due(game_id: int, user_ids) -> None:
@@ -77,19 +89,15 @@ def send_turn_notice(game: Game, user) -> bool:
                                       every=every):
         return False
     subject, body = turn_words(game, user)
-    sent = False
-    if user.email:
-        try:
-            email(user, subject, body, "turn").send()
-            sent = True
-        except Exception:  # a mail server's fault must not undo or fail the move that was made
-            log.exception("turn notice for game=%s user=%s not sent", game.pk, user.pk)
+    emailed = bool(user.email) and deliver(email(user, subject, body, "turn"),
+                                           f"turn notice email for game={game.pk} user={user.pk}")
     # The browsers' push services answer or time out on their own; delivery logs its own faults.
     browsers = send_to_user(user, subject.removesuffix(" (Cribbage Hall)"), "It is your move.",
                             reverse("game", args=[game.pk]))
-    sent = sent or browsers > 0
+    sent = emailed or browsers > 0
     if sent:
-        log.info("game=%s user=%s action=turn_notice browsers=%s", game.pk, user.pk, browsers)
+        log.info("game=%s user=%s action=turn_notice email=%s browsers=%s", game.pk, user.pk,
+                 "sent" if emailed else "none", browsers)
     return sent
 
 
@@ -161,10 +169,6 @@ def send_out_of_time_notices(*, limit: int = 1000) -> int:
                 f"If you do neither, the game ends by itself as abandoned in {ends_in}.",
                 "", f"Open the game: {game_link(game_id)}",
             ])
-            try:
-                email(user, f"{late_name} ran out of time (Cribbage Hall)", body, "turn").send()
-            except Exception:
-                log.exception("out-of-time notice for game=%s user=%s not sent", game_id, user.pk)
-                continue
-            sent += 1
+            message = email(user, f"{late_name} ran out of time (Cribbage Hall)", body, "turn")
+            sent += deliver(message, f"out-of-time notice for game={game_id} user={user.pk}")
     return sent
