@@ -7,7 +7,7 @@ import pytest
 from django.test import override_settings
 
 from cribsite.checks import email_backend_check, site_url_check
-from cribsite.origin import FALLBACK, site_url
+from cribsite.origin import FALLBACK, runserver_origin, site_url
 from tests.ops.test_production import manage
 
 NO_MAIL_SERVER = "cribsite.mail.NoMailServerBackend"
@@ -53,3 +53,14 @@ def test_a_site_url_set_is_the_one_address_and_none_falls_back_to_localhost() ->
         assert site_url() == "https://cribbage.example.org"
     with override_settings(SITE_URL=""):
         assert site_url() == FALLBACK  # no request, and pytest is no runserver
+
+
+@pytest.mark.parametrize(("argv", "origin"), [
+    (["manage.py", "runserver", "0.0.0.0:8001"], "http://localhost:8001"),
+    (["manage.py", "runserver", "--noreload", "192.168.1.5:9000"], "http://192.168.1.5:9000"),
+    (["manage.py", "runserver", "8002"], "http://127.0.0.1:8002"),
+    (["manage.py", "runserver"], "http://127.0.0.1:8000"),
+    (["manage.py", "correspondence_digest"], ""),
+])
+def test_in_development_links_use_the_address_runserver_serves(argv: list[str], origin: str) -> None:
+    assert runserver_origin(argv) == origin
