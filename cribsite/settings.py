@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     "games.correspondence",
     "games.webpush",
     "games.pages",
+    "cribsite",  # its system checks: check --deploy warns about an unset SITE_URL or mail server
 ]
 
 MIDDLEWARE = [
@@ -76,6 +77,7 @@ MIDDLEWARE = [
     # NUL in a path, query, form or cookie: 400 before any lookup (PostgreSQL would raise a 500).
     "cribsite.middleware.RejectNullCharactersMiddleware",
     "cribsite.middleware.BusyDatabaseMiddleware",  # all pooled connections busy: 503, not 500
+    "cribsite.origin.RequestOriginMiddleware",  # without SITE_URL, emails link to the served origin
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -264,8 +266,12 @@ if EMAIL_HOST:
     EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
     EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
     EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+elif DEBUG:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"  # development: read it there
 else:
-    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+    # Production with no mail server: nothing is sent, each notice is logged as not sent, and no
+    # email is printed into the log (check --deploy warns).
+    EMAIL_BACKEND = "cribsite.mail.NoMailServerBackend"
 # A mail server that stops answering fails the send after this long instead of holding its thread.
 EMAIL_TIMEOUT = float(os.environ.get("EMAIL_TIMEOUT", "10"))
 # Turn notices (email and push) go from a thread of their own after the move's answer
@@ -273,7 +279,8 @@ EMAIL_TIMEOUT = float(os.environ.get("EMAIL_TIMEOUT", "10"))
 SENDS_IN_BACKGROUND = env_bool("SENDS_IN_BACKGROUND", True)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "cribbage@localhost")
 # The site's address as emails link to it (turn notices, the daily digest, unsubscribe links).
-SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000").rstrip("/")
+# Unset: the address the site is served at (cribsite/origin.py); production sets it (check --deploy).
+SITE_URL = os.environ.get("SITE_URL", "").rstrip("/")
 
 # Web Push: the site's VAPID key pair (base64url, as `manage.py vapid_keys` prints them) signs every
 # push, and browsers subscribe with the public half. Unset: no browser notifications, and the account

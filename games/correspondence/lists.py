@@ -10,7 +10,7 @@ from datetime import timedelta
 from games.play import correspondence
 from games.play.board.links import game_url
 from games.play.house_rules import DAYS_PER_MOVE_CHOICES
-from games.play.models import Game, SeatClock
+from games.play.models import Game, SeatClock, Vacation
 from games.play.names import public_name
 from games.play.narration import and_list
 
@@ -22,7 +22,7 @@ class Row:
     opponent: str  # "against bob", or "at a table with ann, ben and cat"
     pace: str
     left: timedelta | None  # on the player to move: this player, or the opponent
-    left_words: str
+    clock: str  # that player's clock in words (``correspondence.clock_words``)
     out_of_time: bool
 
 
@@ -39,31 +39,45 @@ def against(names: list[str]) -> str:
     return f"against {names[0]}" if len(names) == 1 else f"at a table with {and_list(names)}"
 
 
-def _row(game_id: int, opponent: str, days: int, left: timedelta | None) -> Row:
-    return Row(game_id, game_url("game", game_id), opponent, PACES.get(days, ""), left,
-               correspondence.left_words(left), left is not None and left <= timedelta(0))
+def _row(game_id: int, opponent: str, days: int, left: timedelta | None, clock: str) -> Row:
+    return Row(game_id, game_url("game", game_id), opponent, PACES.get(days, ""), left, clock,
+               left is not None and left <= timedelta(0))
 
 
 def games_in_progress(user) -> tuple[list[Row], list[Row]]:
     """(waiting on ``user``, waiting on their opponents). Plain rows, no model instances: a busy
-    player has hundreds of games, and building them cost more than the two queries."""
+    player has hundreds of games, and building them cost more than the queries."""
     at = correspondence.now()
     in_progress = SeatClock.objects.filter(user=user, game__status=Game.Status.ACTIVE)
-    mine = list(in_progress.values_list("game_id", "deadline_at", "game__days_per_move"))
+    mine = list(in_progress.values_list("game_id", "deadline_at", "game__days_per_move", "bank_seconds"))
     others: dict[int, list[tuple]] = {}
     opponents = (SeatClock.objects.filter(game_id__in=in_progress.values("game_id")).exclude(user=user)
                  .order_by("game_id", "index"))
-    for game_id, deadline, name in opponents.values_list("game_id", "deadline_at", "user__username"):
-        others.setdefault(game_id, []).append((deadline, name))
+    fields = ("game_id", "deadline_at", "user__username", "bank_seconds", "user_id")
+    for game_id, deadline, name, bank, user_id in opponents.values_list(*fields):
+        others.setdefault(game_id, []).append((deadline, name, bank, user_id))
+    # A clock stands still while its player is on vacation: the sentence says until when.
+    away = dict(Vacation.objects.filter(until__gt=at).filter(
+        user_id__in=[user.pk, *{o[3] for theirs in others.values() for o in theirs}])
+        .values_list("user_id", "until"))
+
+    def words(deadline, bank: int, user_id: int, yours: bool) -> str:
+        return correspondence.clock_words(deadline - at, timedelta(seconds=bank), yours=yours,
+                                          vacation_until=away.get(user_id), at=at)
+
     waiting_on_me, waiting_on_them = [], []
-    for game_id, deadline, days in mine:
+    for game_id, deadline, days, bank in mine:
         theirs = others.get(game_id, [])
-        opponent = against([public_name(name) for _, name in theirs])
+        opponent = against([public_name(name) for _, name, _, _ in theirs])
         if deadline is not None:
-            waiting_on_me.append(_row(game_id, opponent, days, deadline - at))
+            clock = words(deadline, bank, user.pk, True)
+            waiting_on_me.append(_row(game_id, opponent, days, deadline - at, clock))
+        elif due := sorted((d, b, pk) for d, _, b, pk in theirs if d is not None):
+            deadline, bank, pk = due[0]
+            clock = words(deadline, bank, pk, False)
+            waiting_on_them.append(_row(game_id, opponent, days, deadline - at, clock))
         else:
-            due = [d for d, _ in theirs if d is not None]
-            waiting_on_them.append(_row(game_id, opponent, days, min(due) - at if due else None))
+            waiting_on_them.append(_row(game_id, opponent, days, None, ""))
     far = timedelta.max
     waiting_on_me.sort(key=lambda r: (r.left, r.game_id))
     waiting_on_them.sort(key=lambda r: (r.left if r.left is not None else far, r.game_id))

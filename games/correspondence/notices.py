@@ -6,14 +6,14 @@ from __future__ import annotations
 import logging
 from datetime import UTC, timedelta
 
-from django.conf import settings
 from django.core.mail import EmailMessage
 from django.urls import reverse
 
+from cribsite import origin
 from games.correspondence import services, tokens
 from games.correspondence.models import NoticePreferences
 from games.play import correspondence, presence
-from games.play.models import Game, SeatClock
+from games.play.models import Game, SeatClock, Vacation
 from games.play.narration import and_list
 from games.webpush.delivery import send_to_user
 
@@ -21,7 +21,7 @@ log = logging.getLogger("games.correspondence")
 
 
 def site_link(path: str) -> str:
-    return f"{settings.SITE_URL}{path}"
+    return f"{origin.site_url()}{path}"
 
 
 def game_link(game_id: int) -> str:
@@ -44,6 +44,18 @@ def email(user, subject: str, body: str, kind: str) -> EmailMessage:
         subject=subject, body=body + footer, to=[user.email],
         headers={"List-Unsubscribe": f"<{stop}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"},
     )
+
+
+def deliver(message: EmailMessage, what: str) -> bool:
+    """Send ``message``; whether it went. One that raised, or that no mail server took (a site with
+    no ``EMAIL_HOST``), is logged as not sent, in a line that never holds the message itself."""
+    try:
+        if message.send():
+            return True
+        log.warning("%s not sent: no mail server took it", what)
+    except Exception:  # a mail server's fault must not undo or fail the move that was made
+        log.exception("%s not sent", what)
+    return False
 
 
 def turn_due(game_id: int, user_ids) -> None:
@@ -77,19 +89,15 @@ def send_turn_notice(game: Game, user) -> bool:
                                       every=every):
         return False
     subject, body = turn_words(game, user)
-    sent = False
-    if user.email:
-        try:
-            email(user, subject, body, "turn").send()
-            sent = True
-        except Exception:  # a mail server's fault must not undo or fail the move that was made
-            log.exception("turn notice for game=%s user=%s not sent", game.pk, user.pk)
+    emailed = bool(user.email) and deliver(email(user, subject, body, "turn"),
+                                           f"turn notice email for game={game.pk} user={user.pk}")
     # The browsers' push services answer or time out on their own; delivery logs its own faults.
     browsers = send_to_user(user, subject.removesuffix(" (Cribbage Hall)"), "It is your move.",
                             reverse("game", args=[game.pk]))
-    sent = sent or browsers > 0
+    sent = emailed or browsers > 0
     if sent:
-        log.info("game=%s user=%s action=turn_notice browsers=%s", game.pk, user.pk, browsers)
+        log.info("game=%s user=%s action=turn_notice email=%s browsers=%s", game.pk, user.pk,
+                 "sent" if emailed else "none", browsers)
     return sent
 
 
@@ -107,8 +115,9 @@ def game_words(game: Game, them: str) -> str:
 def turn_words(game: Game, user) -> tuple[str, str]:
     """The turn notice's subject and body."""
     clock = SeatClock.objects.filter(game=game, user=user).first()
-    left = correspondence.left_words(correspondence.time_left(clock.deadline_at) if clock else None)
-    bank = correspondence.left_words(timedelta(seconds=clock.bank_seconds)) if clock else ""
+    at = correspondence.now()
+    left = correspondence.time_left(clock.deadline_at, at) if clock else None
+    vacation = Vacation.objects.filter(user=user, until__gt=at).values_list("until", flat=True).first()
     them = others(game, user)
     where = game_words(game, them)
     subject = f"Your turn {'against' if game.players == 2 else 'at your table with'} {them} (Cribbage Hall)"
@@ -117,8 +126,10 @@ def turn_words(game: Game, user) -> tuple[str, str]:
         "",
         f"It is your turn {where} ({game.get_days_per_move_display()} a move).",
     ]
-    if left:
-        lines.append(f"Time left for this move: {left}" + (f" (time bank: {bank})." if bank else "."))
+    if left is not None:
+        words = correspondence.clock_words(left, timedelta(seconds=clock.bank_seconds),
+                                           vacation_until=vacation, at=at)
+        lines.append(f"Your clock: {words}.")
     lines += ["", f"Open the game: {game_link(game.pk)}",
               f"Every game waiting on you: {site_link(reverse('correspondence:your_turn'))}"]
     return subject, "\n".join(lines)
@@ -158,10 +169,6 @@ def send_out_of_time_notices(*, limit: int = 1000) -> int:
                 f"If you do neither, the game ends by itself as abandoned in {ends_in}.",
                 "", f"Open the game: {game_link(game_id)}",
             ])
-            try:
-                email(user, f"{late_name} ran out of time (Cribbage Hall)", body, "turn").send()
-            except Exception:
-                log.exception("out-of-time notice for game=%s user=%s not sent", game_id, user.pk)
-                continue
-            sent += 1
+            message = email(user, f"{late_name} ran out of time (Cribbage Hall)", body, "turn")
+            sent += deliver(message, f"out-of-time notice for game={game_id} user={user.pk}")
     return sent

@@ -109,10 +109,12 @@ def deal_views(game: Game, names: list[str]) -> list[dict]:
     }
     timeouts = timeouts_by_deal(game, names)
     out = []
+    muggins = game.house_rules.muggins
     for deal in summaries_for(game):
         players = deal_players(deal)
         sides = side_count(players)
         side_name = side_names(Seating(tuple(names)))
+        last_show = len(deal["show"]) - 1
         # The game hole is the last hole: a count past it still ends there, as on the board.
         before = on_board(deal["scores_before"], game.target)
         after = on_board(deal["scores_after"], game.target)
@@ -136,12 +138,67 @@ def deal_views(game: Game, names: list[str]) -> list[dict]:
                 for k in range(sides)
             ],
             "pegging_lines": [_pegging_line(line, names) for line in deal["pegging"]],
-            "shows": [{**e, "owner": names[e["seat"]]} for e in deal["show"]],
+            "shows": [
+                {**e, "owner": names[e["seat"]],
+                 # Only the deal's last count can be the one that ended the game.
+                 "claim_lines": claim_lines(e, names, muggins=muggins,
+                                            won_by=deal.get("won_by") if i == last_show else None)}
+                for i, e in enumerate(deal["show"])
+            ],
             "seed": deal_seed(secret, deal["game_no"], deal["deal_no"]).hex(),
             "commitment": commitments.get((deal["game_no"], deal["deal_no"]), ""),
             "timeouts": timeouts.get((deal["game_no"], deal["deal_no"]), []),
         })
     return out
+
+
+def _taker(seat: int, players: int) -> int:
+    """The seat that calls muggins on ``seat``'s count or pegs its over-count penalty: the first seat
+    clockwise on the other side (the engine's ``next_opponent``)."""
+    sides = side_count(players)
+    return next(s for s in ((seat + k) % players for k in range(1, players)) if s % sides != seat % sides)
+
+
+def claim_lines(show: dict, names: list[str], *, muggins: bool, won_by: int | None = None) -> list[str]:
+    """A manual count in words: the claim against the true count, then the over-count penalty or the
+    muggins, and who pegged it. Nothing for a hand counted by the site or skipped.
+
+    ``won_by``: the side that won the game at this count, if it ended there (a count that takes its
+    owner out ends the game before any penalty or muggins).
+
+    >>> entry = {"seat": 0, "status": "done", "claimed": 10, "total": 6, "awarded": 6, "muggins": 4}
+    >>> claim_lines(entry, ["alice", "bob"], muggins=True)
+    ['alice claims 10, true count 6: 4 too many, 6 pegged', 'Over-count penalty: bob pegs 4']
+    """
+    players = len(names)
+    owner, taker = names[show["seat"]], names[_taker(show["seat"], players)]
+    if show["status"] == "due":
+        return [f"{owner} never counted it: the game was over"]
+    claimed, true = show.get("claimed"), show.get("total")
+    if claimed is None or true is None:
+        return []
+    owner_won = won_by is not None and won_by == show["seat"] % side_count(players)
+    head = f"{owner} claims {claimed}, true count {true}: "
+    if claimed > true:
+        lines = [head + f"{claimed - true} too many, {true} pegged"]
+        if not muggins:
+            return lines
+        if owner_won:
+            return [*lines, f"Over-count penalty: none, {owner} went out first"]
+        return [*lines, f"Over-count penalty: {taker} pegs {show['muggins']}"]
+    if claimed == true:
+        return [head + f"{claimed} pegged"]
+    missed = true - claimed
+    lines = [head + f"{missed} missed, {claimed} pegged"]
+    if not muggins:
+        return [*lines, f"No muggins in this game: the {missed} missed are lost"]
+    if show["status"] == "muggins":
+        return [*lines, f"Muggins: {taker} had not answered when the game ended; the {missed} are lost"]
+    if show["muggins"]:
+        return [*lines, f"Muggins: {taker} calls it and pegs {show['muggins']}"]
+    if owner_won:
+        return [*lines, f"Muggins: none, {owner} went out on the count"]
+    return [*lines, f"Muggins: {taker} lets the count stand; the {missed} missed are lost"]
 
 
 def _pegging_line(line: dict, names: list[str]) -> dict:

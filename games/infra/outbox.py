@@ -10,6 +10,7 @@ waiting on each player. ``SENDS_IN_BACKGROUND`` off (the test suite) sends at on
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import logging
 from collections.abc import Callable
@@ -35,7 +36,8 @@ def send_later(send: Callable[..., object], *args) -> None:
     if not settings.SENDS_IN_BACKGROUND:
         send(*args)
         return
-    future = _executor().submit(_run, send, args)
+    # In the request's context: what it set for the work after it (the origin emails link to) holds.
+    future = _executor().submit(contextvars.copy_context().run, _run, send, args)
     _pending.add(future)
     future.add_done_callback(_pending.discard)
 

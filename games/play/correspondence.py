@@ -96,6 +96,49 @@ def left_words(left: timedelta | None) -> str:
     return unit(minutes, "minute")
 
 
+def until_words(until: datetime) -> str:
+    """A moment as the clock's sentences say it, in UTC: ``12 Mar, 10:00 UTC``."""
+    return f"{until.astimezone(UTC):%d %b, %H:%M} UTC"
+
+
+def clock_words(left: timedelta | None, bank: timedelta, *, yours: bool = True,
+                vacation_until: datetime | None = None, at: datetime | None = None) -> str:
+    """A player's clock at your own pace in one sentence: the board, the list of games, the turn
+    email and the digest all say it in these words.
+
+    ``left``: until the seat's deadline (None: not its turn), which holds the bank and any vacation
+    still to run; ``bank``: the bank kept from earlier moves. So the days for this move are what is
+    left beyond the bank, and once they are gone every hour comes out of the bank.
+
+    >>> day, hour = timedelta(days=1), timedelta(hours=1)
+    >>> clock_words(3 * day - hour, 2 * day)
+    '23 hours to move; then your bank of 2 days'
+    >>> clock_words(day + 5 * hour, 2 * day, yours=False)
+    '1 day 5 hours to move, all from their bank'
+    >>> clock_words(timedelta(minutes=40), timedelta(0))
+    '40 minutes to move; no bank left'
+    >>> clock_words(None, 2 * day)
+    'waiting, with your bank of 2 days'
+    >>> clock_words(-hour, 2 * day)
+    'out of time'
+    """
+    whose = "your" if yours else "their"
+    bank_words = f"{whose} bank of {left_words(bank)}" if bank > timedelta(0) else ""
+    prefix = ""
+    if vacation_until is not None and vacation_until > (at := at or now()):
+        prefix = f"on vacation until {until_words(vacation_until)}, the clock stands still; then "
+        if left is not None:
+            left -= vacation_until - at
+    if left is None:
+        return prefix + (f"waiting, with {bank_words}" if bank_words else "waiting, with no bank left")
+    if left <= timedelta(0):
+        return "out of time"
+    if left <= bank:
+        return prefix + f"{left_words(left)} to move, all from {whose} bank"
+    move = left_words(left - bank)
+    return prefix + (f"{move} to move; then {bank_words}" if bank_words else f"{move} to move; no bank left")
+
+
 def vacation_year(at: datetime) -> int:
     return at.astimezone(UTC).year
 

@@ -118,7 +118,7 @@ def sentence(what: str, p: dict, name: Callable[[int | None], str], sources: dic
         how = f"from {sources.get(source, 'another event')}" if source else "by the director"
         return f"{_plural(len(users), 'player')} entered {how}: {_listed([name(u) for u in users])}."
     if what == "result_entered":
-        text = (f"Result {'corrected' if p.get('corrected') else 'set'} by the organiser: {label} "
+        text = (f"Result {'corrected' if p.get('corrected') else 'entered'} by the director: {label} "
                 f"({p['round_name']}): {name(p['winner'])} wins {p['won']}–{p['lost']}.")
         if p.get("champion"):
             text += f" {name(p['champion'])} is now the champion."

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from django.db.models import Q
 
 from games.play.models import Game
+from games.play.narration import ENTERED_MARK
 from games.play.registry import Ending
 from games.tournaments import naming
 from games.tournaments.models import Match, Tournament
@@ -22,13 +23,13 @@ from games.tournaments.models import Match, Tournament
 HOW = {
     Match.Decided.FORFEIT: "by forfeit",
     Match.Decided.WITHDRAWAL: "by withdrawal",
-    Match.Decided.ADMIN: "by the organiser's decision",
+    Match.Decided.ADMIN: f"({ENTERED_MARK})",
 }
 # A match decided off the board, as a list of games says it ended.
 LIST_WORDS = {
     Match.Decided.FORFEIT: "forfeit",
     Match.Decided.WITHDRAWAL: "withdrawal",
-    Match.Decided.ADMIN: "set by the organiser",
+    Match.Decided.ADMIN: ENTERED_MARK,
 }
 
 

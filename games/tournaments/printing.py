@@ -67,6 +67,7 @@ def standings(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return render(request, "tournaments/print/standings.html", {
         **_context(t, "Standings"),
         "standings": table,
+        "after_round": selectors.rounds_complete(t),
         "qualified": found.qualified if found else frozenset(),
         "qualifiers": pairing.qualifier_count(sum(1 for r in table if not r.withdrawn), t.qualifiers)
         if t.has_qualifying else 0,

@@ -85,6 +85,19 @@ def last_drawn(t: Tournament, stage: str) -> int:
     )
 
 
+def rounds_complete(t: Tournament) -> int:
+    """The last round before any bracket with every result in, and every round before it (0 before
+    any): what standings are "after". A round paired but still in play does not count yet."""
+    rounds = Match.objects.filter(tournament=t, stage=t.rounds_stage).values_list("round_no", "status")
+    still_open = {r for r, status in rounds if status not in DECIDED}
+    done = 0
+    for round_no in sorted({r for r, _ in rounds}):
+        if round_no in still_open:
+            break
+        done = round_no
+    return done
+
+
 def ready_knockout_matches(t: Tournament):
     """The bracket matches whose two players are known and whose game is not made yet."""
     return Match.objects.filter(

@@ -38,7 +38,7 @@ def test_one_summary_a_player_listing_the_least_time_left_first(clock, players):
     assert message.subject == "2 games waiting on you (Cribbage Hall)"
     games = [int(g) for g in re.findall(r"/games/(\d+)/", message.body)]
     assert games == [fast.pk, slow.pk]
-    assert "against carol: 3 days" in message.body
+    assert "against carol: 1 day to move; then your bank of 2 days" in message.body
     assert "/unsubscribe/" in message.extra_headers["List-Unsubscribe"]
 
 

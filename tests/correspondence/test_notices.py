@@ -37,7 +37,8 @@ def test_the_game_starting_tells_the_player_who_posted_it(clock, players, on_com
     message = to(alice)[0]
     assert message.subject == "Your turn against bob (Cribbage Hall)"
     assert f"/games/{game.pk}/" in message.body
-    assert "1 day a move" in message.body and "Time left for this move: 3 days" in message.body
+    assert "1 day a move" in message.body
+    assert "Your clock: 1 day to move; then your bank of 2 days." in message.body
 
 
 def test_a_notice_at_most_once_a_game_a_day(clock, players, on_commit):
@@ -138,7 +139,7 @@ def test_the_notice_says_the_time_left(clock, players, on_commit):
     on_commit(move_once, game, {0: alice, 1: bob}, 0)
     on_commit(move_once, game, {0: alice, 1: bob}, 1)
     bodies = " ".join(m.body for m in mail.outbox)
-    assert "Time left for this move: 9 days" in bodies  # three days and a bank of six
+    assert "Your clock: 3 days to move; then your bank of 6 days." in bodies
 
 
 def test_the_turn_notice_reaches_the_player_s_browsers_too(clock, players, on_commit):

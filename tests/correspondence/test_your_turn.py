@@ -98,19 +98,29 @@ def test_a_move_opens_the_next_game_waiting(clock, players):
     assert answer.status_code == 302 and answer["Location"] in (f"/games/{first.pk}/", f"/games/{other.pk}/")
 
 
+def clock_text(board: str) -> str:
+    """The board's own-pace clock as a reader sees it: its words without the markup."""
+    section = board.split('data-testid="corr-clock"', 1)[1].split("</section>", 1)[0]
+    return " ".join(re.sub(r"<[^>]+>", " ", section.split(">", 1)[1]).split()).replace(" :", ":")
+
+
 def test_the_board_shows_the_clocks_and_lets_the_waiting_player_claim_or_give_time(clock, players):
     alice, bob = players
     game = corr_game(alice, bob)
     move_once(game, {0: alice, 1: bob}, seat=0)
     board = logged_in(alice).get(f"/games/{game.pk}/").content.decode()
-    assert 'data-testid="corr-clock"' in board and "3 days to move" in board and "Claim the win" not in board
+    assert "You: waiting, with your bank of 2 days" in clock_text(board)
+    assert "bob: 1 day to move; then their bank of 2 days" in clock_text(board)
+    assert "Claim the win" not in board
     clock.advance(days=3, hours=1)
     board = logged_in(alice).get(f"/games/{game.pk}/").content.decode()
     assert "out of time" in board and "Claim the win on time" in board and "Give more time" in board
     assert "Claim the win" not in logged_in(bob).get(f"/games/{game.pk}/").content.decode()
     answer = logged_in(alice).post(f"/games/{game.pk}/give-time/")
     assert answer.status_code == 302
-    assert "1 day to move" in logged_in(bob).get(f"/games/{game.pk}/").content.decode()
+    # More time is the days of one move, and whatever of it goes unused is kept as the bank.
+    board = logged_in(bob).get(f"/games/{game.pk}/").content.decode()
+    assert "You: 1 day to move, all from your bank" in clock_text(board)
     clock.advance(days=2)
     logged_in(alice).post(f"/games/{game.pk}/claim-on-time/")
     game.refresh_from_db()

@@ -32,11 +32,14 @@ PRODUCTION = {
     "CSRF_TRUSTED_ORIGINS": "https://cribbage.example.org",
     "DATABASE_URL": "postgres://cribbage@127.0.0.1:5432/cribbage",
     "REDIS_URL": "redis://127.0.0.1:6379/0",
+    "SITE_URL": "https://cribbage.example.org",
+    "EMAIL_HOST": "smtp.example.org",
 }
 # Variables of the test run that must not leak into a "fresh" production process.
 SCRUBBED = ("DEBUG", "SECRET_KEY", "HTTPS", "SECURE_COOKIES", "SECURE_SSL_REDIRECT", "SECURE_HSTS_SECONDS",
             "DATABASE_URL", "REDIS_URL", "ALLOWED_HOSTS", "DJANGO_SETTINGS_MODULE", "CSRF_TRUSTED_ORIGINS",
-            "DJANGO_ALLOW_ASYNC_UNSAFE")  # the test run's own (tests/conftest.py)
+            "DJANGO_ALLOW_ASYNC_UNSAFE",  # the test run's own (tests/conftest.py)
+            "SITE_URL", "EMAIL_HOST", "EMAIL_PORT", "EMAIL_HOST_USER", "EMAIL_HOST_PASSWORD", "EMAIL_USE_TLS")
 
 
 def environment(**extra: str) -> dict[str, str]:

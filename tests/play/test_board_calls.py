@@ -24,9 +24,10 @@ def test_a_repeated_call_is_said_once():
 
 
 def test_the_results_words_are_not_drawn_twice():
-    lines = [call("Result set by the organiser"), call("alice wins", kind="game_won"), call("Fifteen for 2")]
-    result = {"headline": "alice wins by the organiser's decision", "note": "Result set by the organiser"}
-    assert said_by_the_result(lines, result) == {"Result set by the organiser", "alice wins"}
+    lines = [call("Result entered by the director"), call("alice wins", kind="game_won"),
+             call("Fifteen for 2")]
+    result = {"headline": "alice wins (entered by the director)", "note": "Result entered by the director"}
+    assert said_by_the_result(lines, result) == {"Result entered by the director", "alice wins"}
     assert said_by_the_result(lines, None) == frozenset()
 
 

@@ -143,6 +143,6 @@ def test_one_result_comes_before_what_it_causes_in_the_log():
     (m,) = active_matches(t)
     services.match_set_result(match_id=m.pk, winner_id=m.entrant1_id, reason="Played on the club's boards")
     log = [n.words for n in refresh(t).notices.exclude(kind=Notice.Kind.ANNOUNCEMENT)]  # newest first
-    result = next(i for i, line in enumerate(log) if line.startswith("Result set by the organiser"))
+    result = next(i for i, line in enumerate(log) if line.startswith("Result entered by the director"))
     caused = [i for i, line in enumerate(log) if line.startswith(("Qualifying is over", "The tournament"))]
     assert caused and all(i < result for i in caused if "has started" not in log[i])

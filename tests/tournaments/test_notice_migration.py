@@ -33,6 +33,11 @@ SENTENCES = [
     "Result corrected by the organiser: ann v bob (round 1): bob wins 1–0. bob is now the champion.",
     "Qualifying is over. The playoff, seeded by qualifying rank: 1. bob, 2. ann.",
 ]
+# Sentences the site words differently now: the data they became reads in today's words.
+REWORDED = {
+    "Result corrected by the organiser: ann v bob (round 1): bob wins 1–0. bob is now the champion.":
+        "Result corrected by the director: ann v bob (round 1): bob wins 1–0. bob is now the champion.",
+}
 
 
 def test_old_sentences_become_data_and_read_the_same():
@@ -41,7 +46,7 @@ def test_old_sentences_become_data_and_read_the_same():
     for text in SENTENCES:
         what, params = migration._read(text, names.get)
         said = notice_words.sentence(what, params, {v: k for k, v in names.items()}.get, {})
-        assert said == text
+        assert said == REWORDED.get(text, text)
     assert migration._read("a deleted player has withdrawn.", names.get) is None
     assert migration._read("Welcome, all!", names.get) is None
 

@@ -1,4 +1,4 @@
-"""How a tournament game's end reads for its players: a result set by the organiser or a forfeit is
+"""How a tournament game's end reads for its players: a result entered by the director or a forfeit is
 not shown as the resignation it is made by; the game record says it was a tournament game; every
 "X wins a–b" puts the winner's score first; a cancelled tournament's open game says it no longer
 counts; the tournament page's facts stay true once it has started."""
@@ -47,14 +47,14 @@ def _one_match(**fields) -> tuple[Tournament, Match]:
     return t, m
 
 
-def test_a_result_set_by_the_organiser_reads_as_such_on_the_board_and_the_record() -> None:
+def test_a_result_entered_by_the_director_reads_as_such_on_the_board_and_the_record() -> None:
     t, m = _one_match(name="Club Cup")
     services.match_set_result(match_id=m.pk, winner_id=m.entrant2_id, reason="p1 did not show up")
     board = _page(m.entrant1.user, reverse("game", args=[m.game_id]))
     result = _result_section(board)
     assert "p2 wins (entered by the director)" in result and "resignation" not in result
     assert "No game's score was entered." in result
-    assert "Result set by the organiser: p1 did not show up." in result
+    assert "Result entered by the director: p1 did not show up." in result
     assert "resigns" not in board and "by resignation" not in board  # nor in the log
     assert reverse("rematch", args=[m.game_id]) not in board  # no rematch of a tournament game
     assert t.get_absolute_url() in result
@@ -63,7 +63,7 @@ def test_a_result_set_by_the_organiser_reads_as_such_on_the_board_and_the_record
     assert "Online, casual" not in record and "by resignation" not in record
     assert f'Tournament game: <a href="{t.get_absolute_url()}">Club Cup</a>' in record
     assert "p2</strong> won (entered by the director)" in record
-    assert "Result set by the organiser: p1 did not show up." in record
+    assert "Result entered by the director: p1 did not show up." in record
 
 
 def test_a_forfeit_reads_as_a_forfeit() -> None:

@@ -352,7 +352,7 @@ def test_advance_names_only_the_matches_in_play() -> None:
     )
 
 
-# --- results set by the organiser -----------------------------------------------------------------
+# --- results entered by the director --------------------------------------------------------------
 
 
 def test_admin_sets_a_result_of_a_match_in_play_and_the_reason_is_kept() -> None:

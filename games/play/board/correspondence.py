@@ -36,11 +36,11 @@ def corr_clock(game: Game, seat: int | None, names: list[str], user) -> dict | N
             "name": "You" if clock.index == seat else names[clock.index],
             "mine": clock.index == seat,
             "to_move": left is not None,
-            "left": correspondence.left_words(left),
-            "bank": correspondence.left_words(timedelta(seconds=clock.bank_seconds)) or "none",
+            "clock": correspondence.clock_words(left, timedelta(seconds=clock.bank_seconds),
+                                                yours=clock.index == seat,
+                                                vacation_until=away.get(clock.user_id), at=at),
             "out": left is not None and left <= timedelta(0),
             "extended": clock.extended,
-            "vacation_until": f"{away[clock.user_id]:%d %b, %H:%M} UTC" if clock.user_id in away else "",
         })
     my_clock = next((r for r in rows if r["mine"]), None)
     waiting = None

@@ -72,7 +72,7 @@ class Match(models.Model):
         RESIGN = "resign", "Resignation"
         FORFEIT = "forfeit", "Forfeit"
         WITHDRAWAL = "withdrawal", "Withdrawal"
-        ADMIN = "admin", "Set by the organiser"
+        ADMIN = "admin", "Entered by the director"
         BYE = "bye", "Bye"
         # The site resigned the game for a player: their third timeout, or the opponent's claim
         # after they were away on their turn (games.play.endings).
@@ -199,7 +199,7 @@ class Match(models.Model):
         label = {
             self.Decided.FORFEIT: "Forfeit",
             self.Decided.WITHDRAWAL: "Withdrawal",
-            self.Decided.ADMIN: "Result set by the organiser",
+            self.Decided.ADMIN: "Result entered by the director",
         }.get(self.decided_by)
         if label is None:
             return ""
