@@ -1,19 +1,12 @@
-"""Events in words, for the person reading them: "Pair for 2", "Ace is low: you deal", "alice wins 121–97".
-
-The engine says what happened as data (``games.engine.events.Event``: a kind, a seat, points, cards
-and the numbers a sentence needs); the site's own moves (a timeout, a claimed win) are notes of the
-same shape (``games.play.endings``). This is the one place either becomes words: the board and its
-log, the replay, the game record and the text export all read them here. A player reads their own
-seat as "You" (and a partnership as "You & carol"); a spectator (no viewer) reads every name.
+"""Each event as a line for one reader: the board's log, the replay, the record and the text export
+read them here; and a logged action in words, for the replay.
 
 >>> seating = Seating(("You", "bob"), viewer=0)
->>> line(seating, {"seat": 1, "kind": "deal", "points": 0, "cards": []}).text
-'bob deals'
->>> line(seating, {"seat": 0, "kind": "play", "points": 0, "cards": ["5H"], "count": 15}).text
-'Five of hearts: 15'
->>> line(seating, {"seat": 0, "kind": "game_won", "points": 0, "cards": [], "scores": [121, 87],
-...              "skunks": [0, 1], "detail": "target"}).text
-'You win 121–87 (skunk)'
+>>> pair = line(seating, {"seat": 1, "kind": "pair", "points": 2, "cards": []})
+>>> pair.who, pair.text, pair.loud
+('bob', 'Pair for 2', True)
+>>> action_words("alice", {"type": "play", "card": "5H"})
+'alice plays the Five of hearts'
 """
 
 from __future__ import annotations
@@ -26,10 +19,10 @@ from django.utils.safestring import SafeData
 from games.engine.cards import RANK_NAMES, Card, parse_card
 from games.engine.events import Event
 from games.engine.scoring import score_text
-from games.engine.state import SKUNK_NAMES, teams
-from games.play import endings
 
-DASH = "–"
+from .results import match_line, result_line
+from .seating import Seating, Who, and_list, said, seat_name, seat_who, side_name, verb
+
 # Worth a call across the table: points, a go said, or something the site did for a player.
 LOUD_KINDS = frozenset({"timeout", "abandon", "resign", "game_won", "match_won", "say_go", "over_count"})
 # What the site did for a seat whose clock ran out, by the action's type.
@@ -40,25 +33,6 @@ DID = {
     "call_muggins": "called muggins for", "next_deal": "readied the next deal for",
     "next_game": "started the next game for",
 }
-
-
-@dataclass(frozen=True)
-class Seating:
-    """Who sits where, as one reader sees it: ``names`` by seat ("You" for the reader's own),
-    ``viewer`` the reader's seat (None: a spectator), and what a sentence may need of the rules."""
-
-    names: tuple[str, ...]
-    viewer: int | None = None
-    target: int = 121
-    peg_out_zone: int = 0
-
-    @property
-    def players(self) -> int:
-        return len(self.names)
-
-    @property
-    def sides(self) -> int:
-        return len(teams(self.players))
 
 
 @dataclass(frozen=True)
@@ -75,197 +49,6 @@ class LogLine:
     @property
     def loud(self) -> bool:
         return self.points > 0 or self.kind in LOUD_KINDS
-
-
-# --- names and verbs ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Who:
-    """Who a sentence is about, as its reader reads it: ``text`` ("You", "bob", "You & carol") and
-    whether it takes the plain verb (``plural``: the reader, or a partnership). Grammar comes from
-    the seats and the reader, never from the text: a player may be called "Younger"."""
-
-    text: str
-    plural: bool
-
-    def __str__(self) -> str:
-        return self.text
-
-
-def seat_who(seating: Seating, seat: int, *, start: bool = False) -> Who:
-    """One seat: "You" (or "you" inside a sentence) for the reader's own, else its name."""
-    if seat == seating.viewer:
-        return Who("You" if start else "you", True)
-    return Who(seating.names[seat], False)
-
-
-def side_who(seating: Seating, side: int, *, start: bool = False) -> Who:
-    """One side: the player, or "You & carol" for a partnership (the reader first)."""
-    seats = sorted(teams(seating.players)[side], key=lambda s: s != seating.viewer)
-    text = " & ".join(seat_who(seating, s, start=start and i == 0).text for i, s in enumerate(seats))
-    return Who(text, len(seats) > 1 or seating.viewer in seats)
-
-
-def seat_name(seating: Seating, seat: int, *, start: bool = False) -> str:
-    return seat_who(seating, seat, start=start).text
-
-
-def side_name(seating: Seating, side: int, *, start: bool = False) -> str:
-    return side_who(seating, side, start=start).text
-
-
-def side_names(seating: Seating) -> list[str]:
-    return [side_name(seating, side, start=True) for side in range(seating.sides)]
-
-
-def verb(subject: Who, third: str, plain: str | None = None) -> str:
-    """``third`` ("deals") for one other person, ``plain`` ("deal") for the reader or a partnership."""
-    if not subject.plural:
-        return third
-    return plain if plain is not None else third[:-1] if third.endswith("s") else third
-
-
-def said(subject: Who, third: str, plain: str | None = None) -> str:
-    """"bob deals", "You deal"."""
-    return f"{subject.text} {verb(subject, third, plain)}"
-
-
-def on_board(scores, target: int) -> tuple[int, ...]:
-    """Scores as the board shows them: the winner stands in the game hole, at ``target``, however
-    many points took them there (a 29 hand from 119 is still a game won at 121).
-
-    >>> on_board((124, 108), 121)
-    (121, 108)
-    """
-    return tuple(min(s, target) for s in scores)
-
-
-def scores_line(scores, first: int) -> str:
-    """Scores by side, ``first`` side's first, then clockwise: "121–95–60"."""
-    sides = len(scores)
-    return DASH.join(str(scores[(first + k) % sides]) for k in range(sides))
-
-
-def and_list(words: list[str]) -> str:
-    """``"A"``, ``"A and B"``, ``"A, B and C"``."""
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
-
-
-# --- results ---------------------------------------------------------------------------------------
-
-ENTERED_MARK = "entered by the director"
-
-
-@dataclass(frozen=True)
-class ResultLine:
-    """A game's result for one reader: ``who`` won and the ``words`` that follow ("wins 121–97
-    (skunk)"); as text, the two together."""
-
-    who: str
-    words: str
-
-    def __str__(self) -> str:
-        return f"{self.who} {self.words}"
-
-
-def result_line(
-    seating: Seating, winner: int, scores, reason: str, *, skunks=(), ending: dict | None = None,
-    how: str = "", entered: bool = False, past: bool = False, score_beside: bool = False,
-) -> ResultLine:
-    """A game's result in words: the one wording of it for the log, the board's result, the replay
-    and the record. The winner's score comes first, at the game hole.
-
-    ``reason``: "target" (played out) or "resign". After a resignation the winner may have been
-    behind, so it says who led; ``ending`` (``games.play.endings``): the site ended the game for
-    the loser, and it says why. ``how``: the organiser's own word for a match decided off the
-    board ("by forfeit"). ``entered``: the director entered the result (``scores`` may then be
-    empty: not given). ``past``: "won", for the record; ``score_beside``: the final score is
-    printed beside the line, so the line does not say it, nor who led before a resignation.
-
-    >>> bob = Seating(("alice", "bob"))
-    >>> str(result_line(bob, 0, [121, 87], "target", skunks=[0, 1]))
-    'alice wins 121–87 (skunk)'
-    >>> str(result_line(Seating(("You", "bob"), 0), 0, [25, 28], "resign"))
-    'You win by resignation (bob led 28–25)'
-    >>> str(result_line(Seating(("alice", "You"), 1), 0, [40, 60], "resign", past=True))
-    'alice won by resignation (you led 60–40)'
-    >>> str(result_line(bob, 1, [97, 121], "resign", entered=True))
-    'bob wins 121–97 (entered by the director)'
-    >>> str(result_line(bob, 0, [25, 28], "resign", ending={"how": "time", "seat": 1, "timeouts": 3}))
-    'alice wins on time (3 timeouts)'
-    >>> str(result_line(bob, 0, [121, 87], "target", skunks=[0, 1], past=True, score_beside=True))
-    'alice won (skunk)'
-    """
-    who = side_who(seating, winner, start=True)
-    word = "won" if past else verb(who, "wins")
-    score = "" if score_beside or not scores else f" {scores_line(on_board(scores, seating.target), winner)}"
-    if entered:
-        notes = [_skunk_note(seating, winner, skunks) if scores else "", ENTERED_MARK]
-        return ResultLine(who.text, f"{word}{score} ({', '.join(n for n in notes if n)})")
-    if how:
-        return ResultLine(who.text, f"{word} {how}")
-    if reason == "resign":
-        if ending is not None:
-            return ResultLine(who.text, ending_words(ending, word))
-        led = "" if score_beside else f" ({_who_led(seating, winner, scores)})"
-        return ResultLine(who.text, f"{word} by resignation{led}")
-    note = _skunk_note(seating, winner, skunks)
-    return ResultLine(who.text, f"{word}{score}" + (f" ({note})" if note else ""))
-
-
-def _who_led(seating: Seating, winner: int, scores) -> str:
-    """Who was ahead when the game was resigned: "bob led 28–25", "level at 40–40"."""
-    sides = len(scores)
-    order = [(winner + k) % sides for k in range(sides)]
-    top = max(scores)
-    leaders = [s for s in order if scores[s] == top]
-    if len(leaders) > 1:
-        return "level at " + DASH.join(str(scores[s]) for s in order)
-    lead = leaders[0]
-    line_ = DASH.join(str(scores[s]) for s in [lead, *(s for s in order if s != lead)])
-    return f"{side_name(seating, lead)} led {line_}"
-
-
-def _skunk_note(seating: Seating, winner: int, skunks) -> str:
-    """"skunk" (two sides), "you double skunked, carol skunked" (each loser of three); empty for none."""
-    if not skunks or not max(skunks):
-        return ""
-    if seating.sides == 2:
-        return SKUNK_NAMES[max(skunks)]
-    losers = [(winner + k) % seating.sides for k in range(1, seating.sides)]
-    return ", ".join(f"{side_name(seating, s)} {SKUNK_NAMES[skunks[s]]}ed" for s in losers if skunks[s])
-
-
-def match_line(seating: Seating, winner: int, match_scores, *, entered: bool = False) -> str:
-    """"You win the match 2–1", the winner's games first."""
-    who = side_who(seating, winner, start=True)
-    mark = f" ({ENTERED_MARK})" if entered else ""
-    return f"{who.text} {verb(who, 'wins')} the match {scores_line(match_scores, winner)}{mark}"
-
-
-def ending_words(ending: dict, verb_word: str) -> str:
-    """What follows the winner's name when the site ended the game for the loser: "wins on time
-    (3 timeouts)", "wins by claim (opponent absent)"."""
-    if ending["how"] == "time":
-        return f"{verb_word} on time ({endings.time_detail(ending)})"
-    return f"{verb_word} by claim (opponent absent)"
-
-
-def skunked(seating: Seating, skunks, *, with_verb: bool = True) -> str:
-    """Who was skunked, where more than one player lost: "Computer 2 is skunked", "You are double
-    skunked"; without the verb, for a bracket: "Computer 2 skunked"."""
-
-    def be(who: Who) -> str:
-        if not with_verb:
-            return ""
-        return "are " if who.plural else "is "
-
-    return ", ".join(f"{who.text} {be(who)}{SKUNK_NAMES[k]}ed"
-                     for who, k in ((side_who(seating, s, start=True), k) for s, k in enumerate(skunks)) if k)
-
-
-# --- one event -------------------------------------------------------------------------------------
 
 
 def _game_won(seating: Seating, e: Event, ending: dict | None) -> str:
