@@ -18,7 +18,7 @@ import time
 
 from bench.paired_deals import differences, laid_away, pegged, summary
 from games.engine.actions import Play
-from games.engine.players import choose_action, pegging
+from games.engine.players import choose_action, play_search
 from games.engine.players.choose import peg_situation
 from games.engine.view import view
 
@@ -28,14 +28,14 @@ def _variant(state, seat: int, rng: random.Random, knows_hand: bool):
     plays = [a for a in v.legal_actions if isinstance(a, Play)]
     if len(plays) < 2:
         return choose_action(v, "reference", rng)
-    sampled = pegging._opponent_hands
+    sampled = play_search._opponent_hands
     if knows_hand:  # the search's hands of the other side: the one it really holds
         held = tuple(sorted(c.rank for c in state.hands[1 - seat]))
-        pegging._opponent_hands = lambda sit, rng: (True, iter([(1.0, held)]))
+        play_search._opponent_hands = lambda sit, rng: (True, iter([(1.0, held)]))
     try:
-        card = pegging.search_play(peg_situation(v), rng)
+        card = play_search.search_play(peg_situation(v), rng)
     finally:
-        pegging._opponent_hands = sampled
+        play_search._opponent_hands = sampled
     return next(a for a in plays if a.card == card)
 
 

@@ -4,7 +4,7 @@
     python -m bench.ai_tables --players 4 --games 600    # expert partners against standard partners
 
 At those tables the expert weighs the card it gives the crib (``players/crib_card.py``) and pegs
-by lookahead (``players/peg_tables.py``); the standard player keeps its best hand and pegs
+by lookahead (``players/table_play_search.py``); the standard player keeps its best hand and pegs
 greedily. With three players
 the expert sits in each seat in turn relative to the first dealer, so a fair share is 1/3; with
 four the expert partnership sits at the first dealer's side in half the games, a fair share 1/2.

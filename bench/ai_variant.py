@@ -1,6 +1,6 @@
 """What a change to the expert's settings is worth: paired deals, measured in the chance to win.
 
-    python -m bench.ai_variant --set pegging.NODE_BUDGET=6000 --set pegging.MAX_SAMPLES=96
+    python -m bench.ai_variant --set play_search.NODE_BUDGET=6000 --set play_search.MAX_SAMPLES=96
     python -m bench.ai_variant --set sampling.PASSED_UP=3.0 --against expert --deals 4000 --seed 5
 
 Deal ``i`` of a seed is dealt at scores drawn from ``--scores`` (seat 0 deals) and played to the end

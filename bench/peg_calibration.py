@@ -1,15 +1,15 @@
 """How the pegging table's shifts show in the play as the computers play it: the expert's
-``chances.PEG_WEIGHTS``.
+``discard_chances.PEG_WEIGHTS``.
 
     python -m bench.peg_calibration                      # 16,000 deals, seed 2: about 3 min on two cores
     python -m bench.peg_calibration --deals 16000 --seed 3
 
-The table (``data/peg_table.txt``, ``bench.peg_table``) is measured with greedy play on both sides;
-the expert and the reference play by search and lay away with the crib in mind, so a four's shift
-need not show at face value. Each deal is dealt at 0-0 (dealer seat 0): the expert lays away for
-both seats, the reference plays the play for both, and the points each side pegs (his heels and
-the shows left out) are regressed on the four shifts the table gives: the dealer's four's made and
-given and the pone's four's made and given, each beside its role's average four. A calibrated
+The table (``data/kept_four_pegging.txt``, ``bench.kept_four_pegging``) is measured with greedy play
+on both sides; the expert and the reference play by search and lay away with the crib in mind, so a
+four's shift need not show at face value. Each deal is dealt at 0-0 (dealer seat 0): the expert lays
+away for both seats, the reference plays the play for both, and the points each side pegs (his heels
+and the shows left out) are regressed on the four shifts the table gives: the dealer's four's made
+and given and the pone's four's made and given, each beside its role's average four. A calibrated
 table would read 1 on the dealer's points from the dealer's made and the pone's given, 1 on the
 pone's points from the pone's made and the dealer's given, and 0 elsewhere. Printed: each
 coefficient with its 95% interval, and the weights for ``PEG_WEIGHTS`` they make.
@@ -25,7 +25,7 @@ import time
 
 from bench.paired_deals import laid_away, pegged
 from games.engine.players import choose_action
-from games.engine.players.peg_table import averages, pegging
+from games.engine.players.kept_four_pegging import averages, pegging
 from games.engine.view import view
 
 SHIFTS = ("dealer made", "dealer given", "pone made", "pone given")

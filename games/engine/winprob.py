@@ -184,7 +184,7 @@ def write_table(table: Sequence[Sequence[float]], path: Path) -> None:
 @cache
 def deal_odds_measured() -> DealOdds:
     """The deals the stored tables were solved from (``data/deal_odds.json``): for valuing one
-    deal's choices in winning chances (``players/chances.py``)."""
+    deal's choices in winning chances (``players/discard_chances.py``)."""
     with (DATA / "deal_odds.json").open() as f:
         return DealOdds.from_dict(json.load(f))
 

@@ -17,7 +17,7 @@ from django.core.cache import cache
 
 from games.engine.cards import parse_cards
 from games.engine.players import analyse_discard
-from games.engine.players.chances import discard_chances
+from games.engine.players.discard_chances import discard_chances
 from games.engine.winprob import TARGETS
 from games.play.models import Game, Move, Round
 

@@ -2,7 +2,7 @@
 the expert's search, in the play's points and in the chance to win.
 
 The game is replayed from its log; at each card a person laid with a real choice (two or more
-ranks that fit) the expert's search (``pegging.search_values``) values every card they could have
+ranks that fit) the expert's search (``play_search.search_values``) values every card they could have
 laid, from what that seat could see. What the card cost is the best card's value less its own:
 
 * far from the end the search is run in the play's points (mine minus theirs over what it
@@ -31,7 +31,7 @@ from django.core.cache import cache
 
 from games.engine.actions import Play
 from games.engine.players.choose import peg_situation
-from games.engine.players.pegging import endgame_matters, search_values
+from games.engine.players.play_search import endgame_matters, search_values
 from games.engine.players.situation import WIN
 from games.engine.view import view
 from games.engine.winprob import TARGETS, win_chance

@@ -8,8 +8,8 @@ from django import forms
 from django.contrib.auth.models import User
 
 from games.engine.rules import HouseRules
-from games.play.house_rules import DAYS_PER_MOVE_CHOICES
-from games.play.models import TURN_TIMER_CHOICES, ComputerLevel
+from games.play.house_rules import DAYS_PER_MOVE_CHOICES, TURN_TIMER_CHOICES
+from games.play.models import ComputerLevel
 
 RULE_FIELDS = (
     "target", "skunks", "triple_skunk", "peg_out_zone", "manual_counting", "muggins", "pone_cuts",

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from games.engine.cards import DECK, format_cards, parse_cards
-from games.engine.players.chances import SplitChance, discard_chances
+from games.engine.players.discard_chances import SplitChance, discard_chances
 from games.history.replay import ReplayError
 from games.history.summaries import summaries_for
 from games.play.models import Game

@@ -12,15 +12,15 @@ from games.engine.actions import AcceptCount, CallMuggins, Count, CutForDeal, Di
 from games.engine.cards import parse_cards
 from games.engine.game import apply, legal_actions, new_game
 from games.engine.players import LEVELS, choose_action, discard_table
-from games.engine.players.chances import discard_chances
 from games.engine.players.choose import REFERENCE
+from games.engine.players.discard_chances import discard_chances
 from games.engine.players.endgame import in_endgame
 from games.engine.rules import HouseRules
 from games.engine.testing import start_deal, with_scores
 from games.engine.view import view
 
-MODULES = ["players", "players.ranks", "players.discard", "players.pegging", "players.throw_model",
-           "players.endgame", "players.choose", "players.peg_chances", "players.peg_table"]
+MODULES = ["players", "players.ranks", "players.discard", "players.play_search", "players.throw_model",
+           "players.endgame", "players.choose", "players.play_end_chances", "players.kept_four_pegging"]
 
 
 @pytest.mark.parametrize("name", MODULES)

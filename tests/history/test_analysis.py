@@ -71,7 +71,7 @@ def test_the_record_page_shows_the_analysis(client, alice):
 
 def test_each_verdict_says_what_the_split_cost_in_winning_chances(alice):
     from games.engine.cards import parse_cards
-    from games.engine.players.chances import discard_chances
+    from games.engine.players.discard_chances import discard_chances
 
     game = finish_vs_computer(alice, seed=5, rules=SHORT)
     rounds = {(r.game_no, r.deal_no): r for r in Round.objects.filter(game=game)}

@@ -3,7 +3,7 @@
 import random
 
 from bench import ai_pegging, peg_calibration
-from games.engine.players import pegging, sampling
+from games.engine.players import play_search, sampling
 
 
 def test_the_regression_recovers_known_coefficients():
@@ -24,4 +24,4 @@ def test_a_deal_gives_each_sides_pegging_and_the_four_shifts():
 def test_the_reference_against_itself_has_no_margin_and_seeing_the_hand_helps():
     assert ai_pegging._chunk((1, 0, 4, False)) == [0.0] * 4
     seen = ai_pegging._chunk((1, 0, 30, True))
-    assert sum(seen) > 0 and pegging._opponent_hands is sampling._opponent_hands  # nothing left patched
+    assert sum(seen) > 0 and play_search._opponent_hands is sampling._opponent_hands  # nothing left patched

@@ -19,12 +19,13 @@ from games.engine.actions import Action, action_from_dict, action_to_dict
 from games.engine.game import GameState, apply, legal_actions, new_game
 from games.engine.rules import HouseRules
 from games.engine.testing import start_deal
-from games.play import models, services
-from games.play.models import Game, Move, Round
+from games.play import services
+from games.play.models import Connection, Game, Move, Round
+from games.play.models import game as game_module
 
 
 class FixedSecrets:
-    """Stands in for the ``secrets`` module inside ``games.play.models``: game secrets from a counter."""
+    """Stands in for the ``secrets`` module inside ``games.play.models.game``: game secrets from a counter."""
 
     def __init__(self, prefix: str = "test") -> None:
         self._counter = itertools.count()
@@ -40,7 +41,7 @@ class FixedSecrets:
 
 def fixed_secrets(monkeypatch, prefix: str = "test") -> None:
     """Make every new Game's secret deterministic (call from a fixture)."""
-    monkeypatch.setattr(models, "secrets", FixedSecrets(prefix))
+    monkeypatch.setattr(game_module, "secrets", FixedSecrets(prefix))
 
 
 def make_user(username: str):
@@ -86,7 +87,7 @@ def away_for(game: Game, seconds: int) -> None:
     game.refresh_from_db()
 
 
-def socket_last_heard(game: Game, user, channel_name: str, when) -> models.Connection:
+def socket_last_heard(game: Game, user, channel_name: str, when) -> Connection:
     """A socket of ``user`` at ``game`` last heard from at ``when``, in every place presence reads a
     beat: its row, and the shared cache's key when the beats live there (``PRESENCE_IN_CACHE``, on
     with Redis). The live servers the browser tests start read the same cache."""
@@ -94,7 +95,7 @@ def socket_last_heard(game: Game, user, channel_name: str, when) -> models.Conne
 
     from games.play import presence
 
-    row = models.Connection.objects.create(game=game, user=user, channel_name=channel_name, last_seen=when)
+    row = Connection.objects.create(game=game, user=user, channel_name=channel_name, last_seen=when)
     if presence.in_cache():
         cache.set(presence.beat_key(channel_name), when.timestamp(), presence.KEY_SECONDS)
     return row

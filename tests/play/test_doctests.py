@@ -8,8 +8,10 @@ import importlib
 
 import pytest
 
+NARRATION = ["narration", "narration.seating", "narration.results", "narration.lines"]
 
-@pytest.mark.parametrize("name", ["narration", "game_result", "names"])
+
+@pytest.mark.parametrize("name", [*NARRATION, "game_result", "names"])
 def test_docstring_examples(name: str) -> None:
     result = doctest.testmod(importlib.import_module(f"games.play.{name}"), optionflags=doctest.ELLIPSIS)
     assert result.failed == 0

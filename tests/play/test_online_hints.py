@@ -72,7 +72,7 @@ def test_a_rematch_keeps_the_hints(alice, bob):
 
 
 def test_the_hint_gives_each_split_s_chance_to_win_best_first(alice, bob):
-    from games.engine.players.chances import discard_chances
+    from games.engine.players.discard_chances import discard_chances
 
     seek = services.game_create_seek(user=alice, rules=HouseRules(), invited=bob, hints=True)
     game = services.game_accept(user=bob, game_id=seek.pk)

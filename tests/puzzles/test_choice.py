@@ -9,7 +9,7 @@ import pytest
 from django.core.management import call_command
 
 from games.engine.cards import parse_cards
-from games.engine.players.chances import discard_chances
+from games.engine.players.discard_chances import discard_chances
 from games.history.summaries import summaries_for
 from games.puzzles import choice, services
 from games.puzzles.models import Puzzle

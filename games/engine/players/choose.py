@@ -9,15 +9,15 @@ Levels:
 * ``easy``: random legal discards and plays (it still plays whenever it can: Go is only legal
   when nothing fits).
 * ``standard``: keeps the four with the best average hand over the 46 starters (crib ignored);
-  pegs greedily (``pegging.greedy_play``).
+  pegs greedily (``play_search.greedy_play``).
 * ``expert``: lays away by the chance to win the game after the deal, in every position
-  (``chances.discard_chances``: the hand over the 46 starters, the crib's odds, the play as
-  measured, shifted by what the kept four pegs and gives away, ``peg_table``; with the peg-out
+  (``discard_chances``: the hand over the 46 starters, the crib's odds, the play as
+  measured, shifted by what the kept four pegs and gives away, ``kept_four_pegging``; with the peg-out
   zone house rule or a target without a table, ``endgame``); pegs by lookahead over the
-  opponent's possible hands (``pegging.search_play``), every line valued by the chance to win
+  opponent's possible hands (``play_search.search_play``), every line valued by the chance to win
   it leaves, at every score. At tables of three or four: the standard player's keep plus
   or minus what the card laid away is worth to the crib (``crib_card``), and a lookahead over
-  deals of the unseen cards to the other seats (``peg_tables.table_play``).
+  deals of the unseen cards to the other seats (``table_play_search.table_play``).
 
 ``REFERENCE`` is the expert as it was before it played by winning chances (expected points, then
 ``endgame`` near the end; pegging valued in points): a fixed yardstick for ``bench.ai``, not a
@@ -50,12 +50,12 @@ from games.engine.players import crib_card
 from games.engine.scoring import hand_total
 from games.engine.view import SeatView
 
-from . import peg_chances
-from .chances import SplitChance, discard_chances
+from . import play_end_chances
 from .discard import discard_table, hand_table
+from .discard_chances import SplitChance, discard_chances
 from .endgame import endgame_choice
-from .peg_tables import table_play, table_situation
-from .pegging import PegSituation, greedy_play, search_play
+from .play_search import PegSituation, greedy_play, search_play
+from .table_play_search import table_play, table_situation
 
 LEVELS = ("easy", "standard", "expert")
 REFERENCE = "reference"
@@ -117,7 +117,7 @@ def discard_ranking(view: SeatView) -> list[SplitChance] | None:
     """Every split of a two-player hand by its chance to win, as the expert ranks them (its first
     is the expert's lay-away): the play shifted by what each four pegs. None where the expert does
     not lay away by winning chances (more players, the peg-out zone, a target without a table)."""
-    if view.players != 2 or not peg_chances.applies(view.target, view.rules.peg_out_zone):
+    if view.players != 2 or not play_end_chances.applies(view.target, view.rules.peg_out_zone):
         return None
     my_score, opp_score = _scores(view)
     is_dealer = view.dealer == view.seat

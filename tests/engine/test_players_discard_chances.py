@@ -8,8 +8,8 @@ from math import floor
 import pytest
 
 from games.engine.cards import DECK, parse_cards
-from games.engine.players.chances import CRIB_REACH, discard_chances, peg_shift
 from games.engine.players.discard import CribOdds, discard_table
+from games.engine.players.discard_chances import CRIB_REACH, discard_chances, peg_shift
 from games.engine.scoring import hand_total
 from games.engine.winprob import deal_odds_measured, peg_out, win_chance
 

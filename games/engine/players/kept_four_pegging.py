@@ -1,7 +1,7 @@
 """What a kept four pegs: the average points it makes and gives away in the play, by role.
 
-Measured by ``python -m bench.peg_table`` (every multiset of four ranks, dealt against what the
-other side would keep, played out by the engine's pegging) and kept in ``data/peg_table.txt``, one
+Measured by ``python -m bench.kept_four_pegging`` (every multiset of four ranks, dealt against what the
+other side would keep, played out by the engine's pegging) and kept in ``data/kept_four_pegging.txt``, one
 line per four: the ranks, then dealer made and given, then pone made and given, in hundredths.
 
 >>> made, given = pegging(parse_cards("3H 3C 4D 4S"), is_dealer=False)
@@ -16,7 +16,7 @@ from pathlib import Path
 
 from games.engine.cards import parse_cards  # noqa: F401 - used by the doctest
 
-DATA_FILE = Path(__file__).parents[1] / "data" / "peg_table.txt"
+DATA_FILE = Path(__file__).parents[1] / "data" / "kept_four_pegging.txt"
 
 
 def write_table(rows, path: Path) -> None:

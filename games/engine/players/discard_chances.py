@@ -10,7 +10,7 @@ expected crib), so a crib that may count a dealer out is worth its chance of doi
 side's hand comes from what an expert keeps in its seat (the measured deals).
 
 With ``pegging`` (the expert), a kept four's play is shifted by what it makes and gives away
-beyond the average four (``peg_table``, at ``PEG_WEIGHTS``): its points are added at the show, and
+beyond the average four (``kept_four_pegging``, at ``PEG_WEIGHTS``): its points are added at the show, and
 near the end the shift also lowers (or raises) the need each side pegs against, so a four that
 pegs well is as likely to peg out first as its extra points make it.
 
@@ -37,8 +37,8 @@ from games.engine.scoring import hand_total
 from games.engine.winprob import SCALE, _table, deal_odds_measured, peg_out
 
 from .discard import CribOdds, DiscardOption, discard_table
-from .peg_table import averages as peg_averages
-from .peg_table import pegging as pegging_of
+from .kept_four_pegging import averages as peg_averages
+from .kept_four_pegging import pegging as pegging_of
 
 # A dealer needing more than this all but never reaches the target in one deal: of the measured
 # deals none pegged more than 19, and 0.24% showed 30 or more in hand and crib.
@@ -110,7 +110,7 @@ def discard_chances(hand6, is_dealer: bool, my_score: int, their_score: int, tar
     """Every split of ``hand6`` with its chance to win, best first (expected points break ties).
 
     ``pegging``: shift the play's points by what the kept four makes and gives away in the play
-    against the average four (``peg_table``), the expert's view; the hint shows the deal as measured.
+    against the average four (``kept_four_pegging``), the expert's view; the hint shows the deal as measured.
     """
     options = discard_table(hand6, is_dealer)
     odds = deal_odds_measured()
@@ -207,7 +207,7 @@ def discard_chances(hand6, is_dealer: bool, my_score: int, their_score: int, tar
 
 def peg_shift(kept, is_dealer: bool) -> tuple[float, float]:
     """What ``kept`` adds to my pegging and to the other side's beyond the average four
-    (``peg_table``), as the search plays it (``PEG_WEIGHTS``)."""
+    (``kept_four_pegging``), as the search plays it (``PEG_WEIGHTS``)."""
     made, given = pegging_of(kept, is_dealer)
     avg_made, avg_given = peg_averages()[is_dealer]
     (a, b), (c, d) = PEG_WEIGHTS[is_dealer]

@@ -10,7 +10,13 @@ from games.engine.actions import Discard, Play
 from games.engine.cards import DECK, parse_cards
 from games.engine.game import apply, legal_actions, new_game
 from games.engine.players import choose_action
-from games.engine.players.peg_tables import FAR, TableSituation, _TableSolver, table_play, table_situation
+from games.engine.players.table_play_search import (
+    FAR,
+    TableSituation,
+    _TableSolver,
+    table_play,
+    table_situation,
+)
 from games.engine.rules import HouseRules
 from games.engine.testing import start_deal
 from games.engine.view import view

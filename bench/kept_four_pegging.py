@@ -1,14 +1,14 @@
-"""Regenerate the pegging table (``games/engine/data/peg_table.txt``): what each kept four pegs.
+"""Regenerate what each kept four pegs in the play (``games/engine/data/kept_four_pegging.txt``).
 
-    python -m bench.peg_table                     # 480 deals per four and role: about 20 min on one core
-    python -m bench.peg_table --deals 4 --out /tmp/pt   # a quick look, written elsewhere
+    python -m bench.kept_four_pegging                   # 480 deals per four and role: ~20 min on one core
+    python -m bench.kept_four_pegging --deals 4 --out /tmp/pt   # a quick look, written elsewhere
 
 For every multiset of four ranks (1,820) and each role, ``--deals`` deals are played out: the four
 gets suits at random, the other side is dealt six of the cards left and keeps what the standard
 player keeps (the best average hand), and the play is played by the engine's pegging
-(``players.pegging.greedy_play`` for both sides: the search would take a hundred times longer and
-ranks the fours alike). The table holds the average points the four made and gave away in the play,
-his heels left out. Deal ``i`` of a four is seeded from ``(seed, four, role, i)``, so the table is
+(``players.play_search.greedy_play`` for both sides: the search would take a hundred times longer
+and ranks the fours alike). The table holds the average points the four made and gave away in the
+play, his heels left out. Deal ``i`` of a four is seeded from ``(seed, four, role, i)``, so the table is
 the same whatever the number of processes.
 """
 
@@ -23,8 +23,8 @@ from pathlib import Path
 
 from games.engine.cards import DECK, SUITS, Card
 from games.engine.players.discard import hand_table
-from games.engine.players.peg_table import DATA_FILE, write_table
-from games.engine.players.pegging import PegSituation, greedy_play
+from games.engine.players.kept_four_pegging import DATA_FILE, write_table
+from games.engine.players.play_search import PegSituation, greedy_play
 from games.engine.players.situation import points_for
 
 FOURS = tuple(combinations_with_replacement(range(1, 14), 4))

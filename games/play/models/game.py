@@ -1,7 +1,6 @@
-"""Games, seats, deals and the append-only move log.
+"""A game: its players and house rules, its state snapshot and result, and the queries that load it.
 
-The ``Move`` log is the truth: replaying it through the engine from ``Game.secret`` rebuilds any
-state. ``Game.state`` is a snapshot of the latest state for speed; only ``games.play.services`` writes it.
+``Game.state`` is a snapshot of the latest state for speed; only ``games.play.services`` writes it.
 """
 
 from __future__ import annotations
@@ -20,7 +19,8 @@ from games.play.house_rules import (
     TURN_TIMER_CHOICES,
     HouseRuleFields,
 )
-from games.play.names import public_name
+
+from .seats import ComputerLevel, Seat
 
 
 def new_secret() -> str:
@@ -29,12 +29,6 @@ def new_secret() -> str:
 
 def new_invite_token() -> str:
     return secrets.token_urlsafe(12)
-
-
-class ComputerLevel(models.TextChoices):
-    EASY = "easy", "Easy"
-    STANDARD = "standard", "Standard"
-    EXPERT = "expert", "Expert"
 
 
 class GameQuerySet(models.QuerySet):
@@ -260,143 +254,3 @@ class Game(HouseRuleFields):
             if seat.user_id == user.pk:
                 return seat.index
         return None
-
-
-class Seat(models.Model):
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
-    index = models.PositiveSmallIntegerField()
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True, related_name="seats"
-    )
-    computer_level = models.CharField(max_length=10, choices=ComputerLevel.choices, blank=True)
-    timeouts = models.PositiveSmallIntegerField(default=0, help_text="Turn-timer expiries in this game.")
-
-    class Meta:
-        ordering = ["game", "index"]
-        constraints = [
-            models.UniqueConstraint(fields=["game", "index"], name="seat_unique_index"),
-            models.UniqueConstraint(fields=["game", "user"], name="seat_unique_user"),
-            models.CheckConstraint(
-                condition=models.Q(user__isnull=False) | ~models.Q(computer_level=""),
-                name="seat_user_or_computer",
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.game_id}/{self.index}: {self.display_name}"
-
-    @property
-    def is_computer(self) -> bool:
-        return self.user_id is None
-
-    @property
-    def display_name(self) -> str:
-        if self.user_id is None:
-            return f"Computer ({self.get_computer_level_display().lower()})"
-        return public_name(self.user.username)
-
-
-class Move(models.Model):
-    """One action, in order. Append-only: never updated or deleted while the game exists."""
-
-    # No index of its own: move_unique_seq (game, seq) starts with the game and serves every
-    # lookup by game; a second index cost every move's INSERT another index entry.
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves", db_index=False)
-    seq = models.PositiveIntegerField()
-    seat = models.SmallIntegerField()
-    action = models.JSONField()
-    events = models.JSONField(default=list, help_text="What the engine said: replaying the log rebuilds it.")
-    note = models.JSONField(
-        null=True, blank=True, help_text="The site's own word on the move (a timeout, a claimed win)."
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
-    by_timeout = models.BooleanField(default=False)
-
-    class Meta:
-        ordering = ["game", "seq"]
-        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="move_unique_seq")]
-
-    def __str__(self) -> str:
-        return f"{self.game_id}#{self.seq} seat {self.seat}: {self.action.get('type')}"
-
-
-class Round(models.Model):
-    """One deal: the commitment to its shuffle is public from the start, the seed after the game."""
-
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rounds")
-    game_no = models.PositiveSmallIntegerField()
-    deal_no = models.PositiveSmallIntegerField()
-    dealer = models.SmallIntegerField()
-    commitment = models.CharField(max_length=64)
-    summary = models.JSONField(default=dict, blank=True)
-
-    class Meta:
-        ordering = ["game", "game_no", "deal_no"]
-        constraints = [
-            models.UniqueConstraint(fields=["game", "game_no", "deal_no"], name="round_unique_deal")
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.game_id} game {self.game_no} deal {self.deal_no}"
-
-
-class Connection(models.Model):
-    """One open game socket. A row whose heartbeat is stale (its process died) counts as gone."""
-
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="connections")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    channel_name = models.CharField(max_length=200, unique=True)
-    opened_at = models.DateTimeField(auto_now_add=True)
-    last_seen = models.DateTimeField(db_index=True)
-    # A player's last socket, once closed, is kept (until they come back) to say when they left:
-    # without it a player who played and closed the tab read as one who never opened the game.
-    closed_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        ordering = ["game", "user"]
-        indexes = [models.Index(fields=["game", "user", "last_seen"], name="connection_game_user_seen")]
-
-    def __str__(self) -> str:
-        return f"{self.user_id} on game {self.game_id}"
-
-
-class SeatClock(models.Model):
-    """A correspondence game's clock for one player. ``deadline_at`` is set while the seat is to
-    move and is the whole truth of its clock: the days for this move, then the time bank, moved on
-    by the player's vacation. A move keeps what was left of the bank (``bank_seconds``). Written
-    only by ``games.play.services`` (``games.play.correspondence`` works it out)."""
-
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="clocks")
-    index = models.PositiveSmallIntegerField()
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="clocks")
-    bank_seconds = models.PositiveIntegerField(default=0)
-    deadline_at = models.DateTimeField(null=True, blank=True)
-    # When the opponent gave more time after the clock ran out, so the list can say so.
-    extended = models.PositiveSmallIntegerField(default=0)
-
-    class Meta:
-        ordering = ["game", "index"]
-        constraints = [models.UniqueConstraint(fields=["game", "index"], name="seatclock_unique_index")]
-        # "Your turn": a player's games waiting on them, soonest out of time first.
-        indexes = [models.Index(fields=["user", "deadline_at"], name="seatclock_user_deadline")]
-
-    def __str__(self) -> str:
-        return f"{self.game_id}/{self.index}: {self.deadline_at or 'waiting'}"
-
-
-class Vacation(models.Model):
-    """A player's vacation: while ``until`` is ahead, their correspondence clocks stand still (each
-    deadline was moved on by the vacation's length when it began). ``days_used``: this ``year``'s."""
-
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True,
-                                related_name="vacation")
-    since = models.DateTimeField(null=True, blank=True)
-    until = models.DateTimeField(null=True, blank=True)
-    year = models.PositiveSmallIntegerField(default=0)
-    seconds_used = models.PositiveIntegerField(default=0)
-
-    class Meta:
-        ordering = ["user"]
-
-    def __str__(self) -> str:
-        return f"{self.user_id}: until {self.until}"

@@ -27,7 +27,7 @@ cards, so it averages over hands the opponent could hold (perfect-information Mo
 
 It plays the card with the best weighted average. The expert (``by_chances``) values every line by
 who wins: reaching the target in the play is worth ``WIN``, and the end of the play is worth the
-chance to win from there (``peg_chances``: the show in its order, a crib as cribs come, then the
+chance to win from there (``play_end_chances``: the show in its order, a crib as cribs come, then the
 next deal's chance from the win-probability table), so a line that leaves 60% is preferred to one
 that leaves 55% even when neither decides the game, and of two lines pegging the same margin the
 one whose points fall where they count more. Where the table cannot tell lines apart (a game all
@@ -51,8 +51,8 @@ from dataclasses import dataclass
 
 from games.engine.cards import Card
 
-from . import peg_chances
-from .peg_chances import LeafChances
+from . import play_end_chances
+from .play_end_chances import LeafChances
 from .sampling import _history_likelihood, _opp_show, _opponent_hands
 from .situation import (
     CRIB_ESTIMATE,
@@ -114,7 +114,7 @@ class _Solver:
     def __init__(self, sit: PegSituation, opp_hand_show: int | None, memo: dict, track: bool,
                  chances: LeafChances | None = None, near_end: bool = False) -> None:
         self.endgame = opp_hand_show is not None
-        # Leaves in winning chances (``peg_chances``): then a value never carries the points so far.
+        # Leaves in winning chances (``play_end_chances``): then a value never carries the points so far.
         self.chances = chances if self.endgame else None
         # Whether the needs are real (in chances, or near the end); otherwise they stay at FAR, out
         # of reach, and equal on every path so the memo shares positions.
@@ -296,7 +296,7 @@ class CardValues:
 def search_play(sit: PegSituation, rng: random.Random, by_chances: bool = False) -> Card:
     """The expert's card: best average over the opponent's possible hands of the minimax value.
 
-    ``by_chances``: value the end of the play by the chance to win (``peg_chances``) rather than by
+    ``by_chances``: value the end of the play by the chance to win (``play_end_chances``) rather than by
     points (and, near the end, a guessed show)."""
     playable = sit.playable()
     distinct = {c.rank: c for c in sorted(playable, key=lambda c: c.index)}
@@ -313,8 +313,8 @@ def search_values(sit: PegSituation, rng: random.Random, by_chances: bool = Fals
     series = tuple(c.rank for c in sit.series)
     endgame = endgame_matters(sit)
     chances = None
-    if by_chances and peg_chances.applies(sit.target, sit.peg_out_zone):
-        chances = peg_chances.LeafChances(sit.target, sit.i_am_dealer)
+    if by_chances and play_end_chances.applies(sit.target, sit.peg_out_zone):
+        chances = play_end_chances.LeafChances(sit.target, sit.i_am_dealer)
     # In chances every line carries the real scores; in points only near the end, where the needs
     # decide who wins.
     track = endgame or chances is not None

@@ -10,9 +10,9 @@ from games.engine.actions import Discard, Play
 from games.engine.cards import DECK, parse_card, parse_cards
 from games.engine.events import Event
 from games.engine.game import apply, legal_actions
-from games.engine.players import pegging, sampling, situation
+from games.engine.players import play_search, sampling, situation
 from games.engine.players.choose import _opp_min_value, peg_situation
-from games.engine.players.pegging import PegSituation, greedy_play, points_for, search_play
+from games.engine.players.play_search import PegSituation, greedy_play, points_for, search_play
 from games.engine.rules import HouseRules
 from games.engine.scoring import hand_total, pegging_total
 from games.engine.testing import start_deal
@@ -107,7 +107,7 @@ def test_expert_holds_the_opponent_back_when_one_point_wins_it(by_chances) -> No
 def test_in_winning_chances_a_leaf_is_the_show_then_the_next_deal() -> None:
     # Pone at 100 against 110, both hands known to count 6: whatever the play, the chance is the
     # table's after pone's show, the dealer's show and a crib.
-    from games.engine.players.peg_chances import LeafChances, crib_odds
+    from games.engine.players.play_end_chances import LeafChances, crib_odds
     from games.engine.winprob import win_chance
 
     leaf = LeafChances(121, i_am_dealer=False)
@@ -181,7 +181,7 @@ def test_solver_agrees_with_the_engine_on_known_hands() -> None:
         series = tuple(c.rank for _, c in state.series)
         s = PegSituation(state.hands[me], len(theirs), tuple(c for _, c in state.series), state.count,
                          state.gone[1 - me], ())
-        solver = pegging._Solver(s, None, {}, False)
+        solver = play_search._Solver(s, None, {}, False)
         solver.horizon = False
         best = max(
             solver.play(mine[:i] + mine[i + 1:], theirs, series, state.count, r,
@@ -237,7 +237,7 @@ def test_far_from_the_end_a_line_is_worth_the_chance_it_leaves() -> None:
     # about two points of chance more than the two or the queen.
     import dataclasses
 
-    from games.engine.players.peg_chances import LeafChances
+    from games.engine.players.play_end_chances import LeafChances
     from games.engine.testing import with_scores
 
     state = start_deal(HouseRules(), dealer=0, hands=("2D TC 5H 4S JC 7S", "QC 4C 6H 2C TS 3H"), starter="9C")
@@ -248,9 +248,9 @@ def test_far_from_the_end_a_line_is_worth_the_chance_it_leaves() -> None:
     state, _ = apply(state, Play(0, parse_card("4S")))
     # The search knows the dealer's three cards (the only unseen ones), so it is exact.
     sit = dataclasses.replace(peg_situation(view(state, 1)), unseen=tuple(state.hands[0]))
-    assert not pegging.endgame_matters(sit)
-    in_points = pegging.search_values(sit, random.Random(1))
-    in_chances = pegging.search_values(sit, random.Random(1), by_chances=True)
+    assert not play_search.endgame_matters(sit)
+    in_points = play_search.search_values(sit, random.Random(1))
+    in_chances = play_search.search_values(sit, random.Random(1), by_chances=True)
     assert not in_points.in_chances and len({in_points.value(r) for r in (2, 4, 12)}) == 1
     assert in_chances.in_chances and in_chances.best() == parse_card("4C")
     leaf = LeafChances(121, i_am_dealer=False)

@@ -1,0 +1,69 @@
+"""Who sits at a game: its seats, each a player or a computer of some level, and the players'
+open sockets (``Connection``), which say who is at the table."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from games.play.names import public_name
+
+
+class ComputerLevel(models.TextChoices):
+    EASY = "easy", "Easy"
+    STANDARD = "standard", "Standard"
+    EXPERT = "expert", "Expert"
+
+
+class Seat(models.Model):
+    game = models.ForeignKey("play.Game", on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True, related_name="seats"
+    )
+    computer_level = models.CharField(max_length=10, choices=ComputerLevel.choices, blank=True)
+    timeouts = models.PositiveSmallIntegerField(default=0, help_text="Turn-timer expiries in this game.")
+
+    class Meta:
+        ordering = ["game", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "index"], name="seat_unique_index"),
+            models.UniqueConstraint(fields=["game", "user"], name="seat_unique_user"),
+            models.CheckConstraint(
+                condition=models.Q(user__isnull=False) | ~models.Q(computer_level=""),
+                name="seat_user_or_computer",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}/{self.index}: {self.display_name}"
+
+    @property
+    def is_computer(self) -> bool:
+        return self.user_id is None
+
+    @property
+    def display_name(self) -> str:
+        if self.user_id is None:
+            return f"Computer ({self.get_computer_level_display().lower()})"
+        return public_name(self.user.username)
+
+
+class Connection(models.Model):
+    """One open game socket. A row whose heartbeat is stale (its process died) counts as gone."""
+
+    game = models.ForeignKey("play.Game", on_delete=models.CASCADE, related_name="connections")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    channel_name = models.CharField(max_length=200, unique=True)
+    opened_at = models.DateTimeField(auto_now_add=True)
+    last_seen = models.DateTimeField(db_index=True)
+    # A player's last socket, once closed, is kept (until they come back) to say when they left:
+    # without it a player who played and closed the tab read as one who never opened the game.
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "user"]
+        indexes = [models.Index(fields=["game", "user", "last_seen"], name="connection_game_user_seen")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} on game {self.game_id}"
