@@ -103,9 +103,16 @@ def _in_the_hole(text: str, target: int) -> str:
     return re.sub(r"\d+(?=–)|(?<=–)\d+", lambda m: str(min(int(m.group()), target)), text)
 
 
+# The lines under a manual count (the claim, the penalty, the muggins) that the old download lacked.
+CLAIM_LINE = re.compile(r"(?m)^    (\S+ claims \d+, true count|\S+ never counted it|Over-count penalty:|"
+                        r"Muggins:|No muggins in this game:).*\n")
+
+
 def _text_now(text: str, target: int) -> str:
-    """The old text download as it reads now: in the game hole, each deal's scores too, and a skunk
-    said as every result line says it ("(skunk)", not "(a skunk)")."""
+    """The old text download as it reads now: in the game hole, each deal's scores too, a skunk
+    said as every result line says it ("(skunk)", not "(a skunk)"), and a manual count's true worth
+    on lines of its own (compared without them) rather than "(worth N)" beside the count."""
+    text = re.sub(r" \(worth \d+\)$", "", text, flags=re.M)
     text = _in_the_hole(text, target)
     text = re.sub(r"(?m)^(Score: .*)$",
                   lambda m: re.sub(r"\d+", lambda n: str(min(int(n.group()), target)), m.group(1)), text)
@@ -185,5 +192,5 @@ def test_an_old_database_keeps_its_games_history_and_tournaments_and_reads_the_s
             lines = [r["line"] for r in now["results"]]
             assert all(words in said for said, words in zip(lines, results, strict=True)), (pk, number)
             steps += 1
-        assert game_text(game) == _text_now(expected["text"], game.target), pk
+        assert CLAIM_LINE.sub("", game_text(game)) == _text_now(expected["text"], game.target), pk
     assert steps > 1000  # every step of every finished game was read again
