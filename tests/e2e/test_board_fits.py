@@ -1,7 +1,8 @@
-"""One table per screen: at 1280x720 and on a 390x844 phone, in every phase, the player's hand, the
-action, the count and the last cards played, both scores and the pegboard are on screen without
-scrolling; the log, the rules and chat are a click away. Calls and chat overlay the table and move
-nothing. The same for the replay's step buttons and the cards that change.
+"""One table per screen: at 1280x720 and on a 390x844 phone, in every phase, the page is the
+screen's height and no more; the player's hand, the action, the count and the last cards played,
+both scores and the pegboard are on screen; the log, the rules and chat are a click away (on a
+laptop in a side panel that scrolls within the screen). Calls have a lane of their own: they cover
+no card, score, count box or control and move nothing. No label wraps past two lines.
 
 Each phase is reached through the services (a game against the computer, or between two people,
 played with random legal moves for the people), then opened in the browser at both sizes and
@@ -18,10 +19,21 @@ from playwright.sync_api import Browser, Page, expect
 
 from games.engine.game import GameState
 from games.engine.rules import HouseRules
-from games.history.replay_board import shown_moves
 from games.play import services
-from games.play.models import Game, Move
+from games.play.models import Game
 from tests.e2e.helpers import screenshot, serious_axe_violations
+from tests.e2e.table_checks import (
+    LABELS,
+    LONG_CALLS,
+    assert_calls_cover_nothing,
+    assert_covers_nothing,
+    assert_page_is_the_screen,
+    labels_past_two_lines,
+    settled,
+    show_calls,
+    watch_calls,
+    watched_calls,
+)
 from tests.live.support import session_key
 from tests.play.factories import (
     act,
@@ -163,8 +175,8 @@ NEEDED = {
 }
 
 
-def make_game(phase: str) -> tuple[object, Game]:
-    alice = make_user(f"alice-{phase}")
+def make_game(phase: str, tag: str = "") -> tuple[object, Game]:
+    alice = make_user(f"alice-{phase}{tag}")
     if phase == "over":
         game = computer_game(alice, rules=RULES)
         play_out(game, {0: alice}, random.Random(3))
@@ -173,7 +185,7 @@ def make_game(phase: str) -> tuple[object, Game]:
         return alice, game
     if phase == "waiting":
         # A game between two people: alice has laid away, bob has not.
-        bob = make_user(f"bob-{phase}")
+        bob = make_user(f"bob-{phase}{tag}")
         game = human_game(alice, bob, rules=RULES)
         play_out(game, {0: alice, 1: bob}, random.Random(2), stop=lambda s: s.phase == "discard")
         act(game, alice, as_form(random_action(load(game), 0, random.Random(2))))
@@ -187,14 +199,18 @@ def make_game(phase: str) -> tuple[object, Game]:
 
 @pytest.mark.parametrize("phase", list(PHASES))
 def test_the_board_fits_a_laptop_and_a_phone_in_every_phase(browser: Browser, live_daphne: str, phase: str):
-    alice, game = make_game(phase)
     for name, viewport in (("phone", PHONE), ("laptop", LAPTOP)):
+        # A game for each size: the checks below make moves.
+        alice, game = make_game(phase, "" if name == "phone" else "-2")
         page = open_page(browser, live_daphne, alice, f"/games/{game.pk}/", viewport)
         expect(page.locator("#connection")).to_have_attribute("data-state", "open")
-        page.wait_for_timeout(300)  # the pegs settle
+        settled(page)
         # What the screen shows before any scroll, kept even when a check below fails.
         screenshot(page, f"fits-{phase}-{name}", full_page=False)
+        where = f"{phase} on a {name}"
+        assert_page_is_the_screen(page, where)
         no_sideways_scroll(page)
+        assert labels_past_two_lines(page, LABELS) == [], where
         for selector in ALWAYS + NEEDED[phase]:
             in_view(page, selector)
         if phase == "over" and page.locator(".pile").count():
@@ -211,49 +227,79 @@ def test_the_board_fits_a_laptop_and_a_phone_in_every_phase(browser: Browser, li
             fanned_so_each_card_reads(page)
         if phase in ("play", "show", "count", "answer", "waiting"):
             assert serious_axe_violations(page) == []
-        if phase in ("play", "waiting"):
-            calls_and_chat_move_nothing(page, name)
+        calls_and_chat_move_nothing(page, phase, name)
         if phase == "play":
+            the_table_holds_still_through_a_turn(page, name)
             if name == "phone":
                 page.locator(".board-drawer__toggle").click()
             page.locator("details.last-deal > summary").click()
             expect(page.locator("details.last-deal .counted-hand").first).to_be_visible()
             # The board is drawn again (as a push does): the folds the reader opened stay open.
+            page.evaluate("() => { document.getElementById('board').dataset.drawnBefore = ''; }")
             page.evaluate("() => htmx.ajax('GET', location.pathname, "
                           "{target: '#board', select: '#board', swap: 'outerHTML'})")
-            page.wait_for_timeout(500)
+            page.wait_for_function("() => !('drawnBefore' in document.getElementById('board').dataset)")
             expect(page.locator("details.last-deal .counted-hand").first).to_be_visible()
             screenshot(page, f"fits-last-deal-{name}", full_page=False)
         if phase == "count":
             a_refused_count_is_told_by_the_count_box(page, name)
+            a_count_calls_clear_of_the_count(page, name)
         page.context.close()
 
 
-def calls_and_chat_move_nothing(page: Page, name: str) -> None:
-    """Three long calls (they used to wrap onto rows of their own above the table) and a chat line
-    appear: nothing on the page moves, and no call covers a score, the hand or the pegboard."""
-    watched = ["#board .table", "#board .seat--me .hand", "#board .board-svg", "#board .board-scores",
-               "#board .game-header", "#board .seat--me .seat__score",
-               "#board .seat--opponent .seat__score"]
+def calls_and_chat_move_nothing(page: Page, phase: str, name: str) -> None:
+    """Three long calls and a chat line appear: nothing on the page moves, every call drawn lies on
+    the screen, and none covers a card, a score, the pegboard, the count box or a control."""
+    watched = ["#board .table", "#board .seat--me", "#board .board-svg", "#board .board-scores",
+               "#board .game-header", "#board .seat--opponent"]
     before = boxes(page, watched)
-    page.evaluate("""() => {
-        const calls = ["Computer (easy): fifteen two, fifteen four and a pair is six",
-                       "You: thirty-one for 2", "Computer (easy): go for 1, and the last card"];
-        document.getElementById("announce").replaceChildren(...calls.map((text) => {
-            const span = document.createElement("span"); span.className = "call"; span.textContent = text;
-            return span;
-        }));
-        const chat = document.getElementById("chat-line");
-        if (chat) chat.textContent = "Good luck!";
-    }""")
+    show_calls(page, LONG_CALLS)
+    page.evaluate("() => { const chat = document.getElementById('chat-line');"
+                  " if (chat) chat.textContent = 'Good luck!'; }")
     assert boxes(page, watched) == before, "a call moved the table"
-    call = boxes(page, ["#announce"])[0]
-    assert call["height"] > 0
-    for selector, other in zip(watched[1:], before[1:], strict=True):
-        if selector != "#board .game-header":
-            assert not overlaps(call, other), f"the calls cover {selector}"
-    screenshot(page, f"fits-calls-{name}", full_page=False)
-    page.evaluate("() => document.getElementById('announce').replaceChildren()")
+    assert_calls_cover_nothing(page, f"{phase} on a {name}")
+    screenshot(page, f"fits-calls-{phase}-{name}", full_page=False)
+    page.evaluate("() => { document.getElementById('announce').replaceChildren();"
+                  " const chat = document.getElementById('chat-line'); if (chat) chat.textContent = ''; }")
+
+
+def a_count_calls_clear_of_the_count(page: Page, name: str) -> None:
+    """A real count (too many, so it is corrected and called): each time calls come, from it and
+    from the computer's count after it, they cover neither the crib just counted, the next count
+    box nor any control."""
+    watch_calls(page)
+    page.locator(".seat--me .count-form input[name=points]").fill("29")
+    page.locator(".seat--me .count-form button").click()
+    for seen in watched_calls(page):
+        assert_covers_nothing(seen, f"a count's calls on a {name}")
+    settled(page)
+    screenshot(page, f"fits-count-called-{name}", full_page=False)
+
+
+def the_table_holds_still_through_a_turn(page: Page, name: str) -> None:
+    """A card played, the computer's answer, the player's turn again: the table, the hand's seat
+    and the pegboard never move (a form that only waits for the computer took a row and the table
+    dropped under it), read on every frame of the turn."""
+    version = int(page.locator("#board").get_attribute("data-version"))
+    page.evaluate("""() => {
+        window.__tops = [];
+        const watch = () => {
+            const at = (s) => {
+                const el = document.querySelector(s);
+                return el ? Math.round(el.getBoundingClientRect().top) : null;
+            };
+            window.__tops.push([at("#board .table"), at("#board .board-svg"), at("#board .game-header")]);
+            window.__watching = requestAnimationFrame(watch);
+        };
+        watch();
+    }""")
+    page.locator("#board .play-form .card-button.playable").first.click()
+    page.wait_for_function("(v) => { const board = document.getElementById('board');"
+                           " return Number(board.dataset.version) >= v + 2"
+                           " && (board.hasAttribute('data-my-turn')"
+                           " || !board.querySelector('.play-form .card-button.playable')); }", arg=version)
+    tops = page.evaluate("() => { cancelAnimationFrame(window.__watching); return window.__tops; }")
+    assert len({tuple(t) for t in tops if None not in t}) == 1, f"the table moved during a turn on a {name}"
 
 
 def a_refused_count_is_told_by_the_count_box(page: Page, name: str) -> None:
@@ -321,112 +367,3 @@ def fanned_so_each_card_reads(page: Page) -> None:
             assert corner["x"] + corner["width"] <= right["x"], f"card {k}'s corner is covered"
     expect(page.locator("#board .seat--opponent .shown-score")).to_contain_text("scored")
     expect(page.locator("#board .crib .shown-score")).to_contain_text("scored")
-
-
-REPLAY_STEPS: dict[str, Callable[[Move], bool]] = {
-    # The cut for deal shown once every seat has cut (the cuts before it are folded into it).
-    "cut": lambda m: m.action["type"] == "cut_for_deal",
-    "discard": lambda m: m.action["type"] == "discard",
-    "go": lambda m: any(e["kind"] in ("go", "thirty_one") for e in m.events),
-    "show": lambda m: any(e["kind"] == "crib" for e in m.events),
-    "middle": lambda m: False,
-    "last": lambda m: False,
-}
-
-
-@pytest.mark.parametrize("where", list(REPLAY_STEPS))
-def test_the_replay_fits_a_laptop_and_a_phone(browser: Browser, live_daphne: str, where: str):
-    """Every kind of step on one screen at both sizes: the buttons and what the step was, each
-    seat's score and cards, the middle of the table, the pegboard and its score line; the step's
-    calls, the show and the log wait in the drawer on a phone, beside the table on a laptop."""
-    alice = make_user(f"alice-replay-{where}")
-    game = computer_game(alice, rules=RULES)
-    play_out(game, {0: alice}, random.Random(3))
-    moves = list(Move.objects.filter(game=game).order_by("seq"))
-    shown = shown_moves(moves)
-    steps = {"middle": shown[len(shown) // 2], "last": shown[-1]}
-    step = steps.get(where) or next(n for n in shown if n and REPLAY_STEPS[where](moves[n - 1]))
-    for name, viewport in (("phone", PHONE), ("laptop", LAPTOP)):
-        page = open_page(browser, live_daphne, alice, f"/games/{game.pk}/replay/?step={step}", viewport)
-        expect(page.get_by_test_id("step")).to_have_text(str(step))
-        screenshot(page, f"fits-replay-{where}-{name}", full_page=False)
-        no_sideways_scroll(page)
-        if where == "cut":  # the cut for deal as the live board draws it: cards side by side
-            cards = page.locator(".replay-table .cut-cards .card")
-            assert cards.count() == 2
-            assert abs(cards.nth(0).bounding_box()["y"] - cards.nth(1).bounding_box()["y"]) < 1
-            for k in range(2):
-                in_view(page, f".replay-table .cut-cards .card >> nth={k}")
-        if where == "go":  # go and 31 as the live board's pills by the count, not a list
-            call = page.locator(".replay-table .count-call").first
-            assert call.evaluate("c => getComputedStyle(c).listStyleType") == "none"
-            for selector in (".replay-table .pile .cards", ".replay-table [data-testid=count]",
-                             ".replay-table .count-call"):
-                in_view(page, selector)
-        if where in ("discard", "go", "show", "middle", "last"):
-            in_view(page, ".replay-table .table__middle")
-            in_view(page, ".replay-table .starter .card")
-            in_view(page, ".replay-table .crib")
-        if where == "show":
-            in_view(page, ".replay-table .crib .shown-score")
-        if where == "last":
-            in_view(page, ".replay-results")
-        for selector in ("[data-replay=first]", "[data-replay=prev]", "[data-replay=next]",
-                         "[data-replay=last]", "[data-testid=what]", ".replay-rail .board-svg",
-                         ".replay-rail .board-scores"):
-            in_view(page, selector)
-        # Each seat: its score, and its cards while it holds any.
-        seats = page.locator(".replay-table .seat")
-        assert seats.count() == 2
-        for k in range(seats.count()):
-            in_view(page, f".replay-table .seat >> nth={k} >> .seat__score")
-            if seats.nth(k).locator(".cards li").count():
-                in_view(page, f".replay-table .seat >> nth={k} >> .cards")
-        if name == "phone":
-            in_view(page, ".replay-drawer .board-drawer__toggle")
-            expect(page.locator(".replay-drawer .score-log")).to_be_hidden()
-            if where == "go":  # the step's calls and the log a tap away, closed again by Escape
-                page.locator(".replay-drawer .board-drawer__toggle").click()
-                expect(page.locator(".replay-events")).to_contain_text("Go for 1" if any(
-                    e["kind"] == "go" for e in moves[step - 1].events) else "31 for 2")
-                expect(page.locator(".replay-drawer .score-log")).to_be_visible()
-                screenshot(page, f"fits-replay-drawer-{name}", full_page=False)
-                page.keyboard.press("Escape")
-                expect(page.locator(".replay-drawer .score-log")).to_be_hidden()
-        else:
-            in_view(page, ".replay-drawer")
-            expect(page.locator(".replay-drawer .score-log")).to_be_visible()
-        # A step forward changes only what is drawn: the buttons stay where the pointer is.
-        if where == "middle":
-            before = page.locator("[data-replay=next]").bounding_box()
-            page.locator("[data-replay=next]").click()
-            expect(page.get_by_test_id("step")).to_have_text(str(shown[shown.index(step) + 1]))
-            assert page.locator("[data-replay=next]").bounding_box() == before
-        assert serious_axe_violations(page) == []
-        page.context.close()
-
-
-@pytest.mark.parametrize(("name", "viewport"), [("phone", PHONE), ("laptop", LAPTOP)])
-def test_the_statistics_tables_have_room_round_their_titles(browser: Browser, live_daphne: str, name: str,
-                                                           viewport: dict):
-    alice = make_user(f"alice-stats-{name}")
-    game = computer_game(alice, rules=HouseRules(target=61))
-    play_out(game, {0: alice}, random.Random(4))
-    page = open_page(browser, live_daphne, alice, f"/players/{alice.username}/stats/", viewport)
-    expect(page.locator(".stats-table caption").first).to_be_visible()
-    screenshot(page, f"stats-{name}")
-    no_sideways_scroll(page)
-    for k in range(page.locator(".table-wrap").count()):
-        wrap = page.locator(".table-wrap").nth(k).bounding_box()
-        caption = page.locator(".table-wrap").nth(k).locator("caption").bounding_box()
-        table = page.locator(".table-wrap").nth(k).locator("table").bounding_box()
-        text = page.locator(".table-wrap").nth(k).locator("caption").evaluate(
-            "c => { const r = document.createRange(); r.selectNodeContents(c);"
-            " const b = r.getBoundingClientRect(); return {x: b.x, y: b.y}; }")
-        assert text["x"] - wrap["x"] >= 8, "the title touches the box's left edge"
-        assert text["y"] - wrap["y"] >= 6, "the title touches the box's top edge"
-        # No empty band under the table inside its box.
-        assert wrap["y"] + wrap["height"] - (table["y"] + table["height"]) <= 2
-        assert caption["y"] >= wrap["y"]
-    assert serious_axe_violations(page) == []
-    page.context.close()
