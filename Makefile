@@ -40,21 +40,24 @@ chromium:
 	  echo "Installing Chromium with apt-get"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
 
-# axe-core (npm) is injected into pages by the accessibility tests.
-node_modules/axe-core/axe.min.js: package.json
+# The npm tools (package.json): axe-core, injected into pages by the accessibility tests, and
+# eslint for the site's scripts. The site itself needs no npm: what it serves is in static/.
+node_modules/.installed: package.json package-lock.json
 	@command -v npm >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm; }
 	npm install --no-audit --no-fund --silent
 	touch $@
 
-axe: node_modules/axe-core/axe.min.js
+axe: node_modules/.installed
 
 test: venv chromium axe
 	$(PY) -m ruff check .
+	node_modules/.bin/eslint static/js
 	timeout 3000 $(PY) -m pytest -n $(TEST_WORKERS) -m "not alone" $(PYTEST_ARGS)
 	timeout 900 $(PY) -m pytest -m alone $(PYTEST_ARGS) || test $$? -eq 5
 
-lint: venv
+lint: venv axe
 	$(PY) -m ruff check .
+	node_modules/.bin/eslint static/js
 
 # Production: DEBUG off, PostgreSQL and Redis from DATABASE_URL and REDIS_URL, static files collected
 # (whitenoise serves them), WORKERS daphne processes on PORT, PORT+1, ... (docs/operations.md, Production).

@@ -1,5 +1,5 @@
-// Turn cues. In a live game a hidden tab's title says "Your turn" when the player must act, and,
-// if they turned sound on, short sounds mark a card laid, a peg moved and their turn. Sounds are
+// Turn cues: if the player turned sound on, short sounds mark a card laid, a peg moved and their
+// turn (the tab's title, which says "Your turn" in a hidden tab, is board.js's). Sounds are
 // made with the Web Audio API (no files). The switches (sound, animations) are the player's
 // account preferences: changing one acts at once here, and the form stores it (htmx, no answer).
 // Each sound played is also told to the page as a "table:sound" event ({kind}).
@@ -86,49 +86,22 @@
     return {
       version: Number(board.dataset.version),
       mine: board.hasAttribute("data-my-turn"),
-      title: board.dataset.title || "",
       cards: board.querySelectorAll(".pile .cards li, .crib .cards li").length,
       hand: board.querySelectorAll(".seat--me .card[data-card]").length,
       pegs: Array.from(board.querySelectorAll(".board-svg .peg--front")).map(function (p) { return p.dataset.hole; }).join(","),
     };
   }
 
+  // Once per new board (board.js): what changed from the last one makes its sound.
   let last = null;
-  function title() {
-    const root = live();
-    const board = document.getElementById("board");
-    if (!root || !board || !board.dataset.title) return;
-    const mine = root.hasAttribute("data-live") && board.hasAttribute("data-my-turn");
-    const wanted = document.hidden && mine ? "Your turn · " + board.dataset.title.replace(/^Your move · /, "") : board.dataset.title;
-    if (document.title !== wanted) document.title = wanted;
-  }
-
-  function changed() {
-    const board = document.getElementById("board");
-    if (!board) return;
-    const now = read(board);
+  document.addEventListener("board:updated", function (e) {
+    const now = read(e.detail.board);
     const was = last;
     last = now;
-    title();
     if (!was || now.version <= was.version) return;
     if (now.cards > was.cards || now.hand > was.hand) sound("card");
     if (now.pegs !== was.pegs) sound("peg", 0.12);
     const root = live();
     if (now.mine && !was.mine && root && root.hasAttribute("data-live")) sound("turn", 0.25);
-  }
-
-  function watch() {
-    const board = document.getElementById("board");
-    if (!board) return;
-    last = read(board);
-    title();
-    // Every way a board comes in replaces #board in its parent (site.js watches it the same way).
-    new MutationObserver(changed).observe(board.parentNode, { childList: true });
-    document.addEventListener("visibilitychange", title);
-  }
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", watch);
-  else watch();
-  // htmx's settle puts the new board's own attributes back a moment after the swap.
-  document.addEventListener("htmx:afterSettle", title);
-  document.addEventListener("htmx:oobAfterSwap", title);
+  });
 })();

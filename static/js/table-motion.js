@@ -1,5 +1,5 @@
 // The table moves like a card table. The server draws every board; this file only carries each
-// card from where it lay on the board just replaced to where it lies on the new one (a FLIP step:
+// card from where it lay on the board before the update to where it lies after it (a FLIP step:
 // measure before the swap, measure after, animate the difference with the Web Animations API).
 // A dealt card comes from the pack, a card the opponent plays from their side, a laid-away card
 // goes to the crib, and a card turned face up (the starter, a shown hand, the crib) turns over.
@@ -56,7 +56,7 @@
       seats[seat.dataset.seat] = rectOf(seat.querySelector(".cards") || seat);
     });
     const pack = board.querySelector(".starter .card--back");
-    return { board: board, faces: faces, backs: backs, seats: seats, pack: pack ? rectOf(pack) : null };
+    return { faces: faces, backs: backs, seats: seats, pack: pack ? rectOf(pack) : null };
   }
 
   function glide(el, from, delay, turn) {
@@ -124,29 +124,16 @@
 
   function lastOf(list) { return list && list.length ? list[list.length - 1] : null; }
 
-  // Measured just before a board is replaced, in every way one is: an htmx answer, a push (out of
-  // band), the board fetched again.
+  // Measured just before a board is morphed (board.js says when, for an answer, a push or the board
+  // fetched again), played once it is in place. The cards that stay are the same elements, so a
+  // card still moving from the last board carries on from where it is seen.
   let before = null;
-  function measure(e) {
-    const target = e.detail && e.detail.target;
-    if (!target || target.id !== "board" || !target.isConnected || !enabled()) return;
-    before = snapshot(target);
-  }
-  document.addEventListener("htmx:beforeSwap", measure);
-  document.addEventListener("htmx:oobBeforeSwap", measure);
-
-  function watch() {
-    const board = document.getElementById("board");
-    if (!board) return;
-    new MutationObserver(function (records) {
-      const snap = before;
-      if (!snap || snap.board.isConnected) return;  // a swap refused after it was measured
-      before = null;
-      const fresh = document.getElementById("board");
-      const added = records.some(function (r) { return Array.prototype.indexOf.call(r.addedNodes, fresh) >= 0; });
-      if (fresh && added && enabled()) play(snap, fresh);
-    }).observe(board.parentNode, { childList: true });
-  }
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", watch);
-  else watch();
+  document.addEventListener("board:beforeUpdate", function (e) {
+    before = enabled() ? snapshot(e.detail.board) : null;
+  });
+  document.addEventListener("board:updated", function (e) {
+    const snap = before;
+    before = null;
+    if (snap && enabled()) play(snap, e.detail.board);
+  });
 })();

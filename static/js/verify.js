@@ -17,9 +17,7 @@
     return out;
   }
 
-  function bytesToHex(bytes) {
-    return Array.from(bytes, function (b) { return b.toString(16).padStart(2, "0"); }).join("");
-  }
+  function bytesToHex(bytes) { return Array.from(bytes, function (b) { return b.toString(16).padStart(2, "0"); }).join(""); }
 
   function concat(a, b) {
     const out = new Uint8Array(a.length + b.length);

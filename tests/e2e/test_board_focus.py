@@ -116,6 +116,6 @@ def test_focus_outside_the_board_is_left_alone(live_daphne: str, page: Page):
     lobby.focus()  # the player moved on from the board
     page.evaluate("() => { document.querySelector('#board').dataset.old = '1';"
                   " htmx.ajax('GET', location.pathname, {target: '#board', swap: 'outerHTML'}); }")
+    # The board's hooks (focus among them) run in the task that swaps it in, before this sees it.
     page.wait_for_function("() => !document.querySelector('#board').dataset.old", timeout=WAIT_MS)
-    page.wait_for_timeout(200)
     assert page.evaluate("() => document.activeElement.textContent.trim()") == "Lobby"

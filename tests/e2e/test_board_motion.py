@@ -12,7 +12,6 @@ import random
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from games.accounts.models import TablePreferences
 from games.engine.rules import HouseRules
@@ -38,8 +37,11 @@ PHONE = {"width": 390, "height": 844}
 WAIT_MS = 15000
 MAX_KEYS = 600
 
-# Before any script of the page: what ran on each board swapped in (animations still running a
-# moment later), the sounds the page made, and a tab that can be told it is hidden.
+# Before any script of the page: what ran on each new board (animations still running a moment
+# later), the sounds the page made, and a tab that can be told it is hidden. The board's own hooks
+# (board.js) say when a board is about to be morphed and when it is in place. Only what moves on the
+# board counts (not the calls' fade): a button's hover elsewhere on the page, or the transition of
+# the switch just pressed, is not the table moving, and counting them failed a test by chance.
 WATCH = """
 window.__boards = [];
 window.__sounds = [];
@@ -49,33 +51,25 @@ Object.defineProperty(document, "hidden", {configurable: true, get: () => window
 Object.defineProperty(document, "visibilityState", {configurable: true,
   get: () => window.__hidden ? "hidden" : "visible"});
 document.addEventListener("table:sound", (e) => window.__sounds.push(e.detail.kind));
-// Running animations just before each board is swapped in (a push, or an answer).
-for (const name of ["htmx:oobBeforeSwap", "htmx:beforeSwap"]) {
-  document.addEventListener(name, (e) => {
-    if (e.detail.target && e.detail.target.id === "board") window.__beforeSwap.push(
-      document.getAnimations().filter((a) => a.playState === "running").length);
+const moving = () => document.getAnimations().filter((a) => a.playState !== "finished"
+  && a.effect && a.effect.target && a.effect.target.closest("#board"));
+document.addEventListener("board:beforeUpdate", () => window.__beforeSwap.push(
+  moving().filter((a) => a.playState === "running").length));
+document.addEventListener("board:updated", (e) => {
+  if (e.detail.previous === null) return;  // the page's first board: nothing was swapped
+  const version = Number(e.detail.board.dataset.version);
+  const running = window.__beforeSwap[window.__beforeSwap.length - 1] || 0;
+  // In the first frame drawn and a moment later (the pegs' transitions start once it is in place).
+  const longest = (list) => Math.max(0, ...list.map((a) => a.effect.getComputedTiming().endTime));
+  requestAnimationFrame(() => {
+    const now = moving();
+    setTimeout(() => {
+      const later = moving();
+      window.__boards.push({version, running, now: now.length, later: later.length,
+                            longest: Math.max(longest(now), longest(later))});
+    }, 40);
   });
-}
-new MutationObserver((records) => {
-  for (const r of records) for (const n of r.addedNodes) {
-    if (n.id !== "board") continue;
-    const version = Number(n.dataset.version);
-    const running = window.__beforeSwap[window.__beforeSwap.length - 1] || 0;
-    // On the board: what moves (not the calls' fade), in the first frame drawn and a moment later
-    // (the pegs' transitions start once htmx settles the new board).
-    const moving = () => document.getAnimations()
-      .filter((a) => a.playState !== "finished" && a.effect.target && a.effect.target.closest("#board"));
-    const longest = (list) => Math.max(0, ...list.map((a) => a.effect.getComputedTiming().endTime));
-    requestAnimationFrame(() => {
-      const now = moving();
-      setTimeout(() => {
-        const later = moving();
-        window.__boards.push({version, running, now: now.length, later: later.length,
-                              longest: Math.max(longest(now), longest(later))});
-      }, 40);
-    });
-  }
-}).observe(document, {childList: true, subtree: true});
+});
 """
 
 
@@ -95,12 +89,32 @@ def version(page: Page) -> int:
 
 
 def wait_past(page: Page, seen: int, timeout: int = WAIT_MS) -> bool:
-    try:
-        page.wait_for_function("(v) => Number(document.querySelector('#board').dataset.version) > v",
-                               arg=seen, timeout=timeout)
-        return True
-    except PlaywrightTimeout:
-        return False
+    """The board shown is newer than version ``seen`` (a timeout fails the test)."""
+    page.wait_for_function("(v) => Number(document.querySelector('#board').dataset.version) > v",
+                           arg=seen, timeout=timeout)
+    return True
+
+
+# The key the board asks for next, "done" at the game's end, null while the computer is to move
+# or nothing is offered yet.
+NEXT_KEY = """() => {
+  const board = document.querySelector('#board');
+  const q = (s) => board.querySelector(s);
+  if (document.querySelector('section.result')) return 'done';
+  if (q('.computer-step')) return null;
+  const phase = board.className;
+  if (phase.includes('phase-cut') && q('.fan button:not([disabled])')) return 'c';
+  const hand = board.querySelectorAll('.discard-form input[name=cards]');
+  if (phase.includes('phase-discard') && hand.length === 6) return 'l';
+  if (phase.includes('phase-starter') && q('.cut-starter-form button')) return 'c';
+  if (phase.includes('phase-play') && q('button[data-shortcut=g]')) return 'g';
+  if (phase.includes('phase-play') && q('.play-form button.playable')) {
+    const cards = [...board.querySelectorAll('.play-form .hand button[name=card]')];
+    return String(cards.findIndex((b) => !b.disabled) + 1);
+  }
+  if (q('button[data-shortcut=n]:not([disabled])')) return 'n';
+  return null;
+}"""
 
 
 def boards(page: Page) -> list[dict]:
@@ -122,7 +136,6 @@ def test_a_whole_game_against_the_computer_with_the_keyboard_alone(browser: Brow
     alice = make_user("keys")
     game = computer_game(alice, rules=HouseRules(target=61, pone_cuts=True))
     page = open_game(browser, live_daphne, alice, game)
-    board = page.locator("#board")
 
     # The list of keys: opened by ?, read as a dialog, closed by Escape.
     page.keyboard.press("?")
@@ -137,35 +150,21 @@ def test_a_whole_game_against_the_computer_with_the_keyboard_alone(browser: Brow
 
     used: set[str] = set()
     for _ in range(MAX_KEYS):
-        if page.locator("section.result").count():
+        key = page.wait_for_function(NEXT_KEY, timeout=WAIT_MS).json_value()
+        if key == "done":
             break
         seen = version(page)
-        phase = board.get_attribute("class") or ""
-        key = ""
-        if "phase-cut" in phase and page.locator(".fan button:not([disabled])").count():
-            key = "c"
-        elif "phase-discard" in phase and page.locator(".discard-form input[name=cards]").count() == 6:
+        if key == "l":
             if not page.locator(".card-pick__box:checked").count():  # not ticked before a redraw
                 page.keyboard.press("1")
                 page.keyboard.press("2")
             expect(page.locator(".card-pick__box:checked")).to_have_count(2)
-            key = "l"
-        elif "phase-starter" in phase and page.locator(".cut-starter-form button").count():
-            key = "c"
-        elif "phase-play" in phase and page.locator("button[data-shortcut=g]").count():
-            key = "g"
-        elif "phase-play" in phase and page.locator(".play-form button.playable").count():
-            cards = page.locator(".play-form .hand button[name=card]")
-            playable = cards.evaluate_all("bs => bs.findIndex(b => !b.disabled)")
-            key = str(playable + 1)
-        elif page.locator("button[data-shortcut=n]:not([disabled])").count():
-            key = "n"
-        if key:
-            page.keyboard.press(key)
-            used.add(key)
+        page.keyboard.press(key)
+        used.add(key)
         if key == "l":  # the computer's own lay-away may be drawn first: wait for ours
             expect(page.locator(".discard-form")).to_have_count(0, timeout=WAIT_MS)
-        wait_past(page, seen, timeout=3000 if key else 500)
+        else:
+            wait_past(page, seen)
     else:
         pytest.fail("the game did not end")
 
@@ -348,7 +347,6 @@ def moves_seen_by(page: Page, theirs: Page, cards: list[str]) -> list[dict]:
         seen = version(page)
         theirs.locator(f"button[value='{card}']").click()
         assert wait_past(page, seen)
-        page.wait_for_timeout(0)
     page.wait_for_function("(v) => window.__boards.some(b => b.version > v)", arg=first)
     return [b for b in boards(page) if b["version"] > first]
 
@@ -388,7 +386,8 @@ def test_nothing_moves_under_reduced_motion_or_with_the_switch_off(browser: Brow
     page.wait_for_function("(v) => window.__boards.filter(b => b.version > v).length >= 2",
                            arg=seen[0]["version"] - 1)
     assert all(b["running"] == b["now"] == b["later"] == 0 for b in boards(page)), boards(page)
-    assert page.evaluate("() => document.getAnimations().length") == 0
+    assert page.evaluate("() => document.getAnimations()"
+                         ".filter(a => a.effect.target.closest('#board, .announce')).length") == 0
     for selector in (".board-svg .peg", ".card-button"):
         style = page.locator(selector).first.evaluate(
             "el => [getComputedStyle(el).transitionProperty, getComputedStyle(el).transitionDuration]")

@@ -738,7 +738,7 @@ def test_each_board_page_has_its_own_tab_id_for_its_socket_and_its_requests(a, g
     pages = [a.get(reverse("game", args=[go_game.pk])).content.decode() for _ in range(2)]
     tabs = []
     for html in pages:
-        socket_tab = re.search(r'ws-connect="/ws/game/\d+/\?tab=([\w-]+)"', html).group(1)
+        socket_tab = re.search(r'data-socket="/ws/game/\d+/\?tab=([\w-]+)"', html).group(1)
         header_tab = re.search(r'hx-headers=\'\{"X-Board-Tab": "([\w-]+)"\}\'', html).group(1)
         assert socket_tab == header_tab and len(socket_tab) >= 16
         tabs.append(socket_tab)

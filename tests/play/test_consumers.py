@@ -101,7 +101,7 @@ async def test_each_player_is_pushed_their_own_view_after_the_other_moves():
         html = await _receive_board(sock_bob)
         if _version(html) == g.version:
             break
-    assert 'hx-swap-oob="true"' in html
+    assert 'hx-swap-oob="morph"' in html  # morphed into the board shown, not put in its place
     for card in state.hands[1]:
         assert f'value="{card}"' in html
     for card in state.hands[0] + state.discards[0]:
