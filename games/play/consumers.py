@@ -57,7 +57,7 @@ class LobbyConsumer(Consumer):
 
     async def lobby_changed(self, event: dict) -> None:
         if self.scope["user"].pk in event.get("players", ()) and event.get("started"):
-            # Your seek was taken: the board opens by itself (see site.js, [data-follow]).
+            # Your seek was taken: the board opens by itself (see page.js, [data-follow]).
             url = f"/games/{int(event['started'])}/"
             await self.send(text_data=f'<a id="lobby-follow" hx-swap-oob="true" data-follow href="{url}">'
                                       "Your game is starting: open the board</a>")

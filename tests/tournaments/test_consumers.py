@@ -29,7 +29,7 @@ async def test_watchers_are_pushed_the_page_when_a_match_ends():
     player = WebsocketCommunicator(application, f"/ws/tournament/{t.pk}/", headers=player_headers)
     assert (await watcher.connect())[0] and (await player.connect())[0]
     first = await watcher.receive_from()
-    assert 'id="tournament-live"' in first and 'hx-swap-oob="true"' in first
+    assert 'id="tournament-live"' in first and 'hx-swap-oob="morph"' in first
     assert "Your next match" not in first  # an anonymous watcher has none
     mine = await player.receive_from()
     assert "Your next match" in mine  # p1 (seed 1) plays the first semi-final

@@ -66,7 +66,7 @@ async def test_the_tournament_pages_facts_follow_the_start():
         assert "open until the start" in first and 'class="t-facts"' in first
         await sync_to_async(services.tournament_start)(tournament_id=t.pk)
         pushed = await page.receive_from(timeout=10)
-        assert 'hx-swap-oob="true"' in pushed
+        assert 'hx-swap-oob="morph"' in pushed
         assert "closed at the start" in pushed and "Running: round 1" in pushed
     finally:
         await page.disconnect(timeout=10)

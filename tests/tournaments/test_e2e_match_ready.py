@@ -17,8 +17,8 @@ from .test_e2e_live_scores import _player, _post_move
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True), pytest.mark.timeout(120)]
 
 SIZES = {"laptop": {"width": 1280, "height": 720}, "phone": {"width": 390, "height": 844}}
-SOCKET_OPEN = ("() => document.querySelector('[ws-connect]')?.['htmx-internal-data']"
-               "?.webSocket?.socket?.readyState === 1")
+SOCKET_OPEN = ("() => LiveSocket.socketOf(document.querySelector('[data-socket]'))"
+               "?.readyState === WebSocket.OPEN")
 
 
 def test_the_new_match_appears_in_the_open_lobby(live_daphne: str, browser: Browser):

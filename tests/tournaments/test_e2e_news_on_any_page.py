@@ -89,7 +89,7 @@ def test_the_match_ready_news_reaches_the_game_record(live_daphne: str, browser:
         expect(phone.locator("#board")).to_be_visible()
         # The board's socket, once open, is what tells the server the board was seen.
         expect(phone.locator("#connection")).to_have_attribute("data-state", "open")
-        assert phone.locator('[ws-connect="/ws/news/"]').count() == 0  # the board's own socket serves
+        assert phone.locator('[data-socket="/ws/news/"]').count() == 0  # the board's own socket serves
         phone.goto(f"/games/{earlier.pk}/record/")
         expect(phone.locator('#site-news[data-sent="0"]')).to_have_count(1)  # the server knows it is done
     finally:
@@ -113,10 +113,10 @@ def test_a_spectating_entrants_news_socket_leaves_the_boards_status_alone(live_d
         # Read just after the page's own close handler (on the document, added before this one):
         # the board's next heartbeat would set its status right again and hide a wrong one.
         said = page.evaluate("""() => new Promise(resolve => {
-            const news = document.querySelector('[ws-connect="/ws/news/"]');
-            document.addEventListener('htmx:wsClose', () => resolve(document.getElementById('connection')
+            const news = document.querySelector('[data-socket="/ws/news/"]');
+            document.addEventListener('socket:close', () => resolve(document.getElementById('connection')
                 .textContent.trim()));
-            news['htmx-internal-data'].webSocket.socket.close(4000);
+            LiveSocket.socketOf(news).close(4000);
         })""")
         assert said == "Connected"
     finally:

@@ -43,7 +43,7 @@ async def test_a_new_match_is_pushed_to_the_open_lobby_with_your_match_is_ready(
         lists = await lobby.receive_from(timeout=10)
         (m,) = [m for m in await sync_to_async(active_matches)(t) if player.pk in
                 (m.entrant1.user_id, m.entrant2.user_id)]
-        assert 'id="lobby-lists"' in lists and 'hx-swap-oob="true"' in lists
+        assert 'id="lobby-lists"' in lists and 'hx-swap-oob="morph"' in lists
         assert "Your match is ready: Round 1, against" in lists and f'href="/games/{m.game_id}/"' in lists
         assert "Open the board" in lists
         assert await lobby.receive_nothing(timeout=0.5)  # two games started: one push, not two

@@ -20,7 +20,7 @@ from .helpers import active_matches, make_players, make_tournament
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.timeout(60)]
 
-NEWS_SOCKET = 'ws-connect="/ws/news/"'
+NEWS_SOCKET = 'data-socket="/ws/news/"'
 
 
 async def _connect(user) -> WebsocketCommunicator:

@@ -114,7 +114,7 @@ def test_the_tournament_page_offers_watching_to_everyone_but_the_players() -> No
     assert f'href="{_watch_url(t, m)}"' not in player_page
     assert f'href="/games/{m.game_id}/">Play' in player_page
     watch = Client().get(_watch_url(t, m)).content.decode()
-    assert f'ws-connect="/ws/watch/{m.game_id}/"' in watch and "<form" not in watch.split('id="board"')[1]
+    assert f'data-socket="/ws/watch/{m.game_id}/"' in watch and "<form" not in watch.split('id="board"')[1]
 
 
 def _friendly() -> Game:
@@ -134,7 +134,7 @@ async def test_a_spectator_socket_follows_the_game_and_nothing_else():
     assert (await spectator.connect())[0]
     try:
         first = await spectator.receive_from(timeout=10)
-        assert 'id="board"' in first and 'hx-swap-oob="true"' in first and "board-page--watch" in first
+        assert 'id="board"' in first and 'hx-swap-oob="morph"' in first and "board-page--watch" in first
 
         def cut():
             game = Game.objects.get(pk=m.game_id)

@@ -45,7 +45,7 @@ def _board_response(request: HttpRequest, game: Game, *, status: int = 200, erro
     calls = context["calls"] if request.session.pop(CALLS_KEY, None) == game.pk else []
     context.update(board=board, announce=announce_html(calls),
                    tab=broadcast.new_tab_id(),  # the whole page: its socket and its htmx requests carry it
-                   # A socket not heard from for a few heartbeats is dead (site.js replaces it).
+                   # A socket not heard from for a few heartbeats is dead (socket.js replaces it).
                    heartbeat_ms=int(presence.HEARTBEAT_SECONDS * 1000))
     return render(request, "play/board.html", context, status=status)
 
