@@ -44,8 +44,8 @@ def ready_matches(user) -> list[PlayerNotice]:
     match is ready". Being served the board is what makes it go (``listeners.on_board_served``)."""
     matches = (
         Match.objects.filter(
-            (Q(entrant1__user=user) & ~Q(opened1=F("game_id")))
-            | (Q(entrant2__user=user) & ~Q(opened2=F("game_id"))),
+            (Q(entrant1__user=user) & ~Q(board_served_game1=F("game_id")))
+            | (Q(entrant2__user=user) & ~Q(board_served_game2=F("game_id"))),
             status=Match.Status.ACTIVE,
             game__isnull=False,
             tournament__status=Tournament.Status.RUNNING,

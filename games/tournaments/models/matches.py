@@ -106,10 +106,10 @@ class Match(models.Model):
     )
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
-    # The match's game whose board each player was last served: "your match is ready" until it is
-    # the match's current game (ids, not keys: a mark, and a finished game may go).
-    opened1 = models.BigIntegerField(null=True, blank=True, editable=False)
-    opened2 = models.BigIntegerField(null=True, blank=True, editable=False)
+    # The id of the match's game whose board each player was last served: "your match is ready" until
+    # it is the match's current game (an id, not a key: a mark, and a finished game may go).
+    board_served_game1 = models.BigIntegerField(null=True, blank=True, editable=False)
+    board_served_game2 = models.BigIntegerField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["tournament", "-stage", "round_no", "slot"]

@@ -58,7 +58,7 @@ def _mark_served(m: Match, user) -> bool:
     Read from the loaded match, so a board served again costs no write."""
     for side, entrant in ((1, m.entrant1), (2, m.entrant2)):
         if entrant is not None and entrant.user_id == user.pk:
-            field = f"opened{side}"
+            field = f"board_served_game{side}"
             if getattr(m, field) == m.game_id:
                 return False
             setattr(m, field, m.game_id)
