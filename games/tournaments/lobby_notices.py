@@ -33,8 +33,8 @@ def for_player(user) -> list[PlayerNotice]:
         .order_by("-created_at", "-pk")[:SHOWN]
     )
     said = [
-        PlayerNotice(n.words, n.tournament.name, n.tournament.get_absolute_url(), n.created_at)
-        for n in notice_words.word(notices)
+        PlayerNotice(n.words, n.notice.tournament.name, n.notice.tournament.get_absolute_url(), n.created_at)
+        for n in notice_words.in_words(notices)
     ]
     return ready_matches(user) + said
 

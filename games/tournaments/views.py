@@ -189,8 +189,8 @@ def page_data(t: Tournament) -> dict:
         "active_count": sum(1 for e in entrants if not e.withdrawn),
         "registration_open": t.registration_open(),
         "full": t.is_full(),
-        "announcements": notice_words.word(t.notices.filter(kind=Notice.Kind.ANNOUNCEMENT)[:20]),
-        "notices": notice_words.word(t.notices.exclude(kind=Notice.Kind.ANNOUNCEMENT)[:40]),
+        "announcements": notice_words.in_words(t.notices.filter(kind=Notice.Kind.ANNOUNCEMENT)[:20]),
+        "notices": notice_words.in_words(t.notices.exclude(kind=Notice.Kind.ANNOUNCEMENT)[:40]),
         "standings": table,
         "qualified": qualified.qualified if qualified else frozenset(),
         "qualifiers": pairing.qualifier_count(sum(1 for e in entrants if not e.withdrawn), t.qualifiers)

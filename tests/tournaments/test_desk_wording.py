@@ -8,7 +8,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.messages import get_messages
 from django.test import Client
 
-from games.tournaments import desk_steps, naming, services
+from games.tournaments import desk_steps, naming, notice_words, services
 from games.tournaments.models import Match, Notice, Tournament
 from games.tournaments.services.entered_results import Entry
 from games.tournaments.views import stage_text
@@ -103,7 +103,8 @@ def test_results_come_before_what_they_cause_in_the_log():
     _finish_round(t)
     t = refresh(t)
     assert t.stage == Tournament.Stage.KNOCKOUT
-    log = [n.words for n in t.notices.exclude(kind=Notice.Kind.ANNOUNCEMENT)]  # newest first
+    logged = t.notices.exclude(kind=Notice.Kind.ANNOUNCEMENT)
+    log = [n.words for n in notice_words.in_words(logged)]  # newest first
     entered = next(i for i, line in enumerate(log) if "entered 2 results" in line)
     over = next(i for i, line in enumerate(log) if line.startswith("Qualifying is over"))
     assert over < entered  # "Qualifying is over" is newer: it came of the results
@@ -142,7 +143,8 @@ def test_one_result_comes_before_what_it_causes_in_the_log():
     services.tournament_start(tournament_id=t.pk)
     (m,) = active_matches(t)
     services.match_set_result(match_id=m.pk, winner_id=m.entrant1_id, reason="Played on the club's boards")
-    log = [n.words for n in refresh(t).notices.exclude(kind=Notice.Kind.ANNOUNCEMENT)]  # newest first
+    logged = refresh(t).notices.exclude(kind=Notice.Kind.ANNOUNCEMENT)
+    log = [n.words for n in notice_words.in_words(logged)]  # newest first
     result = next(i for i, line in enumerate(log) if line.startswith("Result entered by the director"))
     caused = [i for i, line in enumerate(log) if line.startswith(("Qualifying is over", "The tournament"))]
     assert caused and all(i < result for i in caused if "has started" not in log[i])

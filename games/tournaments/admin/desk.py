@@ -295,8 +295,8 @@ def render_desk(
         "steps": desk_steps.steps(t),
         "step_form": forms.get("step_form"),
         "announce_form": forms.get("announce_form") or AnnounceForm(),
-        "announcements": notice_words.word(t.notices.filter(kind=Notice.Kind.ANNOUNCEMENT)[:10]),
-        "log": notice_words.word(t.notices.exclude(kind=Notice.Kind.ANNOUNCEMENT)[:12]),
+        "announcements": notice_words.in_words(t.notices.filter(kind=Notice.Kind.ANNOUNCEMENT)[:10]),
+        "log": notice_words.in_words(t.notices.exclude(kind=Notice.Kind.ANNOUNCEMENT)[:12]),
         "entrants": list(
             t.entrants.select_related("user").order_by("withdrawn", "seed", "registered_at", "pk")
         ),

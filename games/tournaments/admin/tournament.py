@@ -17,6 +17,7 @@ from games.tournaments.admin.forms import (
     apply_each,
     reason_page,
 )
+from games.tournaments.admin.notices import NoticeWords
 from games.tournaments.models import Entrant, Notice, Tournament
 
 
@@ -43,10 +44,10 @@ class EntrantInline(admin.TabularInline):
         return ("user", "seed", *self.readonly_fields)
 
 
-class NoticeInline(admin.TabularInline):
+class NoticeInline(NoticeWords, admin.TabularInline):
     model = Notice
     extra = 0
-    fields = ("created_at", "kind", "words", "reason_words", "by")
+    fields = ("created_at", "kind", "words", "reason_words", "posted_by")
     readonly_fields = fields
     can_delete = False
     verbose_name_plural = "Notices (shown on the tournament page)"

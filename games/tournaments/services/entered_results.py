@@ -160,14 +160,14 @@ def _apply(t: Tournament, m: Match, result: Proposed, reason: str, by, *, notice
     winner = m.entrant1 if result.winner_side == 0 else m.entrant2
     values = {**result.values, "game_scores": result.scores}
     won, lost = (values["games1"], values["games2"])[:: 1 if result.winner_side == 0 else -1]
-    params = {
+    details = {
         "users": [m.entrant1.user_id, m.entrant2.user_id], "corrected": was_decided, "winner": winner.user_id,
         "won": won, "lost": lost, "round_name": naming.lower_first(naming.round_name(t, m.stage, m.round_no)),
     }
     # The result goes in the log before what it causes (the next round, "Qualifying is over").
     logged = None
     if notice:
-        logged = post_notice(t, Notice.Kind.RESULT, "result_entered", params, reason=reason, by=by)
+        logged = post_notice(t, Notice.Kind.RESULT, "result_entered", details, reason=reason, by=by)
     if was_decided:
         for name, value in values.items():
             setattr(m, name, value)
@@ -190,16 +190,16 @@ def _apply(t: Tournament, m: Match, result: Proposed, reason: str, by, *, notice
             if top is not None and top.user_id != t.champion_id:
                 t.champion = top.user
                 t.save(update_fields=["champion"])
-                params["champion"] = top.user_id
+                details["champion"] = top.user_id
     else:
         if t.status != Tournament.Status.RUNNING:
             raise NotNow("The tournament is over.")
         m.game_scores = result.scores
         progress.decide(t, m, result.winner_side, Match.Decided.ADMIN, reason, result.values, by=by)
     ResultChange.objects.create(match=m, by=by, before=before[:200], after=describe(m)[:200], reason=reason)
-    if logged is not None and logged.params != params:  # a new champion, said with the result
-        logged.params = params
-        logged.save(update_fields=["params"])
+    if logged is not None and logged.details != details:  # a new champion, said with the result
+        logged.details = details
+        logged.save(update_fields=["details"])
     log.info("tournament=%s match=%s action=set_result winner=%s by=%s", t.pk, m.pk, winner.pk,
              getattr(by, "pk", None))
 

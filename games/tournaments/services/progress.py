@@ -342,12 +342,12 @@ def _step_rounds(t: Tournament, force: bool, by) -> bool:
     table = selectors.standings(t)
     tied = selectors.cut_tie(t, table)
     if tied:
-        params = {"users": [e.user_id for e in tied], "playoff": t.has_qualifying}
+        details = {"users": [e.user_id for e in tied], "playoff": t.has_qualifying}
         if force:
             what = "the last playoff places" if t.has_qualifying else "first place"
             raise NotNow(f"{', '.join(e.name for e in tied)} are level on every tie-break for {what}: the "
                          "director records a cut of the cards to separate them.")
-        post_notice_once(t, Notice.Kind.ROUND, "tie_for_cut", params)
+        post_notice_once(t, Notice.Kind.ROUND, "tie_for_cut", details)
         return False
     active = [row for row in table if not row.withdrawn]
     if t.has_qualifying:
@@ -365,14 +365,14 @@ def open_round(t: Tournament, round_no: int, by) -> None:
     ).select_related("entrant1__user", "entrant2__user")
     for m in matches:
         start_match(t, m, by=by)
-    params = {"round": round_no}
+    details = {"round": round_no}
     if t.stage == Tournament.Stage.QUALIFYING:
-        params["of"] = t.qualifying_games
+        details["of"] = t.qualifying_games
         bye = Match.objects.filter(tournament=t, stage=t.stage, round_no=round_no, status=Match.Status.BYE,
                                    entrant2__isnull=True).select_related("entrant1").first()
         if bye is not None:
-            params["bye"] = bye.entrant1.user_id
-    post_notice(t, Notice.Kind.ROUND, "round_opened", params)
+            details["bye"] = bye.entrant1.user_id
+    post_notice(t, Notice.Kind.ROUND, "round_opened", details)
 
 
 def _step_knockout(t: Tournament, force: bool, by) -> bool:
