@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.play.registry import PlayerNotice
-from games.tournaments import naming, notice_words
+from games.tournaments import notice_words
 from games.tournaments.models import Entrant, Match, Notice, Tournament
 
 RECENT = timedelta(hours=12)
@@ -56,7 +56,7 @@ def ready_matches(user) -> list[PlayerNotice]:
     notices = []
     for m in matches:
         opponent = m.entrant2 if m.entrant1.user_id == user.pk else m.entrant1
-        where = naming.round_name(m.tournament, m.stage, m.round_no)
+        where = m.tournament.round_name(m.stage, m.round_no)
         notices.append(PlayerNotice(
             f"Your match is ready: {where}, against {opponent.name}.", m.tournament.name,
             m.tournament.get_absolute_url(), m.started_at or timezone.now(),

@@ -7,7 +7,7 @@ from django.contrib import admin, messages
 from django.urls import reverse
 from django.utils.html import format_html
 
-from games.tournaments import naming, services
+from games.tournaments import services
 from games.tournaments.admin import desk, desk_actions
 from games.tournaments.admin.forms import (
     RULE_FIELDS,
@@ -157,7 +157,7 @@ class TournamentAdmin(admin.ModelAdmin):
     def progress(self, obj: Tournament) -> str:
         if obj.status != Tournament.Status.RUNNING:
             return "-"
-        return naming.round_name(obj, obj.stage, obj.current_round)
+        return obj.round_name(obj.stage, obj.current_round)
 
     @admin.display(description="Links")
     def links(self, obj: Tournament) -> str:

@@ -9,7 +9,6 @@ from django.utils import timezone
 
 from games.play.models import Game
 from games.play.names import public_name
-from games.tournaments import naming
 from games.tournaments.models.tournament import MATCH_LENGTH_CHOICES, Tournament
 
 
@@ -131,8 +130,8 @@ class Match(models.Model):
 
     @property
     def round_name(self) -> str:
-        """The round's one name (``games.tournaments.naming``): "Round 2", "Playoff semi-finals"."""
-        return naming.round_name(self.tournament, self.stage, self.round_no)
+        """The round's one name (``Tournament.round_name``): "Round 2", "Playoff semi-finals"."""
+        return self.tournament.round_name(self.stage, self.round_no)
 
     @property
     def label(self) -> str:

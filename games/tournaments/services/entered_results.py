@@ -162,7 +162,7 @@ def _apply(t: Tournament, m: Match, result: Proposed, reason: str, by, *, notice
     won, lost = (values["games1"], values["games2"])[:: 1 if result.winner_side == 0 else -1]
     details = {
         "users": [m.entrant1.user_id, m.entrant2.user_id], "corrected": was_decided, "winner": winner.user_id,
-        "won": won, "lost": lost, "round_name": naming.lower_first(naming.round_name(t, m.stage, m.round_no)),
+        "won": won, "lost": lost, "round_name": naming.lower_first(t.round_name(m.stage, m.round_no)),
     }
     # The result goes in the log before what it causes (the next round, "Qualifying is over").
     logged = None
@@ -180,7 +180,7 @@ def _apply(t: Tournament, m: Match, result: Proposed, reason: str, by, *, notice
         if m.stage == Tournament.Stage.KNOCKOUT and old_winner != winner.pk:
             # Refused when the next match is decided already: the transaction then undoes it all.
             progress.carry_winner(t, m, by=by)
-            if t.status == Tournament.Status.FINISHED and m.round_no == naming.knockout_rounds(t):
+            if t.status == Tournament.Status.FINISHED and m.round_no == t.knockout_rounds():
                 t.champion = winner.user
                 t.save(update_fields=["champion"])
         if t.status == Tournament.Status.RUNNING:
@@ -282,7 +282,7 @@ def round_set_results(
     # The results go in the log before what they cause ("Qualifying is over", the next round).
     new = sum(not m.decided for m, _ in todo)
     if new:
-        where = sorted({naming.lower_first(naming.round_name(t, m.stage, m.round_no)) for m, _ in todo})
+        where = sorted({naming.lower_first(t.round_name(m.stage, m.round_no)) for m, _ in todo})
         entered = {"count": new, "rounds": ", ".join(where)}
         post_notice(t, Notice.Kind.RESULT, "results_entered", entered, by=by)
     with progress.held(t):  # the event moves on once, after the last result

@@ -24,7 +24,7 @@ from django.utils import timezone
 from games.play import endings
 from games.play import services as game_services
 from games.play.models import Game, Move
-from games.tournaments import naming, pairing, selectors
+from games.tournaments import pairing, selectors
 from games.tournaments.broadcast import lobbies_changed_on_commit, players_told_on_commit
 from games.tournaments.models import Entrant, Match, Notice, Tournament
 from games.tournaments.services import qualifying_draw
@@ -148,7 +148,7 @@ def enter_on_game(m: Match, winner_side: int) -> None:
 
 def carry_winner(t: Tournament, m: Match, *, by: AbstractBaseUser | None = None) -> None:
     """Put a bracket match's winner into their next match (replacing a corrected-away winner)."""
-    if m.round_no >= naming.knockout_rounds(t):
+    if m.round_no >= t.knockout_rounds():
         return
     r, slot, side = pairing.feeds(m.round_no, m.slot)
     nxt = Match.objects.select_for_update().get(
@@ -377,7 +377,7 @@ def open_round(t: Tournament, round_no: int, by) -> None:
 
 def _step_knockout(t: Tournament, force: bool, by) -> bool:
     ko = Match.objects.filter(tournament=t, stage=Tournament.Stage.KNOCKOUT)
-    rounds = naming.knockout_rounds(t)
+    rounds = t.knockout_rounds()
     final = ko.filter(round_no=rounds).select_related("winner").first()
     if final is not None and final.decided:
         finish(t, final.winner, by)
