@@ -15,7 +15,7 @@ from games.engine.working_copy import skunk_level
 from games.tournaments import naming, pairing
 from games.tournaments.models import Match, Notice, ResultChange, Tournament
 from games.tournaments.selectors import games_to_win, standings
-from games.tournaments.services import progress
+from games.tournaments.services import decisions, progress
 from games.tournaments.services.common import changed, lock_match, lock_tournament, post_notice
 from games.tournaments.services.errors import NotNow, TournamentError
 
@@ -116,7 +116,7 @@ def proposed_result(
         scores = ", ".join(f"{a}-{b}" for a, b in games)
     else:
         keep = m.decided and m.winner_id == winner_id
-        values = {f: getattr(m, f) for f in FIELDS} if keep else progress.walkover_values(t, m, side)
+        values = {f: getattr(m, f) for f in FIELDS} if keep else decisions.walkover_values(t, m, side)
         if games1 is not None or games2 is not None:
             values["games1"] = values["games1"] if games1 is None else games1
             values["games2"] = values["games2"] if games2 is None else games2
@@ -176,10 +176,10 @@ def _apply(t: Tournament, m: Match, result: Proposed, reason: str, by, *, notice
         m.note = reason
         m.status = Match.Status.FINISHED
         m.save()
-        progress.enter_on_game(m, result.winner_side)  # its game shows the corrected result too
+        decisions.enter_on_game(m, result.winner_side)  # its game shows the corrected result too
         if m.stage == Tournament.Stage.KNOCKOUT and old_winner != winner.pk:
             # Refused when the next match is decided already: the transaction then undoes it all.
-            progress.carry_winner(t, m, by=by)
+            decisions.carry_winner(t, m, by=by)
             if t.status == Tournament.Status.FINISHED and m.round_no == t.knockout_rounds():
                 t.champion = winner.user
                 t.save(update_fields=["champion"])
