@@ -1,6 +1,8 @@
-"""No module of games/ imports one that imports it back, directly or round a longer loop: a cycle
-works only while the imports happen to run in one order, and breaks the day one moves to the top.
-Lazy imports inside functions count too (they are what a cycle usually hides behind)."""
+"""No module of the project (the site, its tests, benchmarks and tools) imports one that imports it
+back, directly or round a longer loop: a cycle works only while the imports happen to run in one
+order, and breaks the day one moves to the top. Lazy imports inside functions count too, and so do
+imports under ``if TYPE_CHECKING:``: a cycle hidden from the interpreter is still two modules that
+each need the other."""
 
 from __future__ import annotations
 
@@ -8,7 +10,15 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-GAMES = ROOT / "games"
+NOT_SOURCE = {"node_modules", "staticfiles"}
+
+
+def _sources() -> list[Path]:
+    """Every Python file of the project's own folders (no virtualenv, no migrations)."""
+    folders = [p for p in ROOT.iterdir() if p.is_dir() and not p.is_symlink()
+               and not p.name.startswith(".") and p.name not in NOT_SOURCE]
+    files = [p for folder in folders for p in folder.rglob("*.py") if "migrations" not in p.parts]
+    return [*files, *ROOT.glob("*.py")]
 
 
 def _module_name(path: Path) -> str:
@@ -16,33 +26,31 @@ def _module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
+def _imports(source: str, package: str) -> set[str]:
+    """Every module ``source`` (a module of ``package``) imports, wherever the import stands."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            found.add(base)
+            # "from games.play import services" imports the submodule games.play.services
+            found |= {f"{base}.{alias.name}" for alias in node.names}
+    return found
+
+
 def _graph() -> dict[str, set[str]]:
-    files = {_module_name(p): p for p in GAMES.rglob("*.py") if "migrations" not in p.parts}
+    files = {_module_name(p): p for p in _sources()}
     graph: dict[str, set[str]] = {}
     for name, path in files.items():
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-        found: set[str] = set()
-        tree = ast.parse(path.read_text(), filename=str(path))
-        for node in ast.walk(tree):
-            if _type_checking_only(node):
-                node.body = []  # imports only a type checker runs are no edge at run time
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
-                found |= {alias.name for alias in node.names}
-            elif isinstance(node, ast.ImportFrom):
-                base = node.module or ""
-                if node.level:
-                    anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
-                    base = ".".join([*anchor, base] if base else anchor)
-                found.add(base)
-                # "from games.play import services" imports the submodule games.play.services
-                found |= {f"{base}.{alias.name}" for alias in node.names}
+        found = _imports(path.read_text(), package)
         graph[name] = {target for target in found if target in files and target != name}
     return graph
-
-
-def _type_checking_only(node: ast.AST) -> bool:
-    return isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
 
 
 def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -116,6 +124,14 @@ def test_the_check_sees_a_cycle_through_a_package() -> None:
     assert _cycles(_without_imports_of_own_packages(graph)) == [["models", "models.match", "names"]]
 
 
-def test_imports_for_the_type_checker_only_are_no_edge() -> None:
-    tree = ast.parse("if TYPE_CHECKING:\n    import x\nimport y\n")
-    assert [_type_checking_only(n) for n in tree.body] == [True, False]
+def test_imports_for_the_type_checker_and_inside_functions_are_edges() -> None:
+    source = ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from a.models import Thing\n"
+              "def f():\n    from . import wording\n")
+    assert _imports(source, "a") >= {"a.models", "a.models.Thing", "a", "a.wording"}
+
+
+def test_the_check_reads_the_whole_project() -> None:
+    read = {_module_name(p) for p in _sources()}
+    assert {"games.tournaments.models", "cribsite.settings", "bench.move", "tests.test_import_cycles"} <= read
+    folders = {part for p in _sources() for part in p.relative_to(ROOT).parts[:-1]}
+    assert not folders & {".venv", "node_modules", "migrations"}

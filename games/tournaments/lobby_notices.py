@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.play.registry import PlayerNotice
-from games.tournaments import naming, notice_words
+from games.tournaments import notice_words
 from games.tournaments.models import Entrant, Match, Notice, Tournament
 
 RECENT = timedelta(hours=12)
@@ -33,8 +33,8 @@ def for_player(user) -> list[PlayerNotice]:
         .order_by("-created_at", "-pk")[:SHOWN]
     )
     said = [
-        PlayerNotice(n.words, n.tournament.name, n.tournament.get_absolute_url(), n.created_at)
-        for n in notice_words.word(notices)
+        PlayerNotice(n.words, n.notice.tournament.name, n.notice.tournament.get_absolute_url(), n.created_at)
+        for n in notice_words.in_words(notices)
     ]
     return ready_matches(user) + said
 
@@ -44,8 +44,8 @@ def ready_matches(user) -> list[PlayerNotice]:
     match is ready". Being served the board is what makes it go (``listeners.on_board_served``)."""
     matches = (
         Match.objects.filter(
-            (Q(entrant1__user=user) & ~Q(opened1=F("game_id")))
-            | (Q(entrant2__user=user) & ~Q(opened2=F("game_id"))),
+            (Q(entrant1__user=user) & ~Q(board_served_game1=F("game_id")))
+            | (Q(entrant2__user=user) & ~Q(board_served_game2=F("game_id"))),
             status=Match.Status.ACTIVE,
             game__isnull=False,
             tournament__status=Tournament.Status.RUNNING,
@@ -56,7 +56,7 @@ def ready_matches(user) -> list[PlayerNotice]:
     notices = []
     for m in matches:
         opponent = m.entrant2 if m.entrant1.user_id == user.pk else m.entrant1
-        where = naming.round_name(m.tournament, m.stage, m.round_no)
+        where = m.tournament.round_name(m.stage, m.round_no)
         notices.append(PlayerNotice(
             f"Your match is ready: {where}, against {opponent.name}.", m.tournament.name,
             m.tournament.get_absolute_url(), m.started_at or timezone.now(),

@@ -1,35 +1,30 @@
 """A round's one name, said the same way on the desk, its messages, the log, the public pages and
-the printed sheets: "Round 3", "Qualifying round 3 of 9", "Semi-finals", "Playoff semi-finals"."""
+the printed sheets: "Round 3", "Qualifying round 3 of 9", "Semi-finals", "Playoff semi-finals".
+
+The tournament says which round it is (``Tournament.round_name``: its stage, its format, the
+bracket's size); this module words it from those plain facts, and needs nothing back."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from games.tournaments import pairing
 
-# The models name their rounds through this module, so it reaches them only through the
-# tournament it is given (its ``Stage``, ``Format`` and ``matches``), never by import.
-if TYPE_CHECKING:
-    from games.tournaments.models import Tournament
 
+def round_name(
+    round_no: int, *, knockout_rounds: int | None = None, playoff: bool = False, qualifying_of: int = 0
+) -> str:
+    """Round ``round_no``, capitalised to head a line: of a bracket of ``knockout_rounds`` (a
+    playoff's after qualifying), of ``qualifying_of`` qualifying rounds, or of a round robin.
 
-def knockout_rounds(t: Tournament) -> int:
-    """How many rounds the bracket has (0 before it is drawn)."""
-    return (
-        t.matches.filter(stage=t.Stage.KNOCKOUT)
-        .order_by("-round_no").values_list("round_no", flat=True).first() or 0
-    )
-
-
-def round_name(t: Tournament, stage: str, round_no: int, ko_rounds: int | None = None) -> str:
-    """The name of ``t``'s round ``round_no`` of ``stage``, capitalised to head a line; ``ko_rounds``
-    (the bracket's rounds) saves a query where the caller knows it."""
-    if stage == t.Stage.KNOCKOUT:
-        rounds = knockout_rounds(t) if ko_rounds is None else ko_rounds
-        name = pairing.round_name(round_no, max(rounds, round_no))
-        return f"Playoff {lower_first(name)}" if t.has_qualifying else name
-    if t.format == t.Format.ACC:
-        return f"Qualifying round {round_no} of {t.qualifying_games}"
+    >>> round_name(3), round_name(3, qualifying_of=9)
+    ('Round 3', 'Qualifying round 3 of 9')
+    >>> round_name(2, knockout_rounds=3), round_name(2, knockout_rounds=3, playoff=True)
+    ('Semi-finals', 'Playoff semi-finals')
+    """
+    if knockout_rounds is not None:
+        name = pairing.round_name(round_no, max(knockout_rounds, round_no))
+        return f"Playoff {lower_first(name)}" if playoff else name
+    if qualifying_of:
+        return f"Qualifying round {round_no} of {qualifying_of}"
     return f"Round {round_no}"
 
 

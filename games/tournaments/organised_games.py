@@ -54,7 +54,7 @@ class GameInTournament:
     @property
     def round_label(self) -> str:
         m = self.match
-        return naming.lower_first(naming.round_name(m.tournament, m.stage, m.round_no))
+        return naming.lower_first(m.tournament.round_name(m.stage, m.round_no))
 
     @property
     def void(self) -> bool:

@@ -10,7 +10,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 
-from games.tournaments import naming, pairing, selectors
+from games.tournaments import pairing, selectors
 from games.tournaments.models import Match, Tournament
 from games.tournaments.views import _drawing
 
@@ -38,7 +38,7 @@ def pairings(request: HttpRequest, tournament_id: int) -> HttpResponse:
     pages = []
     for (stage, round_no), group in groupby(matches, key=lambda m: (m.stage, m.round_no)):
         group = list(group)
-        title = naming.round_name(t, stage, round_no, ko_rounds)
+        title = t.round_name(stage, round_no, ko_rounds)
         # A round starts with its first game (a bracket's later matches start as their players are
         # known): each match keeps when its game began.
         started = min((m.started_at for m in group if m.started_at is not None), default=None)

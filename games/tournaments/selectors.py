@@ -74,7 +74,7 @@ def stage_name(t: Tournament) -> str:
     """Where the event stands, inside a sentence: "qualifying round 3 of 9", "finished"."""
     if t.status == Tournament.Status.FINISHED:
         return "finished"
-    return naming.lower_first(naming.round_name(t, t.stage, t.current_round))
+    return naming.lower_first(t.round_name(t.stage, t.current_round))
 
 
 def last_drawn(t: Tournament, stage: str) -> int:

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_POST
 
 from games.play.models import Game
 from games.play.registry import page_url
-from games.tournaments import bracket, naming, notice_words, pairing, selectors, services
+from games.tournaments import bracket, notice_words, pairing, selectors, services
 from games.tournaments import watch as watching
 from games.tournaments.models import Entrant, Match, Notice, ResultChange, Tournament
 from games.tournaments.services.entered_results import SHEET_REASON
@@ -50,7 +50,7 @@ class NextMatch:
     @property
     def round_name(self) -> str:
         m = self.match
-        return naming.round_name(m.tournament, m.stage, m.round_no)
+        return m.tournament.round_name(m.stage, m.round_no)
 
 
 def _next_match(t: Tournament, me: Entrant | None, matches: list[Match]) -> NextMatch | None:
@@ -189,15 +189,15 @@ def page_data(t: Tournament) -> dict:
         "active_count": sum(1 for e in entrants if not e.withdrawn),
         "registration_open": t.registration_open(),
         "full": t.is_full(),
-        "announcements": notice_words.word(t.notices.filter(kind=Notice.Kind.ANNOUNCEMENT)[:20]),
-        "notices": notice_words.word(t.notices.exclude(kind=Notice.Kind.ANNOUNCEMENT)[:40]),
+        "announcements": notice_words.in_words(t.notices.filter(kind=Notice.Kind.ANNOUNCEMENT)[:20]),
+        "notices": notice_words.in_words(t.notices.exclude(kind=Notice.Kind.ANNOUNCEMENT)[:40]),
         "standings": table,
         "qualified": qualified.qualified if qualified else frozenset(),
         "qualifiers": pairing.qualifier_count(sum(1 for e in entrants if not e.withdrawn), t.qualifiers)
         if t.has_qualifying
         else 0,
         "schedule": schedule,
-        "stage_text": stage_text(t, ko_rounds),
+        "stage_text": t.stage_text(ko_rounds),
         "sheet_reason": SHEET_REASON,
     }
 
@@ -227,14 +227,7 @@ def detail_context(t: Tournament, user, data: dict | None = None) -> dict:
 
 def round_title(t: Tournament, round_no: int) -> str:
     """A round before any bracket, as the schedule heads it: "Round 3", "Qualifying round 3 of 9"."""
-    return naming.round_name(t, t.rounds_stage, round_no)
-
-
-def stage_text(t: Tournament, ko_rounds: int) -> str:
-    """Where a running event stands: "qualifying round 3 of 9", "playoff semi-finals"."""
-    if t.current_round == 0:
-        return "the first round is being paired"
-    return naming.lower_first(naming.round_name(t, t.stage, t.current_round, ko_rounds))
+    return t.round_name(t.rounds_stage, round_no)
 
 
 def _corrections(matches: list[Match]) -> dict[int, list[ResultChange]]:

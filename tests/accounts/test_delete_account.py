@@ -155,7 +155,8 @@ def test_the_tournament_goes_on_with_a_withdrawal(world):
     assert all(Game.objects.get(pk=m.game_id).status == Game.Status.FINISHED for m in theirs if m.game_id)
     # Her name is gone from the public notices (one said the organiser entered her): they name
     # players by id, worded when shown, so nothing was rewritten.
-    texts = [f"{n.words} {n.reason_words}" for n in notice_words.word(Notice.objects.filter(tournament=t))]
+    notices = notice_words.in_words(Notice.objects.filter(tournament=t))
+    texts = [f"{n.words} {n.reason_words}" for n in notices]
     assert not any("alice" in text for text in texts)
     assert f"{DELETED_NAME} was entered by the organiser. " in texts
     assert any(text.startswith(f"{DELETED_NAME} has withdrawn.") for text in texts)
@@ -194,7 +195,7 @@ def test_the_notices_name_a_deleted_player_without_being_rewritten(db):
     rows = list(Notice.objects.filter(tournament=t).values())
     account_delete(user_id=al.pk)
     assert list(Notice.objects.filter(tournament=t).values()) == rows
-    words = {n.words for n in notice_words.word(Notice.objects.filter(tournament=t))}
+    words = {n.words for n in notice_words.in_words(Notice.objects.filter(tournament=t))}
     assert words == {f"{DELETED_NAME} was entered by the organiser.", "The final is at six."}
 
 

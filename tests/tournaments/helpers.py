@@ -85,4 +85,4 @@ def my_match_in_round_one(name: str):
 
 def said(t: Tournament, fragment: str, **filters) -> int:
     """How many of ``t``'s notices (``filters`` on them) say ``fragment`` in words."""
-    return sum(fragment in n.words for n in notice_words.word(t.notices.filter(**filters)))
+    return sum(fragment in n.words for n in notice_words.in_words(t.notices.filter(**filters)))

@@ -339,3 +339,24 @@ def test_staff_without_tournament_permissions_are_refused() -> None:
     )
     assert response.status_code == 403
     assert refresh(m).status == Match.Status.ACTIVE
+
+
+def test_the_admin_shows_notices_in_words_with_who_posted_them(admin_client, staff) -> None:
+    """The admin words a notice as the pages do (``notice_words``): its list, its page and the
+    tournament's inline, each with the player's name looked up and the director who posted it."""
+    players = make_players(2)
+    t = make_tournament(players)
+    services.tournament_start(tournament_id=t.pk, by=staff)
+    entrant = t.entrants.get(user=players[0])
+    services.entrant_withdraw(entrant_id=entrant.pk, by=staff, reason="Called away")
+    withdrawal = t.notices.get(kind=Notice.Kind.WITHDRAWAL)
+    said_here = f"{players[0].username} has withdrawn."
+
+    listed = admin_client.get(reverse("admin:tournaments_notice_changelist")).content.decode()
+    assert said_here in listed and "The tournament has started with 2 players." in listed
+    assert 'class="field-posted_by nowrap">td</td>' in listed  # who posted it
+    page = admin_client.get(reverse("admin:tournaments_notice_change", args=[withdrawal.pk])).content.decode()
+    assert said_here in page and "Called away" in page
+    assert reverse("admin:auth_user_change", args=[staff.pk]) in page  # who posted it
+    inline = admin_client.get(reverse("admin:tournaments_tournament_change", args=[t.pk])).content.decode()
+    assert said_here in inline and "The tournament has started with 2 players." in inline

@@ -8,10 +8,9 @@ from django.contrib.auth import get_user_model
 from django.contrib.messages import get_messages
 from django.test import Client
 
-from games.tournaments import desk_steps, naming, services
+from games.tournaments import desk_steps, notice_words, services
 from games.tournaments.models import Match, Notice, Tournament
 from games.tournaments.services.entered_results import Entry
-from games.tournaments.views import stage_text
 from tests.play.factories import fixed_secrets
 
 from .helpers import active_matches, make_players, make_tournament, refresh
@@ -66,12 +65,12 @@ def test_a_round_has_one_name():
     ko = Tournament(format=Tournament.Format.KNOCKOUT, stage="ko", current_round=2)
     combined = Tournament(format=Tournament.Format.QUALIFYING, stage="ko", current_round=2)
     acc = Tournament(format=Tournament.Format.ACC, stage="q", current_round=3, qualifying_games=9)
-    assert naming.round_name(rr, "rr", 2) == "Round 2" and stage_text(rr, 0) == "round 2"
-    assert naming.round_name(ko, "ko", 2, 3) == "Semi-finals" and stage_text(ko, 3) == "semi-finals"
-    assert naming.round_name(combined, "ko", 2, 3) == "Playoff semi-finals"
-    assert stage_text(combined, 3) == "playoff semi-finals"
-    assert naming.round_name(acc, "q", 3) == "Qualifying round 3 of 9"
-    assert stage_text(acc, 0) == "qualifying round 3 of 9"
+    assert rr.round_name("rr", 2) == "Round 2" and rr.stage_text(0) == "round 2"
+    assert ko.round_name("ko", 2, 3) == "Semi-finals" and ko.stage_text(3) == "semi-finals"
+    assert combined.round_name("ko", 2, 3) == "Playoff semi-finals"
+    assert combined.stage_text(3) == "playoff semi-finals"
+    assert acc.round_name("q", 3) == "Qualifying round 3 of 9"
+    assert acc.stage_text(0) == "qualifying round 3 of 9"
 
 
 def _finish_round(t: Tournament) -> None:
@@ -103,7 +102,8 @@ def test_results_come_before_what_they_cause_in_the_log():
     _finish_round(t)
     t = refresh(t)
     assert t.stage == Tournament.Stage.KNOCKOUT
-    log = [n.words for n in t.notices.exclude(kind=Notice.Kind.ANNOUNCEMENT)]  # newest first
+    logged = t.notices.exclude(kind=Notice.Kind.ANNOUNCEMENT)
+    log = [n.words for n in notice_words.in_words(logged)]  # newest first
     entered = next(i for i, line in enumerate(log) if "entered 2 results" in line)
     over = next(i for i, line in enumerate(log) if line.startswith("Qualifying is over"))
     assert over < entered  # "Qualifying is over" is newer: it came of the results
@@ -142,7 +142,8 @@ def test_one_result_comes_before_what_it_causes_in_the_log():
     services.tournament_start(tournament_id=t.pk)
     (m,) = active_matches(t)
     services.match_set_result(match_id=m.pk, winner_id=m.entrant1_id, reason="Played on the club's boards")
-    log = [n.words for n in refresh(t).notices.exclude(kind=Notice.Kind.ANNOUNCEMENT)]  # newest first
+    logged = refresh(t).notices.exclude(kind=Notice.Kind.ANNOUNCEMENT)
+    log = [n.words for n in notice_words.in_words(logged)]  # newest first
     result = next(i for i, line in enumerate(log) if line.startswith("Result entered by the director"))
     caused = [i for i, line in enumerate(log) if line.startswith(("Qualifying is over", "The tournament"))]
     assert caused and all(i < result for i in caused if "has started" not in log[i])

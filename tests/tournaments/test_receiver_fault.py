@@ -10,7 +10,7 @@ import pytest
 from games.play.models import Game
 from games.tournaments import services
 from games.tournaments.models import Match, Tournament
-from games.tournaments.services import progress
+from games.tournaments.services import decisions
 
 from .helpers import active_matches, make_players, make_tournament, refresh, resign_match
 
@@ -26,7 +26,7 @@ def test_a_failing_result_leaves_the_last_move_committed(monkeypatch, caplog) ->
         Match.objects.filter(pk=m.pk).update(note="half written")
         raise RuntimeError("pairing is broken")
 
-    monkeypatch.setattr(progress, "score_from_game", half_done_then_broken)
+    monkeypatch.setattr(decisions, "score_from_game", half_done_then_broken)
     with caplog.at_level(logging.ERROR, logger="games.play.signals"):
         resign_match(m, m.entrant1)  # raises nothing: the move stands
 

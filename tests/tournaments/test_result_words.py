@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from games.play import services as game_services
 from games.play.models import Game
-from games.tournaments import services
+from games.tournaments import notice_words, services
 from games.tournaments.models import Match, Tournament
 from tests.play.factories import fixed_secrets, logged_in
 
@@ -95,7 +95,7 @@ def test_a_players_own_resignation_still_reads_as_one() -> None:
 def test_every_wins_line_puts_the_winners_score_first() -> None:
     t, m = _one_match()
     services.match_set_result(match_id=m.pk, winner_id=m.entrant2_id, reason="p1 left")
-    notice = t.notices.get(kind="result")
+    (notice,) = notice_words.in_words(t.notices.filter(kind="result"))
     assert "p2 wins 1–0" in notice.words, notice.words
     page = html.unescape(Client().get(t.get_absolute_url()).content.decode())
     notices = page.split('id="notices-h"', 1)[1].split("</section>", 1)[0]

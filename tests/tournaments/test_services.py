@@ -12,7 +12,7 @@ from django.utils import timezone
 from games.history.models import Rating
 from games.play import registry
 from games.play.models import Game
-from games.tournaments import selectors, services
+from games.tournaments import notice_words, selectors, services
 from games.tournaments.models import Entrant, Match, Notice, Tournament
 from tests.play.factories import fixed_secrets, make_user
 
@@ -374,7 +374,7 @@ def test_admin_sets_a_result_of_a_match_in_play_and_the_reason_is_kept() -> None
     assert (m.games1, m.games2) == (0, 1)
     assert refresh(m.game).status == Game.Status.FINISHED  # the loser resigned the game on the board
     notice = t.notices.get(kind=Notice.Kind.RESULT)
-    assert notice.reason == "Player 1 left the hall" and notice.by == admin_user
+    assert notice.reason == "Player 1 left the hall" and notice.posted_by == admin_user
     assert Match.objects.get(tournament=t, round_no=2).entrant1_id == m.entrant2_id
 
 
@@ -454,8 +454,8 @@ def test_withdrawal_in_a_round_robin_hands_the_remaining_matches_over() -> None:
     assert all(m.decided_by == Match.Decided.WITHDRAWAL for m in theirs)
     game = next(m.game for m in theirs if m.game_id)
     assert game.status == Game.Status.FINISHED  # the game in play was resigned for them
-    notice = t.notices.get(kind=Notice.Kind.WITHDRAWAL)
-    assert "p4" in notice.words and notice.reason == "Called away"
+    (notice,) = notice_words.in_words(t.notices.filter(kind=Notice.Kind.WITHDRAWAL))
+    assert "p4" in notice.words and notice.reason_words == "Called away"
     table = selectors.standings(t)
     assert table[-1].player == gone and table[-1].withdrawn
     better_seed_wins(t)

@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 
-from games.tournaments import desk_steps, naming, notice_words, selectors, services
+from games.tournaments import desk_steps, notice_words, selectors, services
 from games.tournaments.admin import desk_actions
 from games.tournaments.admin.desk_forms import (
     AddPlayersForm,
@@ -23,7 +23,6 @@ from games.tournaments.admin.desk_forms import (
     WithdrawForm,
 )
 from games.tournaments.models import Match, Notice, Tournament
-from games.tournaments.views import stage_text
 
 
 def urls(model_admin) -> list:
@@ -246,7 +245,7 @@ def _sheet_matches(t: Tournament, stage: str, round_no: int) -> list[Match]:
 
 
 def _round_name(t: Tournament, stage: str, round_no: int) -> str:
-    return naming.round_name(t, stage, round_no)
+    return t.round_name(stage, round_no)
 
 
 def _cut_entrants(t: Tournament) -> list:
@@ -291,12 +290,12 @@ def render_desk(
         "opts": Tournament._meta,
         "original": t,
         "error": error,
-        "stage_text": stage_text(t, ko_rounds) if t.status == Tournament.Status.RUNNING else "",
+        "stage_text": t.stage_text(ko_rounds) if t.status == Tournament.Status.RUNNING else "",
         "steps": desk_steps.steps(t),
         "step_form": forms.get("step_form"),
         "announce_form": forms.get("announce_form") or AnnounceForm(),
-        "announcements": notice_words.word(t.notices.filter(kind=Notice.Kind.ANNOUNCEMENT)[:10]),
-        "log": notice_words.word(t.notices.exclude(kind=Notice.Kind.ANNOUNCEMENT)[:12]),
+        "announcements": notice_words.in_words(t.notices.filter(kind=Notice.Kind.ANNOUNCEMENT)[:10]),
+        "log": notice_words.in_words(t.notices.exclude(kind=Notice.Kind.ANNOUNCEMENT)[:12]),
         "entrants": list(
             t.entrants.select_related("user").order_by("withdrawn", "seed", "registered_at", "pk")
         ),

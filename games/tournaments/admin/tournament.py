@@ -7,7 +7,7 @@ from django.contrib import admin, messages
 from django.urls import reverse
 from django.utils.html import format_html
 
-from games.tournaments import naming, services
+from games.tournaments import services
 from games.tournaments.admin import desk, desk_actions
 from games.tournaments.admin.forms import (
     RULE_FIELDS,
@@ -17,6 +17,7 @@ from games.tournaments.admin.forms import (
     apply_each,
     reason_page,
 )
+from games.tournaments.admin.notices import NoticeWords
 from games.tournaments.models import Entrant, Notice, Tournament
 
 
@@ -43,10 +44,10 @@ class EntrantInline(admin.TabularInline):
         return ("user", "seed", *self.readonly_fields)
 
 
-class NoticeInline(admin.TabularInline):
+class NoticeInline(NoticeWords, admin.TabularInline):
     model = Notice
     extra = 0
-    fields = ("created_at", "kind", "words", "reason_words", "by")
+    fields = ("created_at", "kind", "words", "reason_words", "posted_by")
     readonly_fields = fields
     can_delete = False
     verbose_name_plural = "Notices (shown on the tournament page)"
@@ -156,7 +157,7 @@ class TournamentAdmin(admin.ModelAdmin):
     def progress(self, obj: Tournament) -> str:
         if obj.status != Tournament.Status.RUNNING:
             return "-"
-        return naming.round_name(obj, obj.stage, obj.current_round)
+        return obj.round_name(obj.stage, obj.current_round)
 
     @admin.display(description="Links")
     def links(self, obj: Tournament) -> str:

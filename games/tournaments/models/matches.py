@@ -9,7 +9,6 @@ from django.utils import timezone
 
 from games.play.models import Game
 from games.play.names import public_name
-from games.tournaments import naming
 from games.tournaments.models.tournament import MATCH_LENGTH_CHOICES, Tournament
 
 
@@ -106,10 +105,10 @@ class Match(models.Model):
     )
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
-    # The match's game whose board each player was last served: "your match is ready" until it is
-    # the match's current game (ids, not keys: a mark, and a finished game may go).
-    opened1 = models.BigIntegerField(null=True, blank=True, editable=False)
-    opened2 = models.BigIntegerField(null=True, blank=True, editable=False)
+    # The id of the match's game whose board each player was last served: "your match is ready" until
+    # it is the match's current game (an id, not a key: a mark, and a finished game may go).
+    board_served_game1 = models.BigIntegerField(null=True, blank=True, editable=False)
+    board_served_game2 = models.BigIntegerField(null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["tournament", "-stage", "round_no", "slot"]
@@ -131,8 +130,8 @@ class Match(models.Model):
 
     @property
     def round_name(self) -> str:
-        """The round's one name (``games.tournaments.naming``): "Round 2", "Playoff semi-finals"."""
-        return naming.round_name(self.tournament, self.stage, self.round_no)
+        """The round's one name (``Tournament.round_name``): "Round 2", "Playoff semi-finals"."""
+        return self.tournament.round_name(self.stage, self.round_no)
 
     @property
     def label(self) -> str:

@@ -6,14 +6,13 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from games.tournaments import notice_words
 from games.tournaments.models.tournament import Tournament
 
 
 class Notice(models.Model):
     """The tournament's public log: what players should know (a correction, a withdrawal...), and the
     director's announcements (``Kind.ANNOUNCEMENT``), which are also shown on the entrants' boards
-    and lobbies."""
+    and lobbies. Stored as data, worded when shown (``games.tournaments.notice_words``)."""
 
     class Kind(models.TextChoices):
         INFO = "info", "Info"
@@ -32,11 +31,13 @@ class Notice(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="notices")
     created_at = models.DateTimeField(default=timezone.now)
     kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.INFO)
-    what = models.CharField(max_length=20, blank=True)
-    params = models.JSONField(default=dict, blank=True)
+    # What happened ("forfeited", "round_opened"...) and its details: users by id, a game, a few
+    # numbers. Empty for a notice whose ``text`` is all there is (an announcement).
+    what_happened = models.CharField(max_length=20, blank=True)
+    details = models.JSONField(default=dict, blank=True)
     text = models.CharField(max_length=300, blank=True)
     reason = models.TextField(blank=True)
-    by = models.ForeignKey(
+    posted_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
 
@@ -44,19 +45,4 @@ class Notice(models.Model):
         ordering = ["-created_at", "-pk"]
 
     def __str__(self) -> str:
-        return self.words
-
-    @property
-    def words(self) -> str:
-        """This notice in words (a list is worded at once, in one query: ``notice_words.word``)."""
-        return self._worded()[0]
-
-    @property
-    def reason_words(self) -> str:
-        """The reason, with the names it holds as ``{1}`` and ``{2}`` put in."""
-        return self._worded()[1]
-
-    def _worded(self) -> tuple[str, str]:
-        if "worded" not in self.__dict__:
-            notice_words.word([self])
-        return self.__dict__["worded"]
+        return f"{self.get_kind_display()}, {self.created_at:%Y-%m-%d %H:%M}"

@@ -231,12 +231,28 @@ class Tournament(HouseRuleFields):
         chosen = tuple(n for n in self.tie_breaks.split(",") if n in TIE_BREAK_WORDS)
         return ("points", *chosen, *(() if "cut" in chosen else ("cut",)))
 
-    @property
-    def stage_text(self) -> str:
+    def knockout_rounds(self) -> int:
+        """How many rounds the bracket has (0 before it is drawn)."""
+        return (
+            self.matches.filter(stage=self.Stage.KNOCKOUT)
+            .order_by("-round_no").values_list("round_no", flat=True).first() or 0
+        )
+
+    def round_name(self, stage: str, round_no: int, ko_rounds: int | None = None) -> str:
+        """The one name of round ``round_no`` of ``stage`` (``naming.round_name``), capitalised to head
+        a line; ``ko_rounds`` (the bracket's rounds) saves a query where the caller knows it."""
+        if stage == self.Stage.KNOCKOUT:
+            rounds = self.knockout_rounds() if ko_rounds is None else ko_rounds
+            return naming.round_name(round_no, knockout_rounds=rounds, playoff=self.has_qualifying)
+        if self.format == self.Format.ACC:
+            return naming.round_name(round_no, qualifying_of=self.qualifying_games)
+        return naming.round_name(round_no)
+
+    def stage_text(self, ko_rounds: int | None = None) -> str:
         """Where a running event stands, as its pages say it: "round 3", "playoff semi-finals"."""
         if self.current_round == 0:
             return "the first round is being paired"
-        return naming.lower_first(naming.round_name(self, self.stage, self.current_round))
+        return naming.lower_first(self.round_name(self.stage, self.current_round, ko_rounds))
 
     def tie_break_text(self) -> str:
         """"games won, then point spread, then ...": the tie-breaks as the pages say them."""

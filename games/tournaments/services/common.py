@@ -35,22 +35,25 @@ def lock_match(match_id: int) -> tuple[Tournament, Match]:
 
 
 def post_notice(
-    t: Tournament, kind: str, what: str, params: dict | None = None, *, text: str = "", reason: str = "",
-    by: AbstractBaseUser | None = None,
+    t: Tournament, kind: str, what_happened: str, details: dict | None = None, *, text: str = "",
+    reason: str = "", by: AbstractBaseUser | None = None,
 ) -> Notice:
-    """Post to ``t``'s log what happened as data (``what`` and ``params``: users by id, a few
-    numbers; ``notice_words`` words it when shown). ``text``: words with no name in them."""
-    return Notice.objects.create(tournament=t, kind=kind, what=what, params=params or {}, text=text[:300],
-                                 reason=reason, by=by)
+    """Post to ``t``'s log what happened as data (its ``details``: users by id, a few numbers;
+    ``notice_words`` words it when shown), posted by ``by`` (None: the site). ``text``: words with no
+    name in them."""
+    return Notice.objects.create(tournament=t, kind=kind, what_happened=what_happened, details=details or {},
+                                 text=text[:300], reason=reason, posted_by=by)
 
 
-def post_notice_once(t: Tournament, kind: str, what: str, params: dict | None = None, **kwargs) -> None:
+def post_notice_once(
+    t: Tournament, kind: str, what_happened: str, details: dict | None = None, **kwargs
+) -> None:
     """A notice the automatic steps may reach again and again while they wait (for a cut, say):
     posted the first time only, until something else has been said."""
     latest = (Notice.objects.filter(tournament=t).order_by("-created_at", "-pk")
-              .values_list("what", "params", "text").first())
-    if latest != (what, params or {}, kwargs.get("text", "")[:300]):
-        post_notice(t, kind, what, params, **kwargs)
+              .values_list("what_happened", "details", "text").first())
+    if latest != (what_happened, details or {}, kwargs.get("text", "")[:300]):
+        post_notice(t, kind, what_happened, details, **kwargs)
 
 
 def changed(t: Tournament) -> None:

@@ -15,7 +15,7 @@ from games.engine.working_copy import skunk_level
 from games.tournaments import naming, pairing
 from games.tournaments.models import Match, Notice, ResultChange, Tournament
 from games.tournaments.selectors import games_to_win, standings
-from games.tournaments.services import progress
+from games.tournaments.services import decisions, progress
 from games.tournaments.services.common import changed, lock_match, lock_tournament, post_notice
 from games.tournaments.services.errors import NotNow, TournamentError
 
@@ -116,7 +116,7 @@ def proposed_result(
         scores = ", ".join(f"{a}-{b}" for a, b in games)
     else:
         keep = m.decided and m.winner_id == winner_id
-        values = {f: getattr(m, f) for f in FIELDS} if keep else progress.walkover_values(t, m, side)
+        values = {f: getattr(m, f) for f in FIELDS} if keep else decisions.walkover_values(t, m, side)
         if games1 is not None or games2 is not None:
             values["games1"] = values["games1"] if games1 is None else games1
             values["games2"] = values["games2"] if games2 is None else games2
@@ -160,14 +160,14 @@ def _apply(t: Tournament, m: Match, result: Proposed, reason: str, by, *, notice
     winner = m.entrant1 if result.winner_side == 0 else m.entrant2
     values = {**result.values, "game_scores": result.scores}
     won, lost = (values["games1"], values["games2"])[:: 1 if result.winner_side == 0 else -1]
-    params = {
+    details = {
         "users": [m.entrant1.user_id, m.entrant2.user_id], "corrected": was_decided, "winner": winner.user_id,
-        "won": won, "lost": lost, "round_name": naming.lower_first(naming.round_name(t, m.stage, m.round_no)),
+        "won": won, "lost": lost, "round_name": naming.lower_first(t.round_name(m.stage, m.round_no)),
     }
     # The result goes in the log before what it causes (the next round, "Qualifying is over").
     logged = None
     if notice:
-        logged = post_notice(t, Notice.Kind.RESULT, "result_entered", params, reason=reason, by=by)
+        logged = post_notice(t, Notice.Kind.RESULT, "result_entered", details, reason=reason, by=by)
     if was_decided:
         for name, value in values.items():
             setattr(m, name, value)
@@ -176,11 +176,11 @@ def _apply(t: Tournament, m: Match, result: Proposed, reason: str, by, *, notice
         m.note = reason
         m.status = Match.Status.FINISHED
         m.save()
-        progress.enter_on_game(m, result.winner_side)  # its game shows the corrected result too
+        decisions.enter_on_game(m, result.winner_side)  # its game shows the corrected result too
         if m.stage == Tournament.Stage.KNOCKOUT and old_winner != winner.pk:
             # Refused when the next match is decided already: the transaction then undoes it all.
-            progress.carry_winner(t, m, by=by)
-            if t.status == Tournament.Status.FINISHED and m.round_no == naming.knockout_rounds(t):
+            decisions.carry_winner(t, m, by=by)
+            if t.status == Tournament.Status.FINISHED and m.round_no == t.knockout_rounds():
                 t.champion = winner.user
                 t.save(update_fields=["champion"])
         if t.status == Tournament.Status.RUNNING:
@@ -190,16 +190,16 @@ def _apply(t: Tournament, m: Match, result: Proposed, reason: str, by, *, notice
             if top is not None and top.user_id != t.champion_id:
                 t.champion = top.user
                 t.save(update_fields=["champion"])
-                params["champion"] = top.user_id
+                details["champion"] = top.user_id
     else:
         if t.status != Tournament.Status.RUNNING:
             raise NotNow("The tournament is over.")
         m.game_scores = result.scores
         progress.decide(t, m, result.winner_side, Match.Decided.ADMIN, reason, result.values, by=by)
     ResultChange.objects.create(match=m, by=by, before=before[:200], after=describe(m)[:200], reason=reason)
-    if logged is not None and logged.params != params:  # a new champion, said with the result
-        logged.params = params
-        logged.save(update_fields=["params"])
+    if logged is not None and logged.details != details:  # a new champion, said with the result
+        logged.details = details
+        logged.save(update_fields=["details"])
     log.info("tournament=%s match=%s action=set_result winner=%s by=%s", t.pk, m.pk, winner.pk,
              getattr(by, "pk", None))
 
@@ -282,7 +282,7 @@ def round_set_results(
     # The results go in the log before what they cause ("Qualifying is over", the next round).
     new = sum(not m.decided for m, _ in todo)
     if new:
-        where = sorted({naming.lower_first(naming.round_name(t, m.stage, m.round_no)) for m, _ in todo})
+        where = sorted({naming.lower_first(t.round_name(m.stage, m.round_no)) for m, _ in todo})
         entered = {"count": new, "rounds": ", ".join(where)}
         post_notice(t, Notice.Kind.RESULT, "results_entered", entered, by=by)
     with progress.held(t):  # the event moves on once, after the last result

@@ -213,8 +213,8 @@ def entrants_import(
     if not new:
         raise NotNow(f"Everyone from {source.name} is entered already." if theirs
                      else f"{source.name} has no players to import.")
-    params = {"users": [e.user_id for e in new], "source": source.pk}
-    post_notice(t, Notice.Kind.ENTRANTS, "entered_many", params, by=by)
+    details = {"users": [e.user_id for e in new], "source": source.pk}
+    post_notice(t, Notice.Kind.ENTRANTS, "entered_many", details, by=by)
     changed(t)
     return new, len(theirs) - len(new)
 

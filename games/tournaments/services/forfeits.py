@@ -47,8 +47,8 @@ def forfeit_check(m: Match, now: datetime | None = None) -> ForfeitCheck:
 def _forfeit(t: Tournament, m: Match, absent: int, note: str, by: AbstractBaseUser | None = None) -> None:
     gone = m.entrant1 if absent == 0 else m.entrant2
     progress.decide(t, m, 1 - absent, Match.Decided.FORFEIT, note, by=by)
-    params = {"user": gone.user_id, "users": [m.entrant1.user_id, m.entrant2.user_id], "round": m.round_no}
-    post_notice(t, Notice.Kind.FORFEIT, "forfeited", params, reason=note, by=by)
+    details = {"user": gone.user_id, "users": [m.entrant1.user_id, m.entrant2.user_id], "round": m.round_no}
+    post_notice(t, Notice.Kind.FORFEIT, "forfeited", details, reason=note, by=by)
     changed(t)
 
 
@@ -134,8 +134,8 @@ def match_extend(*, match_id: int, minutes: int, by: AbstractBaseUser | None = N
         raise NotNow("This match is already decided.")
     m.extra_minutes += minutes
     m.save(update_fields=["extra_minutes"])
-    params = {"users": [m.entrant1.user_id if m.entrant1_id else None,
+    details = {"users": [m.entrant1.user_id if m.entrant1_id else None,
                         m.entrant2.user_id if m.entrant2_id else None], "minutes": minutes}
-    post_notice(t, Notice.Kind.DEADLINE, "extended", params, by=by)
+    post_notice(t, Notice.Kind.DEADLINE, "extended", details, by=by)
     changed(t)
     return m

@@ -8,7 +8,7 @@ from games.play import services as game_services
 from games.play.models import Connection, Game
 from games.tournaments.broadcast import players_told_on_commit, tournament_changed_on_commit
 from games.tournaments.models import Match, Tournament
-from games.tournaments.services import progress
+from games.tournaments.services import decisions, progress
 from games.tournaments.services.common import PRESET, changed, lock_tournament
 
 
@@ -28,9 +28,9 @@ def on_game_finished(sender, game: Game, **kwargs) -> None:
     if m is None or m.decided or t.status != Tournament.Status.RUNNING:
         return
     if m.decided_by in PRESET:
-        progress.close(m)
+        decisions.close(m)
     else:
-        progress.score_from_game(t, m, game)
+        decisions.score_from_game(t, m, game)
     progress.after_result(t, m)
     changed(t)
 
@@ -58,7 +58,7 @@ def _mark_served(m: Match, user) -> bool:
     Read from the loaded match, so a board served again costs no write."""
     for side, entrant in ((1, m.entrant1), (2, m.entrant2)):
         if entrant is not None and entrant.user_id == user.pk:
-            field = f"opened{side}"
+            field = f"board_served_game{side}"
             if getattr(m, field) == m.game_id:
                 return False
             setattr(m, field, m.game_id)

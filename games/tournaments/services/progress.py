@@ -1,6 +1,6 @@
-"""A tournament's progress, owned here and nowhere else: a match decided (on the board or off it)
-and everything that follows from it (a bracket's winner carried on, the next round opened, the
-playoff seeded, the champion named), and the draws that make the matches.
+"""A tournament's progress, owned here and nowhere else: everything that follows from a match
+decided (``decisions``: on the board or off it, a bracket's winner carried on), the next round
+opened, the playoff seeded, the champion named, and the draws that make the matches.
 
 Every caller holds the tournament's row lock (``common.lock_tournament``). ``move_on`` is the one
 loop: each pass takes one step (a round opened, ready matches started, the playoff drawn), and a
@@ -21,13 +21,11 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import F, Q
 from django.utils import timezone
 
-from games.play import endings
 from games.play import services as game_services
-from games.play.models import Game, Move
-from games.tournaments import naming, pairing, selectors
+from games.tournaments import pairing, selectors
 from games.tournaments.broadcast import lobbies_changed_on_commit, players_told_on_commit
 from games.tournaments.models import Entrant, Match, Notice, Tournament
-from games.tournaments.services import qualifying_draw
+from games.tournaments.services import decisions, qualifying_draw
 from games.tournaments.services.common import post_notice, post_notice_once
 from games.tournaments.services.errors import NotNow
 
@@ -36,59 +34,14 @@ log = logging.getLogger("games.tournaments")
 _moving_on: contextvars.ContextVar[frozenset[int]] = contextvars.ContextVar("moving_on", default=frozenset())
 
 
-# --- a match decided ------------------------------------------------------------------------------
+# --- a match decided: what follows -----------------------------------------------------------------
 
 
-def score_from_game(t: Tournament, m: Match, game: Game) -> None:
-    """Fill ``m``'s figures from its finished game (games won, qualifying points, spread) and how
-    it ended (played out, resigned, lost on time or to a claim), and close it."""
-    result = game.result or {}
-    scoring = t.scoring
-    games, points, spread = [0, 0], [0, 0], 0
-    for g in result.get("games", []):
-        w = g["winner"]
-        games[w] += 1
-        points[w] += scoring.game_points(g.get("skunk", 0))
-        s = pairing.game_spread(t.target, g["loser_score"])
-        spread += s if w == 0 else -s
-    m.games1, m.games2 = games
-    m.points1, m.points2 = points
-    m.spread = spread
-    m.winner = m.entrant1 if game.winner_seat == 0 else m.entrant2
-    last = Move.objects.filter(game=game).order_by("-seq").values_list("action", flat=True).first()
-    resigned = bool(last) and last.get("type") == "resign"  # also between the games of a match
-    m.decided_by = Match.Decided.RESIGN if resigned else Match.Decided.PLAY
-    site_ending = endings.ending_of(game) if resigned else None
-    if site_ending is not None:
-        m.decided_by = Match.Decided.TIME if site_ending["how"] == endings.TIME else Match.Decided.CLAIM
-    close(m)
-
-
-def close(m: Match) -> None:
-    m.status = Match.Status.FINISHED
-    m.finished_at = m.finished_at or timezone.now()
-    m.save()
-
-
-def after_result(t: Tournament, m: Match, *, by: AbstractBaseUser | None = None, move: bool = True) -> None:
-    """A bracket match's winner goes to their next match; then whatever is due happens."""
-    if m.stage == Tournament.Stage.KNOCKOUT and m.winner_id is not None:
-        carry_winner(t, m, by=by)
-    if move:
-        move_on(t, by=by)
-
-
-def walkover_values(t: Tournament, m: Match, winner_side: int) -> dict:
-    """A match won without play: the games needed to win it, each a plain win, and no spread."""
-    need = selectors.games_to_win(m.match_games)
-    games = (need, 0) if winner_side == 0 else (0, need)
-    return {
-        "games1": games[0],
-        "games2": games[1],
-        "spread": 0,
-        "points1": games[0] * t.win_points,
-        "points2": games[1] * t.win_points,
-    }
+def after_result(t: Tournament, m: Match, *, by: AbstractBaseUser | None = None) -> None:
+    """A match whose game has finished (``listeners.on_game_finished``): a bracket match's winner
+    goes to their next match; then whatever is due happens."""
+    decisions.carry_bracket_winner(t, m, by=by)
+    move_on(t, by=by)
 
 
 def decide(
@@ -100,76 +53,10 @@ def decide(
     values: dict | None = None,
     *,
     by: AbstractBaseUser | None = None,
-    move: bool = True,
 ) -> None:
-    """Decide a match off the board. A game in play is ended too, so its board shows the end: on
-    the director's result (entered on the game), or by a resignation made on the loser's behalf
-    (through games.play.services). The match is closed first, so the game_finished listener finds
-    it decided and leaves it. ``move``: whether to move the event on here (not when the caller's
-    own loop will)."""
-    values = values or walkover_values(t, m, winner_side)
-    for name, value in values.items():
-        setattr(m, name, value)
-    m.winner = m.entrant1 if winner_side == 0 else m.entrant2
-    m.decided_by = decided_by
-    m.note = note
-    game = (Game.objects.filter(pk=m.game_id, status=Game.Status.ACTIVE).values_list("version", flat=True)
-            .first() if m.game_id and not m.decided else None)
-    close(m)
-    if game is not None:
-        if decided_by == Match.Decided.ADMIN:
-            # The director's result: the game ends on it, and every screen shows it as entered.
-            enter_on_game(m, winner_side)
-        else:
-            loser = m.entrant2 if winner_side == 0 else m.entrant1
-            game_services.game_act(user=loser.user, game_id=m.game_id, version=game,
-                                   action={"type": "resign"})
-    after_result(t, m, by=by, move=move)
-
-
-def entered_scores(text: str) -> list[list[int]]:
-    """The game scores kept on a match, by side.
-
-    >>> entered_scores("121-97, 88-121")
-    [[121, 97], [88, 121]]
-    """
-    return [[int(n) for n in part.strip().split("-")] for part in text.split(",") if part.strip()]
-
-
-def enter_on_game(m: Match, winner_side: int) -> None:
-    """Put the director's result for ``m`` on its game (ending it if it is in play), so the board,
-    the lists, the record and the statistics show what was entered."""
-    in_play_or_over = (Game.Status.ACTIVE, Game.Status.FINISHED)
-    if m.game_id is None or not Game.objects.filter(pk=m.game_id, status__in=in_play_or_over).exists():
-        return
-    game_services.game_enter_result(game_id=m.game_id, winner=winner_side, match_scores=(m.games1, m.games2),
-                                    scores=entered_scores(m.game_scores))
-
-
-def carry_winner(t: Tournament, m: Match, *, by: AbstractBaseUser | None = None) -> None:
-    """Put a bracket match's winner into their next match (replacing a corrected-away winner)."""
-    if m.round_no >= naming.knockout_rounds(t):
-        return
-    r, slot, side = pairing.feeds(m.round_no, m.slot)
-    nxt = Match.objects.select_for_update().get(
-        tournament=t, stage=Tournament.Stage.KNOCKOUT, round_no=r, slot=slot
-    )
-    field = "entrant1_id" if side == 0 else "entrant2_id"
-    if getattr(nxt, field) == m.winner_id:
-        return
-    if nxt.decided:
-        raise NotNow(f"The next match ({nxt.label}) is already decided: correct that one first.")
-    if nxt.game_id is not None:
-        players = [nxt.entrant1.user_id if nxt.entrant1_id else None,
-                   nxt.entrant2.user_id if nxt.entrant2_id else None]
-        post_notice(t, Notice.Kind.RESULT, "game_void", {"game": nxt.game_id, "users": players}, by=by)
-        nxt.game = None
-        nxt.started_at = None
-        nxt.extra_minutes = 0
-        nxt.games1 = nxt.games2 = nxt.points1 = nxt.points2 = nxt.spread = 0
-    nxt.status = Match.Status.WAITING
-    setattr(nxt, field, m.winner_id)
-    nxt.save()
+    """Decide a match off the board (``decisions.decide_off_board``), then do whatever is due."""
+    decisions.decide_off_board(t, m, winner_side, decided_by, note, values, by=by)
+    move_on(t, by=by)
 
 
 # --- the draws ------------------------------------------------------------------------------------
@@ -219,7 +106,7 @@ def draw_bracket(t: Tournament, seeded: list[Entrant], match_games: int) -> None
             m.status, m.decided_by, m.winner = Match.Status.BYE, Match.Decided.BYE, a
             m.finished_at = timezone.now()
             m.save()
-            carry_winner(t, m)
+            decisions.carry_winner(t, m)
 
 
 def start_match(t: Tournament, m: Match, *, by: AbstractBaseUser | None = None) -> None:
@@ -236,7 +123,9 @@ def start_match(t: Tournament, m: Match, *, by: AbstractBaseUser | None = None) 
         return
     if e1.withdrawn or e2.withdrawn:
         gone = "{1}" if e1.withdrawn else "{2}"  # the player's name when shown (Match.note_text)
-        decide(t, m, 1 if e1.withdrawn else 0, Match.Decided.WITHDRAWAL, f"{gone} withdrew.", move=False)
+        # A walkover: ``move_on``'s loop, which started this match, looks again after its step.
+        decisions.decide_off_board(t, m, 1 if e1.withdrawn else 0, Match.Decided.WITHDRAWAL,
+                                   f"{gone} withdrew.")
         return
     # No clock yet: it starts when both players have come to the board (listeners.on_player_arrived).
     game = game_services.game_create_between(
@@ -342,12 +231,12 @@ def _step_rounds(t: Tournament, force: bool, by) -> bool:
     table = selectors.standings(t)
     tied = selectors.cut_tie(t, table)
     if tied:
-        params = {"users": [e.user_id for e in tied], "playoff": t.has_qualifying}
+        details = {"users": [e.user_id for e in tied], "playoff": t.has_qualifying}
         if force:
             what = "the last playoff places" if t.has_qualifying else "first place"
             raise NotNow(f"{', '.join(e.name for e in tied)} are level on every tie-break for {what}: the "
                          "director records a cut of the cards to separate them.")
-        post_notice_once(t, Notice.Kind.ROUND, "tie_for_cut", params)
+        post_notice_once(t, Notice.Kind.ROUND, "tie_for_cut", details)
         return False
     active = [row for row in table if not row.withdrawn]
     if t.has_qualifying:
@@ -365,19 +254,19 @@ def open_round(t: Tournament, round_no: int, by) -> None:
     ).select_related("entrant1__user", "entrant2__user")
     for m in matches:
         start_match(t, m, by=by)
-    params = {"round": round_no}
+    details = {"round": round_no}
     if t.stage == Tournament.Stage.QUALIFYING:
-        params["of"] = t.qualifying_games
+        details["of"] = t.qualifying_games
         bye = Match.objects.filter(tournament=t, stage=t.stage, round_no=round_no, status=Match.Status.BYE,
                                    entrant2__isnull=True).select_related("entrant1").first()
         if bye is not None:
-            params["bye"] = bye.entrant1.user_id
-    post_notice(t, Notice.Kind.ROUND, "round_opened", params)
+            details["bye"] = bye.entrant1.user_id
+    post_notice(t, Notice.Kind.ROUND, "round_opened", details)
 
 
 def _step_knockout(t: Tournament, force: bool, by) -> bool:
     ko = Match.objects.filter(tournament=t, stage=Tournament.Stage.KNOCKOUT)
-    rounds = naming.knockout_rounds(t)
+    rounds = t.knockout_rounds()
     final = ko.filter(round_no=rounds).select_related("winner").first()
     if final is not None and final.decided:
         finish(t, final.winner, by)
