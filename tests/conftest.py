@@ -10,6 +10,8 @@ from functools import partial
 
 import pytest
 
+from tests.quarantine import QUARANTINE
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -44,13 +46,19 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         return bool(BROWSER_FIXTURES & fixtures) or item.get_closest_marker("e2e") is not None
 
     items.sort(key=uses_browser)
-    # A browser test that fails is run once more, and the summary names it ("R" in the progress, the
-    # test and its first failure under "rerun test summary info", which -raR asks for): a real
-    # browser on a shared two-core machine now and then loses a race no player's hand could. A
-    # failure that comes back fails the run.
+    # No blanket rerun: only a test named in tests/quarantine.py is run once more (pytest-rerunfailures;
+    # "R" in the progress and the test under "rerun test summary info", which -raR asks for).
     for item in items:
-        if uses_browser(item) and item.get_closest_marker("flaky") is None:
+        if item.nodeid in QUARANTINE:
             item.add_marker(pytest.mark.flaky(reruns=1))
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    """Each quarantined test is named with its reason at the end of every run, so the list stays in view."""
+    if QUARANTINE:
+        terminalreporter.section("quarantined tests (one rerun each)")
+        for nodeid, reason in QUARANTINE.items():
+            terminalreporter.write_line(f"{nodeid}: {reason}")
 
 
 @pytest.fixture(scope="session")
