@@ -36,6 +36,40 @@ def pytest_configure(config: pytest.Config) -> None:
 
 BROWSER_FIXTURES = {"page", "browser", "context"}
 
+# Tests that behave the same on any database, cache and channel layer. CI's PostgreSQL + Redis pass
+# exists for those semantics and leaves these out (-m "not screen and not pure"); the SQLite pass
+# runs them. "screen": draws a page and measures or moves it (layout, fits, motion, focus and keys,
+# charts); "pure": touches no database, cache or channel layer at all.
+SCREEN = (
+    "tests/e2e/test_board_fits.py",
+    "tests/e2e/test_board_layout.py",
+    "tests/e2e/test_board_motion.py",
+    "tests/e2e/test_board_focus.py",
+    "tests/e2e/test_charts_fit.py",
+    "tests/e2e/test_lobby_fits.py",
+    "tests/e2e/test_error_pages.py",
+    "tests/e2e/test_hints.py",
+    "tests/history/test_e2e_charts.py",
+    "tests/history/test_e2e_play_analysis.py",
+)
+PURE = (
+    "tests/engine/",
+    "tests/test_dependencies.py",
+    "tests/test_import_cycles.py",
+    "tests/test_doctests.py",
+    "tests/ops/test_bench_ai_duplicate.py",
+    "tests/ops/test_bench_ai_pegging.py",
+    "tests/ops/test_bench_ai_variant.py",
+)
+
+
+def pytest_itemcollected(item: pytest.Item) -> None:
+    path = item.nodeid.split("::", 1)[0]
+    if path.startswith(SCREEN):
+        item.add_marker(pytest.mark.screen)
+    if path.startswith(PURE):
+        item.add_marker(pytest.mark.pure)
+
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Browser tests last: Playwright's sync API leaves an event loop running in the main thread for
@@ -45,7 +79,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         fixtures = set(getattr(item, "fixturenames", ()))
         return bool(BROWSER_FIXTURES & fixtures) or item.get_closest_marker("e2e") is not None
 
-    items.sort(key=uses_browser)
+    # Within each group the long tests go first: the test processes (xdist) take tests in this order,
+    # so the run ends on short ones and neither process is left finishing a long one alone.
+    items.sort(key=lambda item: (uses_browser(item), item.get_closest_marker("slow") is None))
     # No blanket rerun: only a test named in tests/quarantine.py is run once more (pytest-rerunfailures;
     # "R" in the progress and the test under "rerun test summary info", which -raR asks for).
     for item in items:

@@ -12,7 +12,8 @@ from playwright.sync_api import Browser, Locator, Page, expect
 
 from tests.e2e.helpers import screenshot, sign_up
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True), pytest.mark.timeout(300)]
+pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True),
+              pytest.mark.timeout(300)]
 
 MAX_ACTIONS = 400
 WAIT_MS = 15000
