@@ -177,9 +177,10 @@ def _pushes_leave_the_playwright_thread(request, monkeypatch):
 @pytest.fixture(autouse=True)
 def _live_server_done_before_the_flush(request):
     """The same wait for a browser test that opens its own contexts (a viewport or touch of its own):
-    the test's database is asked for first, so this teardown runs before its flush."""
+    the test's database is asked for first, so this teardown runs before its flush. A test with the
+    ``context`` fixture has waited at its teardown already, after its own contexts were closed."""
     marker = request.node.get_closest_marker("django_db")
-    if "live_daphne" not in request.fixturenames or marker is None:
+    if "live_daphne" not in request.fixturenames or marker is None or "context" in request.fixturenames:
         yield
         return
     transactional = marker.kwargs.get("transaction", False)
