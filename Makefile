@@ -12,7 +12,12 @@ PYTEST_ARGS ?=
 # Test processes (pytest-xdist): each has its own database, channel-layer prefix and live daphne
 # (tests/settings.py). 0 runs the suite in this process alone. The tests marked `alone` time the
 # site against a clock, so they run afterwards with the machine to themselves (none selected: fine).
+# TEST_MARKS narrows both steps by marker expression (CI's second pass: "not screen and not pure").
+# The processes take tests in the suite's order (xdist's load scheduling), which keeps browser tests
+# after the asyncio ones in each process (tests/conftest.py); work stealing would not.
 TEST_WORKERS ?= 2
+TEST_MARKS ?=
+TEST_ALSO = $(if $(TEST_MARKS), and ($(TEST_MARKS)))
 
 .PHONY: run test venv chromium axe migrate lint bench serve clean
 
@@ -52,8 +57,8 @@ axe: node_modules/.installed
 test: venv chromium axe
 	$(PY) -m ruff check .
 	node_modules/.bin/eslint static/js
-	timeout 3000 $(PY) -m pytest -n $(TEST_WORKERS) -m "not alone" $(PYTEST_ARGS)
-	timeout 900 $(PY) -m pytest -m alone $(PYTEST_ARGS) || test $$? -eq 5
+	timeout 3000 $(PY) -m pytest -n $(TEST_WORKERS) -m "not alone$(TEST_ALSO)" $(PYTEST_ARGS)
+	timeout 900 $(PY) -m pytest -m "alone$(TEST_ALSO)" $(PYTEST_ARGS) || test $$? -eq 5
 
 lint: venv axe
 	$(PY) -m ruff check .

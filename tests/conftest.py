@@ -10,6 +10,8 @@ from functools import partial
 
 import pytest
 
+from tests.quarantine import QUARANTINE
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -34,6 +36,40 @@ def pytest_configure(config: pytest.Config) -> None:
 
 BROWSER_FIXTURES = {"page", "browser", "context"}
 
+# Tests that behave the same on any database, cache and channel layer. CI's PostgreSQL + Redis pass
+# exists for those semantics and leaves these out (-m "not screen and not pure"); the SQLite pass
+# runs them. "screen": draws a page and measures or moves it (layout, fits, motion, focus and keys,
+# charts); "pure": touches no database, cache or channel layer at all.
+SCREEN = (
+    "tests/e2e/test_board_fits.py",
+    "tests/e2e/test_board_layout.py",
+    "tests/e2e/test_board_motion.py",
+    "tests/e2e/test_board_focus.py",
+    "tests/e2e/test_charts_fit.py",
+    "tests/e2e/test_lobby_fits.py",
+    "tests/e2e/test_error_pages.py",
+    "tests/e2e/test_hints.py",
+    "tests/history/test_e2e_charts.py",
+    "tests/history/test_e2e_play_analysis.py",
+)
+PURE = (
+    "tests/engine/",
+    "tests/test_dependencies.py",
+    "tests/test_import_cycles.py",
+    "tests/test_doctests.py",
+    "tests/ops/test_bench_ai_duplicate.py",
+    "tests/ops/test_bench_ai_pegging.py",
+    "tests/ops/test_bench_ai_variant.py",
+)
+
+
+def pytest_itemcollected(item: pytest.Item) -> None:
+    path = item.nodeid.split("::", 1)[0]
+    if path.startswith(SCREEN):
+        item.add_marker(pytest.mark.screen)
+    if path.startswith(PURE):
+        item.add_marker(pytest.mark.pure)
+
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Browser tests last: Playwright's sync API leaves an event loop running in the main thread for
@@ -43,14 +79,22 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         fixtures = set(getattr(item, "fixturenames", ()))
         return bool(BROWSER_FIXTURES & fixtures) or item.get_closest_marker("e2e") is not None
 
-    items.sort(key=uses_browser)
-    # A browser test that fails is run once more, and the summary names it ("R" in the progress, the
-    # test and its first failure under "rerun test summary info", which -raR asks for): a real
-    # browser on a shared two-core machine now and then loses a race no player's hand could. A
-    # failure that comes back fails the run.
+    # Within each group the long tests go first: the test processes (xdist) take tests in this order,
+    # so the run ends on short ones and neither process is left finishing a long one alone.
+    items.sort(key=lambda item: (uses_browser(item), item.get_closest_marker("slow") is None))
+    # No blanket rerun: only a test named in tests/quarantine.py is run once more (pytest-rerunfailures;
+    # "R" in the progress and the test under "rerun test summary info", which -raR asks for).
     for item in items:
-        if uses_browser(item) and item.get_closest_marker("flaky") is None:
+        if item.nodeid in QUARANTINE:
             item.add_marker(pytest.mark.flaky(reruns=1))
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    """Each quarantined test is named with its reason at the end of every run, so the list stays in view."""
+    if QUARANTINE:
+        terminalreporter.section("quarantined tests (one rerun each)")
+        for nodeid, reason in QUARANTINE.items():
+            terminalreporter.write_line(f"{nodeid}: {reason}")
 
 
 @pytest.fixture(scope="session")
@@ -133,9 +177,10 @@ def _pushes_leave_the_playwright_thread(request, monkeypatch):
 @pytest.fixture(autouse=True)
 def _live_server_done_before_the_flush(request):
     """The same wait for a browser test that opens its own contexts (a viewport or touch of its own):
-    the test's database is asked for first, so this teardown runs before its flush."""
+    the test's database is asked for first, so this teardown runs before its flush. A test with the
+    ``context`` fixture has waited at its teardown already, after its own contexts were closed."""
     marker = request.node.get_closest_marker("django_db")
-    if "live_daphne" not in request.fixturenames or marker is None:
+    if "live_daphne" not in request.fixturenames or marker is None or "context" in request.fixturenames:
         yield
         return
     transactional = marker.kwargs.get("transaction", False)

@@ -1,7 +1,10 @@
-"""Browser-test helpers: signing up through the UI and checking pages with axe-core."""
+"""Browser-test helpers: signing up through the UI, checking pages with axe-core, waiting for what
+Playwright's own handlers see."""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 from playwright.sync_api import Page, expect
@@ -49,3 +52,14 @@ def screenshot(page: Page, name: str, *, full_page: bool = True) -> None:
     screen shows without scrolling."""
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page)
+
+
+def until_handled(page: Page, done: Callable[[], object], what: str, timeout: float = 15.0) -> None:
+    """Until ``done()`` is true, where a Playwright handler (a held route's) makes it so. The sync API
+    runs handlers only inside its own calls: each round trip to the page lets those of events that
+    have arrived run, so this waits on the event itself, not on a guessed time."""
+    deadline = time.monotonic() + timeout
+    while not done():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what}: not seen within {timeout:.0f} s")
+        page.evaluate("() => new Promise(requestAnimationFrame)")

@@ -8,12 +8,13 @@ answer lands after the computer's has replaced the board it was sent from.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 
 import pytest
 from playwright.sync_api import ConsoleMessage, Page, Route, expect
 from playwright.sync_api import Error as PlaywrightError
 
-from tests.e2e.helpers import screenshot
+from tests.e2e.helpers import screenshot, until_handled
 from tests.live.support import load, session_key
 from tests.play.factories import computer_game, make_user
 
@@ -34,39 +35,51 @@ def htmx_errors(page: Page) -> list[str]:
     return errors
 
 
-def open_a_game_at_the_lay_away(live_daphne: str, page: Page) -> tuple[object, list[Route]]:
+def open_a_game_at_the_lay_away(live_daphne: str, page: Page) -> tuple[object, Callable[[], None]]:
     """A game against the computer, cut for deal through the page, up to the lay-away; the
-    computer's lay-away is held back and returned (the routes of its requests)."""
+    computer's lay-away is held back until the returned function lets it go.
+
+    Every request for it is held, not only the first: a board that reaches the page twice at the
+    same version (the socket's, then the answer it overtook) loads its computer step twice."""
     alice = make_user("alice")
     game = computer_game(alice)
     held: list[Route] = []
+    released = False
 
     def hold_the_lay_away(route: Route) -> None:
         state = load(game)
-        if state.phase == "discard" and not state.discards[1]:
+        if not released and state.phase == "discard" and not state.discards[1]:
             held.append(route)
         else:
             route.continue_()
+
+    def release() -> None:
+        nonlocal released
+        released = True
+        while held:
+            held.pop().continue_()
 
     page.route("**/games/*/computer/", hold_the_lay_away)
     page.context.add_cookies([{"name": "sessionid", "value": session_key(alice), "url": live_daphne}])
     page.goto(f"{live_daphne}/games/{game.pk}/")
     expect(page.locator("#connection")).to_have_attribute("data-state", "open", timeout=WAIT_MS)
+    board = page.locator("#board")
     for attempt in range(40):  # equal cards cut again
-        if page.locator("#board.phase-discard").count():
+        if "phase-discard" in (board.get_attribute("class") or ""):
             break
+        before = board.get_attribute("data-version") or ""
+        # The player's cut, or the computer's (its step goes through): either moves the version. A
+        # click that finds the deck redrawn under it has been overtaken by one that already did.
         deck = page.locator(".cut-deck button.fan__card:not([disabled])")
-        with contextlib.suppress(PlaywrightError):
-            deck.nth(10 + 3 * (attempt % 8)).click(position={"x": 6, "y": 20}, force=True, timeout=3000)
-        page.wait_for_timeout(200)
+        if deck.count():
+            with contextlib.suppress(PlaywrightError):
+                deck.nth(10 + 3 * (attempt % 8)).click(position={"x": 6, "y": 20}, force=True, timeout=3000)
+        expect(board).not_to_have_attribute("data-version", before, timeout=WAIT_MS)
     expect(page.locator("#board .discard-form input[name=cards]")).to_have_count(6, timeout=WAIT_MS)
-    for _ in range(50):
-        if held:
-            break
-        page.wait_for_timeout(100)
-    assert len(held) == 1, "the computer's lay-away was not asked for"
+    # The discard board asks for the computer's lay-away as it loads; the route holds it.
+    until_handled(page, lambda: held, "the computer's lay-away asked for")
     expect(page.locator(".seat--opponent .cards li")).to_have_count(6)
-    return game, held
+    return game, release
 
 
 def tick(page: Page, *positions: int) -> list[str]:
@@ -83,11 +96,11 @@ def ticked(page: Page) -> list[str]:
 
 
 def test_ticks_survive_the_computer_s_lay_away(live_daphne: str, page: Page, htmx_errors: list[str]):
-    game, held = open_a_game_at_the_lay_away(live_daphne, page)
+    game, release = open_a_game_at_the_lay_away(live_daphne, page)
     picks = tick(page, 0, 3)
     before = page.locator("#board").get_attribute("data-version")
 
-    held.pop().continue_()  # the computer lays away: the board is drawn again under the ticks
+    release()  # the computer lays away: the board is drawn again under the ticks
     expect(page.locator(".seat--opponent .cards li")).to_have_count(4, timeout=WAIT_MS)
     expect(page.locator("#board")).not_to_have_attribute("data-version", before or "")
     assert ticked(page) == picks
@@ -103,18 +116,14 @@ def test_a_lay_away_answered_after_the_computer_s_is_not_lost(live_daphne: str, 
                                                              htmx_errors: list[str]):
     """The lay-away is sent, then the computer's lands first and replaces the board the lay-away
     came from: the lay-away's answer still reaches the page (and its out-of-band parts too)."""
-    game, held = open_a_game_at_the_lay_away(live_daphne, page)
+    game, release = open_a_game_at_the_lay_away(live_daphne, page)
     tick(page, 1, 2)
     answers: list[Route] = []
     page.route("**/games/*/act/", lambda route: answers.append(route))
     page.get_by_role("button", name="Lay away to the crib").click()
-    for _ in range(50):
-        if answers:
-            break
-        page.wait_for_timeout(100)
-    assert answers, "the lay-away was not sent"
+    until_handled(page, lambda: answers, "the lay-away sent")
 
-    held.pop().continue_()
+    release()
     expect(page.locator(".seat--opponent .cards li")).to_have_count(4, timeout=WAIT_MS)
     answers.pop().continue_()  # the server takes it on top of the computer's lay-away
 

@@ -11,7 +11,7 @@ from playwright.sync_api import Page, expect
 from games.engine.rules import HouseRules
 from games.history.replay_board import shown_moves
 from games.play.models import Move, Round
-from tests.e2e.helpers import log_in, screenshot, serious_axe_violations
+from tests.e2e.helpers import log_in, screenshot, serious_axe_violations, until_handled
 from tests.history.helpers import finish_between, finish_table
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -27,11 +27,8 @@ def hold_the_next_step(page: Page, press):
     held = []
     page.route(A_STEP, lambda route: route.continue_() if held else held.append(route))
     press()
-    for _ in range(100):
-        if held:
-            return held[0]
-        page.wait_for_timeout(50)
-    raise AssertionError("the step was never asked for")
+    until_handled(page, lambda: held, "the step asked for")
+    return held[0]
 
 
 def test_record_verifies_deals_in_the_browser_and_the_replay_steps(live_daphne: str, page: Page, alice, bob):

@@ -17,6 +17,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Collection
 from pathlib import Path
 
 from django.conf import settings
@@ -25,6 +26,7 @@ from django.db import connection
 ROOT = Path(__file__).resolve().parents[2]
 HOST = "127.0.0.1"
 START_SECONDS = 60.0
+SITE_APP_NAME = "cribsite-test-site"  # the application_name of a Site's PostgreSQL sessions
 _OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # loopback only, never a proxy
 
 
@@ -105,6 +107,7 @@ class Site:
             "CHANNEL_PREFIX": f"{os.environ.get('CHANNEL_PREFIX', 'asgi')}-ops{secrets.token_hex(3)}",
             "PYTHONPATH": str(ROOT),
             "DJANGO_SETTINGS_MODULE": "cribsite.settings",
+            "PGAPPNAME": SITE_APP_NAME,  # its PostgreSQL sessions, told from the test process's own
         }
         full.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)  # the test process needs it; a server must not have it
         for key, value in (env or {}).items():
@@ -181,17 +184,20 @@ class Site:
         self.stop()
 
 
-def wait_for_other_sessions_to_end(timeout: float = 10.0) -> None:
-    """PostgreSQL ends a dead client's backend a moment later: wait for it, or dropping the test
-    database at the end of the run finds it still "being accessed by other users"."""
+def wait_for_other_sessions_to_end(timeout: float = 10.0, *, pids: Collection[int] = ()) -> None:
+    """PostgreSQL ends a stopped site's backends a moment later: wait for them (or for the backends
+    ``pids``, connections closed by the test's own threads), or dropping the test database at the
+    end of the run finds it still "being accessed by other users". Only those count: an idle
+    session the test process keeps open in another thread would be waited on to the timeout."""
     if connection.vendor != "postgresql":
         return
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         with connection.cursor() as cursor:
             cursor.execute(
-                "SELECT count(*) FROM pg_stat_activity"
-                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                " AND (application_name = %s OR pid = ANY(%s))",
+                [SITE_APP_NAME, list(pids)],
             )
             if cursor.fetchone()[0] == 0:
                 return

@@ -17,7 +17,7 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
-from django.db import connections
+from django.db import connection, connections
 from django.test import Client
 from websockets.exceptions import ConnectionClosed
 
@@ -223,6 +223,7 @@ class AllAtOnce:
     def __init__(self, size: int) -> None:
         self.size = size
         self.pool = ThreadPoolExecutor(max_workers=size)
+        self.backends: set[int] = set()  # the PostgreSQL backends of the threads' connections
 
     def run(self, tasks) -> list[Answer]:
         assert len(tasks) == self.size
@@ -233,6 +234,8 @@ class AllAtOnce:
                 barrier.wait(timeout=30)
                 return task()
             finally:
+                if connection.vendor == "postgresql" and connection.connection is not None:
+                    self.backends.add(connection.connection.info.backend_pid)
                 connections.close_all()
 
         futures = [self.pool.submit(wrapped, task) for task in tasks]
@@ -240,7 +243,7 @@ class AllAtOnce:
 
     def close(self) -> None:
         self.pool.shutdown(wait=True)
-        wait_for_other_sessions_to_end()
+        wait_for_other_sessions_to_end(pids=self.backends)
 
 
 @pytest.mark.slow

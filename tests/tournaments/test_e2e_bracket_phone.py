@@ -40,22 +40,17 @@ def test_the_final_can_be_seen_on_a_phone(live_daphne: str, page: Page, players:
     expect(final).to_be_visible()
     # Scrolled to its end, the final is in full on the screen. The scroll and the reading happen in
     # one script, so a redraw by the page's socket (the bracket anew, scrolled back to its start)
-    # cannot come between them; one that came just before is read again.
-    box = None
-    for _ in range(20):
-        box = page.evaluate("""() => {
-            const wrap = document.querySelector('.bracket-wrap');
-            wrap.scrollLeft = wrap.scrollWidth;
-            // The browser says so in a scroll event at its next frame; said at once here, so a redraw
-            // that comes before that frame still finds where the reader left the box.
-            wrap.dispatchEvent(new Event('scroll'));
-            const matches = wrap.querySelectorAll('.bracket__match');
-            const r = matches[matches.length - 1].querySelector('rect').getBoundingClientRect();
-            return {x: r.x, width: r.width};
-        }""")
-        if box["x"] >= 0 and box["x"] + box["width"] <= sizes["view"]:
-            break
-        page.wait_for_timeout(100)
+    # cannot come between them; after one that came just before, the script runs again at the next frame.
+    box = page.wait_for_function("""(view) => {
+        const wrap = document.querySelector('.bracket-wrap');
+        wrap.scrollLeft = wrap.scrollWidth;
+        // The browser says so in a scroll event at its next frame; said at once here, so a redraw
+        // that comes before that frame still finds where the reader left the box.
+        wrap.dispatchEvent(new Event('scroll'));
+        const matches = wrap.querySelectorAll('.bracket__match');
+        const r = matches[matches.length - 1].querySelector('rect').getBoundingClientRect();
+        return r.x >= 0 && r.x + r.width <= view && {x: r.x, width: r.width};
+    }""", arg=sizes["view"]).json_value()
     assert box["x"] >= 0 and box["x"] + box["width"] <= sizes["view"], box
     if players == 8:
         # A push redraws the live part of the page (here the fresh render the socket answers any

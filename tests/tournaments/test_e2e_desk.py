@@ -42,12 +42,14 @@ def _shots(page: Page, name: str) -> None:
     """The page at each size, screenshot and checked with axe-core (the page is left at the laptop's)."""
     for size, viewport in SIZES.items():
         page.set_viewport_size(viewport)
-        page.wait_for_timeout(150)  # let the layout settle
+        # The new size is laid out, and what listens for it has run, by the second frame after it.
+        page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
         screenshot(page, f"{name}-{size}")
         assert serious_axe_violations(page) == [], size
     page.set_viewport_size(SIZES["laptop"])
 
 
+@pytest.mark.slow
 def test_the_director_runs_a_round_from_the_desk(live_daphne: str, browser: Browser, page: Page):
     # One test for both sizes: the desk writes the admin's log, whose content types the live server
     # caches, and a test database flushed between tests would leave it holding stale ones.
