@@ -13,8 +13,11 @@
 
   // What the player did to a board stays through a morph: the server draws every box unticked and
   // every fold closed, and the player's own ticks and folds are not the server's to undo.
-  Idiomorph.defaults.ignoreActiveValue = true;  // a count being typed keeps what was typed
+  // A count being typed keeps what was typed. Not idiomorph's ignoreActiveValue: it leaves the whole
+  // focused element unmorphed, so a focused button would keep its old label ("Rematch" where the
+  // board now says "Accept rematch").
   Idiomorph.defaults.callbacks.beforeAttributeUpdated = function (name, el, how) {
+    if (name === "value" && el === document.activeElement && el.matches("input, textarea")) return false;
     if (name === "checked" && el.matches(".discard-form input[name=cards]")) return false;
     if (name === "open" && how === "remove" && el.tagName === "DETAILS") return false;
     if (name === "data-unsent" && how === "remove") return false;  // a move still waiting (moves.js)

@@ -18,14 +18,14 @@ pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transacti
 MAX_ACTIONS = 400
 WAIT_MS = 15000
 
-# Records which of the page's sockets (htmx's ws extension) have opened, by their ws-connect path,
+# Records which of the page's sockets (static/js/socket.js) have opened, by their data-socket path,
 # from before any script of the page runs: every page also has its news socket, which opens on its
 # own time, so a test waits for the one socket it needs.
 RECORD_SOCKETS = (
     "window.__wsOpened = [];"
-    " document.addEventListener('htmx:wsOpen', function (e) {"
-    " const el = e.target.closest('[ws-connect]');"
-    " window.__wsOpened.push(el ? el.getAttribute('ws-connect') : ''); });"
+    " document.addEventListener('socket:open', function (e) {"
+    " const el = e.target.closest('[data-socket]');"
+    " window.__wsOpened.push(el ? el.dataset.socket : ''); });"
 )
 
 
