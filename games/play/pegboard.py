@@ -12,6 +12,7 @@ two-track 121 board stays around 6 kB.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -185,12 +186,17 @@ def _draw_pegboard(tracks: tuple[Track, ...], target: int, id_prefix: str, safe:
     )
     fixed = _fixed_parts(len(tracks), target, p, tuple(t.color for t in tracks))
     svg = "".join([head, fixed, _pegs(lay, tracks, p), "</svg>"])
+    caption = _caption(tracks, target)
+    # The same key, the same figure: a board morphed into the page leaves the pegboard alone when
+    # nobody pegged (most moves), rather than compare its hundred elements one by one.
+    key = hashlib.blake2s((svg + caption).encode(), digest_size=8).hexdigest()
     return format_html(
-        '<figure class="cribbage-board" id="{}" data-target="{}">{}{}</figure>',
+        '<figure class="cribbage-board" id="{}" data-target="{}" data-morph-key="{}">{}{}</figure>',
         id_prefix,
         target,
+        key,
         mark_safe(svg),  # built from numbers, fixed strings and the escaped prefix
-        _caption(tracks, target),
+        caption,
     )
 
 
