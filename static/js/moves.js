@@ -50,7 +50,8 @@
     note(navigator.onLine ? "Not sent yet: the server cannot be reached. " + (again ? "Trying again…" : "Your move goes as soon as it can.")
       : "Not sent yet: you are offline. Your move goes as soon as the network is back.", "waiting");
   }
-  // A move sent again comes from .board-live itself (htmx.ajax's source); the board's own from its forms.
+  // A move sent again comes from .board-live itself (htmx.ajax's source, whose hx-ext names the board's
+  // morph: htmx finds a swap style's extension from the source); the board's own from its forms.
   function isResend(e) { return e.detail.elt === live(); }
   function isMove(e) {
     const config = e.detail.requestConfig;

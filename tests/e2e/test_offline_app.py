@@ -90,7 +90,8 @@ def test_a_push_shows_the_notice_with_its_page(browser: Browser, live_daphne: st
     ours = []
     deadline = time.monotonic() + 10
     while not ours and time.monotonic() < deadline:
-        page.wait_for_timeout(50)  # the sync API hands events to their handlers only while it waits
+        # The sync API hands the session's events to their handlers only while a call waits: a frame.
+        page.evaluate("() => new Promise(requestAnimationFrame)")
         ours = {r["registrationId"] for r in registrations
                 if r["scopeURL"] == live_daphne + "/" and not r["isDeleted"]}
     [registration_id] = ours

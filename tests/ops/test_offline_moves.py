@@ -18,6 +18,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from games.play.models import Game, Move
 from tests.e2e.helpers import screenshot
+from tests.e2e.watch import now, record, until_page_time, values
 from tests.live.support import session_key
 from tests.ops.support import Site, wait_for_other_sessions_to_end
 from tests.play.factories import GO_HANDS, GO_STARTER, act, fixed_secrets, human_game, make_user, stack
@@ -111,16 +112,15 @@ def test_a_card_played_through_ten_seconds_offline_and_a_restart_lands_once(
         base, port = site.urls[0], site.port
         page = open_board(browser, base, game, alice, DESKTOP)
         seen = version_of(page)
-        away = time.monotonic()
+        away = record(page, "#connection", "data-state")
         play_the_ten_offline(page)
+        offline = now(page)
         screenshot(page, "board-offline-move-kept-desktop")
     # The server goes and comes back while Alice is away.
     with Site(1, static_root, server_log, port=port):
         assert played_ten(game) == 0
-        connection = page.locator("#connection")
-        while time.monotonic() - away < 10:  # ten seconds away in all; the page says so throughout
-            assert connection.get_attribute("data-state") == "offline"
-            page.wait_for_timeout(500)
+        until_page_time(page, away + 10000)  # ten seconds away in all; the page says so throughout
+        assert set(values(page, "#connection", "data-state", since=offline)) == {"offline"}
         assert played_ten(game) == 0
         back_online(page, game, seen, "desktop")
         page.context.close()
@@ -165,13 +165,12 @@ def test_the_board_reconnects_within_two_seconds_of_the_server_s_return(
     with Site(1, static_root, server_log) as site:
         base, port = site.urls[0], site.port
         page = open_board(browser, base, game, alice, DESKTOP)
-    down = time.monotonic()
     connection = page.locator("#connection")
     expect(connection).to_have_attribute("data-state", "closed")
     expect(connection).to_have_text("Reconnecting…")
-    while time.monotonic() - down < 10:
-        assert connection.get_attribute("data-state") == "closed"
-        page.wait_for_timeout(500)
+    down = record(page, "#connection", "data-state")
+    until_page_time(page, down + 10000)  # ten seconds away; the page says so throughout
+    assert set(values(page, "#connection", "data-state", since=down)) == {"closed"}
     with Site(1, static_root, server_log, port=port):
         up = time.monotonic()  # the site answers HTTP from here
         expect(connection).to_have_attribute("data-state", "open", timeout=10000)

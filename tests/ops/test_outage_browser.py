@@ -90,8 +90,12 @@ def test_the_board_survives_a_channel_layer_outage(page: Page, static_root, serv
         assert game.version == seen + 1
 
         # Bob moves over HTTP: committed, but no push can reach Alice's page.
+        # The page's next try at a socket (refused while the layer is away) had its chance to bring
+        # Bob's move, and did not.
+        tried = page.evaluate_handle("() => new Promise(r => document.addEventListener('socket:close', r,"
+                                     " {once: true}))")
         bob_moves(base, bob_session, game, rng)
-        page.wait_for_timeout(1000)
+        page.evaluate("(tried) => tried", tried)
         assert board_version(page) == game.version - 1
         expect(connection).to_have_attribute("data-state", "closed")
         assert_no_error_shown(page)
