@@ -234,10 +234,10 @@ def test_the_board_fits_a_laptop_and_a_phone_in_every_phase(browser: Browser, li
                 page.locator(".board-drawer__toggle").click()
             page.locator("details.last-deal > summary").click()
             expect(page.locator("details.last-deal .counted-hand").first).to_be_visible()
-            # The board is drawn again (as a push does): the folds the reader opened stay open.
+            # The board is drawn again and morphed in (as a push is): the folds the reader opened stay open.
             page.evaluate("() => { document.getElementById('board').dataset.drawnBefore = ''; }")
             page.evaluate("() => htmx.ajax('GET', location.pathname, "
-                          "{target: '#board', select: '#board', swap: 'outerHTML'})")
+                          "{source: '#board', target: '#board', select: '#board', swap: 'morph'})")
             page.wait_for_function("() => !('drawnBefore' in document.getElementById('board').dataset)")
             expect(page.locator("details.last-deal .counted-hand").first).to_be_visible()
             screenshot(page, f"fits-last-deal-{name}", full_page=False)
