@@ -36,7 +36,10 @@ run migrate: export DEBUG := true
 migrate: venv
 	$(PY) manage.py migrate --noinput
 
+# The development server and one task worker beside it (turn notices, analyses, the daily summary);
+# Ctrl-C stops both, and the worker goes when the server stops for any other reason.
 run: migrate
+	$(PY) manage.py task_worker & worker=$$!; trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT INT TERM; \
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
 # Browser tests drive Debian's Chromium; Playwright cannot download its own browser here.

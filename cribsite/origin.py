@@ -3,14 +3,15 @@
 Production names it in ``SITE_URL`` (``check --deploy`` warns when it is unset). Without it the
 links use the address the site is being served at: the origin of the request that led to the email
 (a move that made it someone's turn), else the address ``manage.py runserver`` was started on,
-else ``http://localhost:8000``. A notice sent after the answer (``games.infra.outbox``) runs in a
-copy of the request's context, so it still knows the request's origin.
+else ``http://localhost:8000``. A notice is sent by a task, in the worker's process: the change
+that enqueues it passes ``for_task()`` along, and the task sends inside ``serving()`` of it.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from contextvars import ContextVar
 
 from django.conf import settings
@@ -43,6 +44,24 @@ def runserver_origin(argv: Sequence[str]) -> str:
 def site_url() -> str:
     """Where links in emails point (no trailing slash)."""
     return settings.SITE_URL or _request_origin.get() or runserver_origin(sys.argv) or FALLBACK
+
+
+def for_task() -> str:
+    """The origin a task enqueued now must link to: "" when ``SITE_URL`` is set (it wins wherever the
+    task runs), else the request's or ``runserver``'s, which the worker's process cannot know."""
+    if settings.SITE_URL:
+        return ""
+    return _request_origin.get() or runserver_origin(sys.argv)
+
+
+@contextmanager
+def serving(origin: str) -> Iterator[None]:
+    """Links made inside go to ``origin`` (from ``for_task``) unless ``SITE_URL`` is set."""
+    token = _request_origin.set(origin)
+    try:
+        yield
+    finally:
+        _request_origin.reset(token)
 
 
 class RequestOriginMiddleware:

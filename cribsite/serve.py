@@ -7,7 +7,10 @@
 Each worker is a plain ``daphne`` process serving ``cribsite.asgi:application`` on ``port + i``; put
 a proxy in front of them (one upstream with every port, see docs/operations.md, Production). Nothing about a
 game lives in a process, so a worker that dies is started again on its port and its players just
-reconnect. SIGINT or SIGTERM stops them all.
+reconnect. Beside them it runs ``--task-workers`` (default 1) task workers (``manage.py task_worker``:
+turn notices, analyses, the daily summary), kept alive the same way; a task worker started in the
+place of one that died is told the dead one's id, so the tasks it was running are run again at once.
+SIGINT or SIGTERM stops them all (a task worker finishes the task it is running).
 
 Beside the workers it runs the site's chores: every ``--forfeit-every`` seconds (default 60; 0: never)
 ``manage.py tournament_forfeits``, which forfeits tournament games whose grace period has run out,
@@ -18,7 +21,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import secrets
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -28,6 +33,9 @@ RESTARTS_PER_MINUTE = 5  # a worker that keeps dying is a bug to read about, not
 STOP_SECONDS = 10
 
 
+MANAGE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "manage.py")
+
+
 @dataclass
 class Worker:
     port: int
@@ -35,13 +43,37 @@ class Worker:
     process: subprocess.Popen | None = None
     starts: list[float] = field(default_factory=list)
 
+    @property
+    def name(self) -> str:
+        return f"worker on port {self.port}"
+
     def start(self) -> None:
         self.starts = [t for t in self.starts if t > time.monotonic() - 60] + [time.monotonic()]
         self.process = subprocess.Popen(self.command)
-        print(f"serve: worker on port {self.port} is pid {self.process.pid}", flush=True)
+        print(f"serve: {self.name} is pid {self.process.pid}", flush=True)
 
     def crashing(self) -> bool:
         return len(self.starts) > RESTARTS_PER_MINUTE
+
+
+@dataclass
+class TaskWorker(Worker):
+    """``manage.py task_worker`` with an id of its own each start; a start after one that died
+    names it (``--replaces``), so the dead one's running tasks go back in the queue at once."""
+
+    worker_id: str = ""
+
+    @property
+    def name(self) -> str:
+        return f"task worker {self.port}"
+
+    def start(self) -> None:
+        dead, self.worker_id = self.worker_id, f"{socket.gethostname()[:30]}-{os.getpid()}-{self.port}-" \
+                                               f"{secrets.token_hex(4)}"
+        self.command = [sys.executable, MANAGE, "task_worker", "--no-reload", "--worker-id", self.worker_id]
+        if dead:
+            self.command += ["--replaces", dead]
+        super().start()
 
 
 @dataclass
@@ -77,8 +109,7 @@ class Chore:
 def forfeit_chore(every: float) -> Chore:
     # The first run waits a whole period: the workers start first, and a restart is not a reason
     # to forfeit anyone early.
-    manage = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "manage.py")
-    return Chore([sys.executable, manage, "tournament_forfeits"], every, due=time.monotonic() + every)
+    return Chore([sys.executable, MANAGE, "tournament_forfeits"], every, due=time.monotonic() + every)
 
 
 def daphne_command(host: str, port: int, *, proxy_headers: bool, access_log: bool) -> list[str]:
@@ -121,7 +152,7 @@ def serve(workers: list[Worker], *, exit_with_parent: bool = False, chores: list
             code = worker.process.poll()
             if code is None or stopping:
                 continue
-            print(f"serve: worker on port {worker.port} exited with {code}", flush=True)
+            print(f"serve: {worker.name} exited with {code}", flush=True)
             if worker.crashing():
                 print(f"serve: it died {RESTARTS_PER_MINUTE} times in a minute; stopping", flush=True)
                 stopping, status = True, 1
@@ -155,6 +186,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="stop when the starting process dies (tests and the load benchmark)")
     parser.add_argument("--access-log", action="store_true",
                         default=os.environ.get("ACCESS_LOG", "") not in ("", "0", "false"))
+    parser.add_argument("--task-workers", type=int, default=int(os.environ.get("TASK_WORKERS", "1")),
+                        help="task workers to run (0: none here, another host runs them)")
     parser.add_argument("--forfeit-every", type=float, default=float(os.environ.get("FORFEIT_EVERY", "60")),
                         help="seconds between runs of manage.py tournament_forfeits (0: never)")
     args = parser.parse_args(argv)
@@ -166,8 +199,9 @@ def main(argv: list[str] | None = None) -> int:
                                     access_log=args.access_log))
         for port in range(args.port, args.port + args.workers)
     ]
+    workers += [TaskWorker(n, []) for n in range(1, args.task_workers + 1)]
     print(f"serve: {args.workers} daphne worker(s) on http://{args.host}:{args.port}"
-          f"..{args.port + args.workers - 1}", flush=True)
+          f"..{args.port + args.workers - 1}, {args.task_workers} task worker(s)", flush=True)
     chores = [forfeit_chore(args.forfeit_every)] if args.forfeit_every > 0 else []
     return serve(workers, exit_with_parent=args.exit_with_parent, chores=chores)
 

@@ -61,6 +61,9 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "channels",
+    "django_tasks",  # Django's task framework (django.tasks from Django 6 on)
+    "django_tasks_db",  # its database backend: tasks are rows in the site's own database
+    "games.queue",  # the task worker around it (heartbeats, tasks of dead workers run again)
     "games.play",
     "games.history",
     "games.tournaments",
@@ -139,7 +142,7 @@ SOCKET_THREADS = int(os.environ.get("SOCKET_THREADS", "2"))
 DB_POOL_MAX = int(os.environ.get("DB_POOL_MAX", "0"))
 if DB_POOL_MAX and DB_POOL_MAX < HTTP_THREADS + SOCKET_THREADS + 2:
     # Each of those threads holds at most one connection (+2: asgiref's own thread, which channels
-    # uses to load a socket's user, and the outbox's); a smaller pool would make threads wait.
+    # uses to load a socket's user, and one to spare); a smaller pool would make threads wait.
     raise ImproperlyConfigured(
         f"DB_POOL_MAX={DB_POOL_MAX} is smaller than HTTP_THREADS + SOCKET_THREADS + 2 "
         f"({HTTP_THREADS + SOCKET_THREADS + 2}): raise it or lower the thread counts."
@@ -274,9 +277,6 @@ else:
     EMAIL_BACKEND = "cribsite.mail.NoMailServerBackend"
 # A mail server that stops answering fails the send after this long instead of holding its thread.
 EMAIL_TIMEOUT = float(os.environ.get("EMAIL_TIMEOUT", "10"))
-# Turn notices (email and push) go from a thread of their own after the move's answer
-# (games/infra/outbox.py); off, they go at once on the request's thread.
-SENDS_IN_BACKGROUND = env_bool("SENDS_IN_BACKGROUND", True)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "cribbage@localhost")
 # The site's address as emails link to it (turn notices, the daily digest, unsubscribe links).
 # Unset: the address the site is served at (cribsite/origin.py); production sets it (check --deploy).
@@ -288,6 +288,19 @@ SITE_URL = os.environ.get("SITE_URL", "").rstrip("/")
 VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "").strip()
 VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "").strip()
 VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "").strip() or f"mailto:{DEFAULT_FROM_EMAIL}"
+
+# Work off the move (turn notices, analyses of finished games, the daily summary) is a task, a row
+# written in the transaction of the change that causes it and run by `manage.py task_worker`
+# (games/queue/worker.py; `make serve` and `make run` start one).
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default", "analysis"]}}
+# A worker writes its heartbeat this often; one silent for TASK_WORKER_STALE_SECONDS is dead, and the
+# tasks it was running are run again by another.
+TASK_WORKER_BEAT_SECONDS = float(os.environ.get("TASK_WORKER_BEAT_SECONDS", "5"))
+TASK_WORKER_STALE_SECONDS = float(os.environ.get("TASK_WORKER_STALE_SECONDS", "30"))
+# /health/ says the queue is not ok when a task due has waited longer than this.
+TASK_WAIT_ALERT_SECONDS = float(os.environ.get("TASK_WAIT_ALERT_SECONDS", "300"))
+# Finished tasks are kept this long (to read in the admin), then deleted by the worker.
+TASK_RESULTS_KEEP_DAYS = int(os.environ.get("TASK_RESULTS_KEEP_DAYS", "7"))
 
 # Seconds a computer player "thinks" between cards, so its plays appear one at a time.
 COMPUTER_DELAY_SECONDS = float(os.environ.get("COMPUTER_DELAY_SECONDS", "0.6"))

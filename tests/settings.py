@@ -40,9 +40,6 @@ if WORKER and not os.environ.get("TEST_WORKER_SET"):
         number = base + int(WORKER.removeprefix("gw") or 0)
         os.environ["REDIS_URL"] = urlunsplit(url._replace(path=f"/{number % 16}"))
 
-# Turn notices go at once, in the test's thread and transaction, where the test can see them;
-# tests/correspondence/test_outbox.py runs the outbox's thread as a site does.
-os.environ.setdefault("SENDS_IN_BACKGROUND", "false")
 os.environ.setdefault("SECRET_KEY", "tests-only-insecure-key-never-used-by-a-site")
 # Push is on in the suite, with a pair made for this run (the live servers it starts inherit it);
 # the tests of a site without keys clear them with override_settings.
@@ -61,3 +58,12 @@ if WORKER and DATABASES["default"]["ENGINE"] != "django.db.backends.sqlite3":  #
     DATABASES["default"]["TEST"] = {"NAME": f"test_{DATABASES['default']['NAME']}_{WORKER}"}  # noqa: F405
 
 TEMPLATES[1]["OPTIONS"] = {**TEMPLATES[1]["OPTIONS"], "undefined": jinja2.StrictUndefined}  # noqa: F405
+
+# Tasks run in the test's process when the enqueuing transaction commits (tests/immediate_tasks.py);
+# TEST_TASKS=database gives a process the site's own backend (the worker the queue's tests start).
+if os.environ.get("TEST_TASKS") != "database":
+    TASKS = {"default": {"BACKEND": "tests.immediate_tasks.OnCommitImmediateBackend",
+                         "QUEUES": TASKS["default"]["QUEUES"]}}  # noqa: F405
+# A worker process a test starts may send its emails where the test reads them.
+if os.environ.get("TEST_EMAIL_BACKEND"):
+    EMAIL_BACKEND = os.environ["TEST_EMAIL_BACKEND"]

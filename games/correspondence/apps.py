@@ -10,7 +10,7 @@ class CorrespondenceConfig(AppConfig):
     def ready(self) -> None:
         from games.correspondence.receivers import on_turn_due
         from games.play.models import Game
-        from games.play.signals import guarded, turn_due
+        from games.play.signals import turn_due
 
-        turn_due.connect(guarded(on_turn_due), sender=Game, weak=False,
-                         dispatch_uid="correspondence.turn_due")
+        # Not guarded: the notice's task is written with the move or not at all.
+        turn_due.connect(on_turn_due, sender=Game, weak=False, dispatch_uid="correspondence.turn_due")

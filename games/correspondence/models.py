@@ -61,3 +61,24 @@ class OutOfTimeNotice(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id}: game {self.game_id} out of time at {self.deadline}"
+
+
+class NoticeSend(models.Model):
+    """One turn notice decided for one player, and what of it has gone. The task that sends it may
+    run again (a retry after a mail server's fault, or after its worker died): what is kept here
+    makes each part go once."""
+
+    key = models.CharField(max_length=32, unique=True)  # given when the move enqueued the notice
+    game = models.ForeignKey("play.Game", on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    decided_at = models.DateTimeField(db_index=True)
+    due = models.BooleanField(
+        help_text="Whether it goes at all (the player's choices, at the table, once a day).")
+    email_done = models.BooleanField(default=False, help_text="Sent, or nothing to send it to.")
+    pushed = models.JSONField(default=list, help_text="The subscriptions sent to for good.")
+
+    class Meta:
+        ordering = ["-decided_at"]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: game {self.game_id} at {self.decided_at:%Y-%m-%d %H:%M}"

@@ -1,10 +1,18 @@
 """Emails to players of correspondence games: the turn notice and its wording, and the links every
-email carries (the game, the player's choices, a one-click unsubscribe)."""
+email carries (the game, the player's choices, a one-click unsubscribe).
+
+A turn notice is sent by a task (``games.correspondence.tasks.turn_notice``) in two steps: whether
+it goes at all is decided once and kept (``NoticeSend``, with the day's count in ``TurnNotice``),
+then each part (the email, each browser) goes and is marked gone, so a task run again sends only
+what has not gone."""
 
 from __future__ import annotations
 
 import logging
+import uuid
 from datetime import UTC, timedelta
+from enum import Enum
+from typing import NamedTuple
 
 from django.core.mail import EmailMessage
 from django.urls import reverse
@@ -15,7 +23,7 @@ from games.correspondence.models import NoticePreferences
 from games.play import correspondence, presence
 from games.play.models import Game, SeatClock, Vacation
 from games.play.narration import and_list
-from games.webpush.delivery import send_to_user
+from games.webpush.delivery import push_to_user
 
 log = logging.getLogger("games.correspondence")
 
@@ -46,26 +54,28 @@ def email(user, subject: str, body: str, kind: str) -> EmailMessage:
     )
 
 
-def deliver(message: EmailMessage, what: str) -> bool:
-    """Send ``message``; whether it went. One that raised, or that no mail server took (a site with
-    no ``EMAIL_HOST``), is logged as not sent, in a line that never holds the message itself."""
+class Mailed(Enum):
+    SENT = "sent"
+    NOT_TAKEN = "not taken"  # no mail server took it (none configured): sending again cannot help
+    FAILED = "failed"  # the mail server raised (away, timed out): worth trying again
+
+
+def send_email(message: EmailMessage, what: str) -> Mailed:
+    """Send ``message``; what came of it, logged when it did not go, in a line that never holds the
+    message itself."""
     try:
         if message.send():
-            return True
+            return Mailed.SENT
         log.warning("%s not sent: no mail server took it", what)
-    except Exception:  # a mail server's fault must not undo or fail the move that was made
+        return Mailed.NOT_TAKEN
+    except Exception:  # a mail server's fault must not fail the task: it is tried again
         log.exception("%s not sent", what)
-    return False
+        return Mailed.FAILED
 
 
-def turn_due(game_id: int, user_ids) -> None:
-    """After the move that made it their turn: a notice to each of ``user_ids`` who wants one."""
-    game = Game.objects.with_seats().filter(pk=game_id).first()
-    if game is None or game.status != Game.Status.ACTIVE:
-        return
-    for seat in game.seat_list():
-        if seat.user_id in user_ids:
-            send_turn_notice(game, seat.user)
+def deliver(message: EmailMessage, what: str) -> bool:
+    """Send ``message``; whether it went."""
+    return send_email(message, what) is Mailed.SENT
 
 
 def at_the_table(game: Game, user) -> bool:
@@ -73,32 +83,58 @@ def at_the_table(game: Game, user) -> bool:
     return any(p.seat == seat and p.here for p in presence.table(game, None, ()))
 
 
-def send_turn_notice(game: Game, user) -> bool:
-    """Tell ``user`` it is their turn in ``game`` (an email, and a notice to each browser they turned
-    notifications on in), unless they are at the table, asked for no notices, or had this game's
-    notice today (and did not ask for every move). Returns whether any went. Every kind of turn
-    notice goes from here."""
-    prefs = services.preferences_of(user.pk)
-    if prefs.turn_notices == NoticePreferences.Turn.OFF or not user.is_active:
+def wants_turn_notice(game: Game, user) -> bool:
+    """Whether ``user`` is to hear it is their turn in ``game`` now, counted if so: not when they
+    are at the table, asked for no notices, or had this game's notice today (and did not ask for
+    every move)."""
+    if game.status != Game.Status.ACTIVE or not user.is_active:
         return False
-    if at_the_table(game, user):
+    prefs = services.preferences_of(user.pk)
+    if prefs.turn_notices == NoticePreferences.Turn.OFF or at_the_table(game, user):
         return False
     at = correspondence.now()
     every = prefs.turn_notices == NoticePreferences.Turn.EVERY
-    if not services.claim_turn_notice(game_id=game.pk, user_id=user.pk, day=at.astimezone(UTC).date(), at=at,
-                                      every=every):
-        return False
+    return services.claim_turn_notice(game_id=game.pk, user_id=user.pk, day=at.astimezone(UTC).date(), at=at,
+                                      every=every)
+
+
+def still_their_turn(game: Game, user) -> bool:
+    return (game.status == Game.Status.ACTIVE
+            and SeatClock.objects.filter(game=game, user=user, deadline_at__isnull=False).exists())
+
+
+class Delivered(NamedTuple):
+    went: bool  # the email or a browser's notice went in this run
+    again: bool  # a part failed for a while: the task tries again later
+
+
+def send_turn_notice(game: Game, user, *, key: str | None = None) -> Delivered:
+    """Tell ``user`` it is their turn in ``game`` (an email, and a notice to each browser they turned
+    notifications on in), if they are to hear it (``wants_turn_notice``). ``key`` names this notice
+    across runs of its task: each part goes once. Every kind of turn notice goes from here."""
+    send = services.notice_decided(key=key or uuid.uuid4().hex, game_id=game.pk, user_id=user.pk,
+                                   at=correspondence.now(), due=lambda: wants_turn_notice(game, user))
+    if not send.due or not still_their_turn(game, user):
+        return Delivered(False, False)  # a retry after they moved, or after the game ended, stays quiet
     subject, body = turn_words(game, user)
-    emailed = bool(user.email) and deliver(email(user, subject, body, "turn"),
-                                           f"turn notice email for game={game.pk} user={user.pk}")
-    # The browsers' push services answer or time out on their own; delivery logs its own faults.
-    browsers = send_to_user(user, subject.removesuffix(" (Cribbage Hall)"), "It is your move.",
-                            reverse("game", args=[game.pk]))
-    sent = emailed or browsers > 0
-    if sent:
+    emailed = again = False
+    if not send.email_done:
+        mailed = Mailed.NOT_TAKEN
+        if user.email:
+            mailed = send_email(email(user, subject, body, "turn"),
+                                f"turn notice email for game={game.pk} user={user.pk}")
+        emailed, again = mailed is Mailed.SENT, mailed is Mailed.FAILED
+        if not again:
+            services.notice_email_done(send=send)
+    pushed = push_to_user(user, subject.removesuffix(" (Cribbage Hall)"), "It is your move.",
+                          reverse("game", args=[game.pk]), skip=send.pushed)
+    if pushed.done:
+        services.notice_pushed(send=send, subscription_ids=pushed.done)
+    went = emailed or pushed.taken > 0
+    if went:
         log.info("game=%s user=%s action=turn_notice email=%s browsers=%s", game.pk, user.pk,
-                 "sent" if emailed else "none", browsers)
-    return sent
+                 "sent" if emailed else "none", pushed.taken)
+    return Delivered(went, again or bool(pushed.again))
 
 
 def others(game: Game, user) -> str:

@@ -1,14 +1,10 @@
-"""Play says a correspondence game came to a player's turn; the notice goes once the move is saved,
-from the outbox's thread, so a slow mail server never holds the mover's answer."""
+"""Play says a correspondence game came to a player's turn: its notice is enqueued as a task in the
+move's own transaction, so a move rolled back tells nobody and a move committed cannot lose it."""
 
 from __future__ import annotations
 
-from django.db import transaction
-
 
 def on_turn_due(sender, *, game, user_ids, **kwargs) -> None:
-    from games.correspondence import notices
-    from games.infra import outbox
+    from games.correspondence.tasks import enqueue_turn_notices
 
-    game_id = game.pk
-    transaction.on_commit(lambda: outbox.send_later(notices.turn_due, game_id, user_ids))
+    enqueue_turn_notices(game, user_ids)

@@ -1,14 +1,18 @@
 """The only write path for the correspondence app's tables: a player's choices, an unsubscribe,
-a turn notice counted, the digests marked sent."""
+a turn notice counted and what of it has gone, the digests marked sent."""
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from collections.abc import Callable
+from datetime import date, datetime, timedelta
 
 from django.db import IntegrityError, transaction
 from django.db.models import F
 
-from games.correspondence.models import NoticePreferences, OutOfTimeNotice, TurnNotice
+from games.correspondence.models import NoticePreferences, NoticeSend, OutOfTimeNotice, TurnNotice
+
+# A notice's record outlives every retry of its task (games.queue.retry: about two and a half hours).
+NOTICE_SEND_KEPT = timedelta(days=7)
 
 
 def preferences_of(user_id: int) -> NoticePreferences:
@@ -67,3 +71,33 @@ def claim_out_of_time_notice(*, game_id: int, user_id: int, deadline: datetime, 
     except IntegrityError:
         return False
     return True
+
+
+def notice_decided(*, key: str, game_id: int, user_id: int, at: datetime,
+                   due: Callable[[], bool]) -> NoticeSend:
+    """The turn notice ``key``: ``due()`` asked (and the notice counted) the first time only, with
+    the record written in the same transaction; as kept after."""
+    kept = NoticeSend.objects.filter(key=key).first()
+    if kept is not None:
+        return kept
+    try:
+        with transaction.atomic():
+            return NoticeSend.objects.create(key=key, game_id=game_id, user_id=user_id, decided_at=at,
+                                             due=due())
+    except IntegrityError:  # decided at this moment by another run of the same task
+        return NoticeSend.objects.get(key=key)
+
+
+def notice_email_done(*, send: NoticeSend) -> None:
+    send.email_done = True
+    NoticeSend.objects.filter(pk=send.pk).update(email_done=True)
+
+
+def notice_pushed(*, send: NoticeSend, subscription_ids: list[int]) -> None:
+    send.pushed = [*send.pushed, *subscription_ids]
+    NoticeSend.objects.filter(pk=send.pk).update(pushed=send.pushed)
+
+
+def notice_sends_forget(*, before: datetime) -> int:
+    """Forget the records of notices decided before ``before`` (their tasks are long over)."""
+    return NoticeSend.objects.filter(decided_at__lt=before).delete()[0]

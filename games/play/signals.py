@@ -31,7 +31,7 @@ player_arrived = Signal()  # kwargs: game_id, user
 # down their "your match is ready" (games.tournaments).
 board_served = Signal()  # kwargs: game_id, user
 # A correspondence game came to these players' turn (games.play.services.clock_keeping): sent in the
-# move's transaction; a listener that writes to people does so on commit.
+# move's transaction; a listener enqueues its work there (a task row), so it commits with the move.
 turn_due = Signal()  # kwargs: game (games.play.models.Game), user_ids
 
 

@@ -10,12 +10,14 @@ import pytest
 from django.core import mail
 from django.test import Client
 from django.utils import timezone
+from django_tasks_db.models import DBTaskResult
 
 from games.correspondence import notices, services, tokens
 from games.correspondence.models import NoticePreferences, TurnNotice
 from games.play.models import Connection
 from tests.play.corr_support import corr_game, move_once
 from tests.play.factories import load, logged_in
+from tests.queue.support import database_tasks, run_due
 
 pytestmark = pytest.mark.django_db
 
@@ -73,8 +75,8 @@ def test_no_notice_for_a_player_at_the_table_or_who_said_never(clock, players, o
     services.preferences_save(user=alice, turn_notices=NoticePreferences.Turn.OFF, digest=True)
     game = corr_game(alice, bob)
     Connection.objects.create(game=game, user=bob, channel_name="bob-here", last_seen=timezone.now())
-    assert notices.send_turn_notice(game, bob) is False
-    assert notices.send_turn_notice(game, alice) is False
+    assert not notices.send_turn_notice(game, bob).went
+    assert not notices.send_turn_notice(game, alice).went
     assert mail.outbox == []
 
 
@@ -99,7 +101,7 @@ def test_every_email_unsubscribes_in_one_click(clock, players, on_commit):
     assert answer.status_code == 200 and b"no more emails when it is your turn" in answer.content
     assert services.preferences_of(alice.pk).turn_notices == NoticePreferences.Turn.OFF
     clock.advance(days=1)
-    assert notices.send_turn_notice(game, alice) is False
+    assert not notices.send_turn_notice(game, alice).went
 
 
 def test_a_mail_program_posts_the_unsubscribe_without_a_session(players):
@@ -119,15 +121,21 @@ def test_a_forged_unsubscribe_is_refused_and_changes_nothing(players):
     assert not NoticePreferences.objects.exists()
 
 
-def test_a_mail_server_down_does_not_fail_the_move(clock, players, on_commit, monkeypatch):
+@pytest.mark.django_db(transaction=True)  # the worker runs its tasks in transactions of its own
+def test_a_mail_server_down_does_not_fail_the_move(clock, players, monkeypatch):
     alice, bob = players
 
     def refuse(*args, **kwargs):
         raise ConnectionRefusedError("no mail server")
 
     monkeypatch.setattr("django.core.mail.EmailMessage.send", refuse)
-    game = on_commit(corr_game, alice, bob)
-    assert game.status == "active"
+    with database_tasks():
+        game = corr_game(alice, bob)
+        assert game.status == "active"
+        assert run_due() == 1
+    # The notice waits to be tried again, a back-off later.
+    (retry,) = DBTaskResult.objects.filter(status="READY")
+    assert retry.args_kwargs["kwargs"] == {"attempt": 1} and retry.run_after > timezone.now()
 
 
 def test_the_notice_says_the_time_left(clock, players, on_commit):

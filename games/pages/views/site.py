@@ -18,6 +18,8 @@ from django.templatetags.static import static
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 
+from games.queue.worker import health as queue_health
+
 log = logging.getLogger(__name__)
 
 # Each check must answer within this many seconds or it counts as down (a probe must not hang).
@@ -98,13 +100,24 @@ async def _check(name: str, probe) -> dict:
 @never_cache
 async def health(request: HttpRequest) -> JsonResponse:
     """JSON for load balancers and operators: 200 when the database and the channel layer both answer
-    (``{"ok": true, "database": {...}, "channel_layer": {...}}``), 503 when either does not."""
+    (``{"ok": true, "database": {...}, "channel_layer": {...}, "tasks": {...}}``), 503 when either does
+    not. ``tasks`` is the task queue (``games.queue.worker.health``: workers alive, the last
+    heartbeat's age, how long the oldest task due has waited); it is for monitoring and does not
+    change the status: a late worker is no reason to take a web process out of service."""
     database, layer = await asyncio.gather(
         _check("database", sync_to_async(_database_round_trip)),
         _check("channel_layer", _channel_layer_round_trip),
     )
+    tasks = {"ok": False, "error": "database"}
+    if database["ok"]:
+        try:
+            tasks = await asyncio.wait_for(sync_to_async(queue_health)(), HEALTH_TIMEOUT_SECONDS)
+        except Exception as exc:  # noqa: BLE001 - reported as down, the reason in the log
+            log.warning("health check tasks failed: %r", exc)
+            tasks = {"ok": False, "error": type(exc).__name__}
     ok = database["ok"] and layer["ok"]
-    return JsonResponse({"ok": ok, "database": database, "channel_layer": layer}, status=200 if ok else 503)
+    return JsonResponse({"ok": ok, "database": database, "channel_layer": layer, "tasks": tasks},
+                        status=200 if ok else 503)
 
 
 def favicon(request: HttpRequest) -> HttpResponse:

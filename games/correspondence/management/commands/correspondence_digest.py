@@ -4,11 +4,20 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand
 
-from games.correspondence.digest import send_digests
+from cribsite import origin
+from games.correspondence.tasks import daily_digest
 
 
 class Command(BaseCommand):
     help = "Email each player the correspondence games waiting on them (a rerun the same day sends none)."
 
-    def handle(self, *args, **options) -> None:
-        self.stdout.write(f"digests sent: {send_digests()}")
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("--enqueue", action="store_true",
+                            help="leave it to the task worker instead of sending from this process")
+
+    def handle(self, *args, enqueue: bool = False, **options) -> None:
+        if enqueue:
+            daily_digest.enqueue("", origin.for_task())
+            self.stdout.write("daily summary enqueued for the task worker")
+            return
+        self.stdout.write(f"digests sent: {daily_digest.call('', origin.for_task())}")
