@@ -25,7 +25,8 @@ from tests.play.factories import (
 
 pytestmark = pytest.mark.django_db
 
-FOLD = re.compile(r'<details class="last-deal" id="([^"]+)" data-keep-open data-morph-key="\1">\s*<summary>(.*?)</summary>', re.S)
+FOLD = re.compile(r'<details class="last-deal" id="([^"]+)" data-keep-open data-morph-key="\1">'
+                  r"\s*<summary>(.*?)</summary>", re.S)
 
 
 def board(client, game) -> str:
