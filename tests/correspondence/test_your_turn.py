@@ -10,11 +10,10 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games.engine.game import apply
 from games.play.models import Game
 from tests.correspondence.conftest import player
-from tests.play.corr_support import corr_game, move_once
-from tests.play.factories import as_form, load, logged_in, random_action
+from tests.play.corr_support import corr_game, move_once, passing_move
+from tests.play.factories import as_form, logged_in
 
 pytestmark = pytest.mark.django_db
 
@@ -73,26 +72,14 @@ def test_a_move_opens_the_next_game_waiting(clock, players):
     alice, bob = players
     first = corr_game(alice, bob)
     users, rng = {0: alice, 1: bob}, random.Random(1)
-    while True:  # on to a move of alice's that passes the turn to bob
-        state = load(first)
-        if state.to_act == (0,):
-            mine = random_action(state, 0, rng)
-            if 0 not in apply(state, mine)[0].to_act:
-                break
-        move_once(first, users)
+    mine = passing_move(first, users, rng)  # alice's, passing the turn to bob
     other = waiting_games(alice, 1)[0]
     client = logged_in(alice, headers={"HX-Request": "true"})
     answer = client.post(f"/games/{first.pk}/act/",
                          {"version": Game.objects.get(pk=first.pk).version, **as_form(mine)})
     assert answer.status_code == 204 and answer["HX-Redirect"] == f"/games/{other.pk}/"
     # Without JavaScript, the same: a redirect to the next game.
-    while True:
-        state = load(other)
-        if state.to_act == (0,):
-            mine = random_action(state, 0, rng)
-            if 0 not in apply(state, mine)[0].to_act:
-                break
-        move_once(other, {0: alice, 1: Game.objects.get(pk=other.pk).seat_list()[1].user})
+    mine = passing_move(other, {0: alice, 1: Game.objects.get(pk=other.pk).seat_list()[1].user}, rng)
     answer = logged_in(alice).post(f"/games/{other.pk}/act/",
                                    {"version": Game.objects.get(pk=other.pk).version, **as_form(mine)})
     assert answer.status_code == 302 and answer["Location"] in (f"/games/{first.pk}/", f"/games/{other.pk}/")

@@ -14,12 +14,11 @@ from urllib.parse import urlencode
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from games.engine.game import apply
 from games.play.models import Game, Move
 from tests.e2e.helpers import screenshot
 from tests.live.support import HttpPlayer, session_key
-from tests.play.corr_support import corr_game, move_once
-from tests.play.factories import GO_HANDS, act, as_form, human_game, load, make_user, random_action, stack
+from tests.play.corr_support import corr_game, move_once, passing_move
+from tests.play.factories import GO_HANDS, act, as_form, human_game, make_user, stack
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True), pytest.mark.timeout(120)]
 
@@ -159,13 +158,7 @@ def test_a_kept_move_sent_again_follows_the_server_s_redirect(browser: Browser, 
     alice, bob = make_user("alice-follow"), make_user("bob-follow")
     first = corr_game(alice, bob)
     users, rng = {0: alice, 1: bob}, random.Random(1)
-    while True:  # on to a move of alice's that passes the turn to bob
-        state = load(first)
-        if state.to_act == (0,):
-            mine = random_action(state, 0, rng)
-            if 0 not in apply(state, mine)[0].to_act:
-                break
-        move_once(first, users)
+    mine = passing_move(first, users, rng)  # alice's, passing the turn to bob
     carol = make_user("carol-follow")
     other = corr_game(alice, carol)
     move_once(other, {0: alice, 1: carol}, seat=1)  # carol cuts: it waits on alice

@@ -8,6 +8,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from games.engine.actions import Action
+from games.engine.game import apply
 from games.engine.rules import HouseRules
 from games.play import correspondence, services
 from games.play.models import Game, SeatClock
@@ -48,3 +50,15 @@ def move_once(game: Game, users: dict, seat: int | None = None) -> int:
     seat = state.to_act[0] if seat is None else seat
     act(game, users[seat], as_form(random_action(state, seat, random.Random(1))))
     return seat
+
+
+def passing_move(game: Game, users: dict, rng: random.Random) -> Action:
+    """Plays on (any seat due) until seat 0 is due with a move that passes the turn on, and returns
+    that move, unmade."""
+    while True:
+        state = load(game)
+        if state.to_act == (0,):
+            mine = random_action(state, 0, rng)
+            if 0 not in apply(state, mine)[0].to_act:
+                return mine
+        move_once(game, users)
