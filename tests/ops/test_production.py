@@ -182,13 +182,20 @@ def test_make_serve_needs_a_secret_key():
     assert "make serve needs SECRET_KEY" in result.stderr
 
 
-def test_make_run_turns_debug_on_for_its_commands():
-    # PY stands in for the venv's python: each command prints the DEBUG it was given. -o: no install.
-    command = ["make", "-s", "-o", ".venv/.installed", "run", "PY=sh -c 'echo DEBUG=$$DEBUG $$0 $$1'"]
+def test_make_run_turns_debug_on_for_its_commands(tmp_path):
+    # PY stands in for the venv's python: each command writes the DEBUG it was given. The development
+    # server's stand-in returns only once the task worker's (started beside it, in the background) has
+    # written, as the real server runs until the worker is up. -o: no install.
+    out = tmp_path / "commands"
+    stand_in = (f"sh -c 'echo DEBUG=$$DEBUG $$0 $$1 >> {out}; "
+                f"[ $$1 != runserver ] || until grep -q task_worker {out}; do :; done'")
+    command = ["make", "-s", "-o", ".venv/.installed", "run", f"PY={stand_in}"]
     result = subprocess.run(command, env=environment(DEBUG="false"), cwd=ROOT, capture_output=True,
                             text=True, timeout=60)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.split("\n")[:2] == ["DEBUG=true manage.py migrate", "DEBUG=true manage.py runserver"]
+    lines = out.read_text().split("\n")
+    assert lines[0] == "DEBUG=true manage.py migrate"
+    assert sorted(lines[1:3]) == ["DEBUG=true manage.py runserver", "DEBUG=true manage.py task_worker"]
 
 
 def test_serve_refuses_more_than_one_worker_without_redis():
