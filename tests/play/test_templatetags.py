@@ -38,13 +38,24 @@ def svg_of(figure: ET.Element) -> ET.Element:
 
 
 def drawn_holes(svg: ET.Element) -> set[tuple[float, float]]:
-    """Every hole centre the SVG draws: the reused group of five, start holes, the game hole."""
-    five = [float(c.get("cx")) for c in svg.iter(f"{SVG}circle") if c.get("cx") is not None
-            and c.get("cy") is None]
+    """Every hole centre the SVG draws: the rows of reused groups of five (``<use>`` of a ``<use>``,
+    each placed at its x and y), start holes, the game hole."""
+    defined = {g.get("id"): g for defs in svg.iter(f"{SVG}defs") for g in defs.iter(f"{SVG}g")}
+    in_defs = {id(u) for defs in svg.iter(f"{SVG}defs") for u in defs.iter(f"{SVG}use")}
+
+    def centres(group: ET.Element) -> list[tuple[float, float]]:
+        found = [(float(c.get("cx")), float(c.get("cy") or 0)) for c in group.findall(f"{SVG}circle")]
+        for use in group.findall(f"{SVG}use"):
+            dx, dy = float(use.get("x") or 0), float(use.get("y") or 0)
+            found += [(x + dx, y + dy) for x, y in centres(defined[use.get("href").removeprefix("#")])]
+        return found
+
     holes: set[tuple[float, float]] = set()
     for use in svg.iter(f"{SVG}use"):
-        x, y = float(use.get("x")), float(use.get("y"))
-        holes.update((x + dx, y) for dx in five)
+        if id(use) in in_defs:
+            continue
+        dx, dy = float(use.get("x") or 0), float(use.get("y") or 0)
+        holes.update((x + dx, y + dy) for x, y in centres(defined[use.get("href").removeprefix("#")]))
     for c in svg.iter(f"{SVG}circle"):
         if c.get("class") in ("start-hole", "game-hole"):
             holes.add((float(c.get("cx")), float(c.get("cy"))))
