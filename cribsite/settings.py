@@ -213,8 +213,6 @@ RATE_LIMIT_MOVES = os.environ.get("RATE_LIMIT_MOVES", "600/m")  # per user
 # Failed log-ins: strict. Over either, every log-in for that address (and username) waits.
 RATE_LIMIT_LOGIN_FAILURES = os.environ.get("RATE_LIMIT_LOGIN_FAILURES", "10/m")  # per address + username
 RATE_LIMIT_LOGIN_FAILURES_PER_IP = os.environ.get("RATE_LIMIT_LOGIN_FAILURES_PER_IP", "100/m")
-# A record's pegging analysis made (not one already kept): a search of every card, per reader.
-RATE_LIMIT_ANALYSIS = os.environ.get("RATE_LIMIT_ANALYSIS", "12/m")
 
 # Seconds a player may be away on their own turn before the other may claim the win.
 ABSENCE_CLAIM_SECONDS = int(os.environ.get("ABSENCE_CLAIM_SECONDS", "180"))

@@ -11,9 +11,7 @@ ran out is shown as such and not counted against them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from django.core.cache import cache
+from dataclasses import asdict, dataclass, fields
 
 from games.engine.cards import parse_cards
 from games.engine.players import analyse_discard
@@ -112,32 +110,35 @@ def _in_chances(hand6, laid, is_dealer: bool, scores, seat: int, target: int) ->
     return {"win_best": _fmt(best.option.laid_away), "chosen_win": chosen.win, "best_win": best.win}
 
 
-def report_key(game: Game) -> str:
-    """What a finished game's kept analysis is filed under: its id, when it was made (an id can
-    come again where a database is rolled back, as in tests) and its version."""
-    return f"{game.pk}:{game.created_at.timestamp():.6f}:{game.version}"
-
-
 def discard_report(game: Game) -> dict:
-    """Verdicts and per-seat totals, cached: a finished game never changes."""
-    key = f"discard-report:5:{report_key(game)}"  # 5: the expert's own valuation
-    report = cache.get(key)
-    if report is None:
-        verdicts = discard_verdicts(game)
-        totals = {}
-        for v in verdicts:
-            t = totals.setdefault(v.seat, {"seat": v.seat, "deals": 0, "best": 0, "loss": 0.0, "by_site": 0,
-                                           "win_loss": None})
-            if v.by_site:
-                t["by_site"] += 1
-                continue
-            t["deals"] += 1
-            t["best"] += v.loss < 1e-9
-            t["loss"] += v.loss
-            if v.win_loss is not None:
-                t["win_loss"] = (t["win_loss"] or 0.0) + v.win_loss
-        for t in totals.values():
-            t["win_loss_text"] = "" if t["win_loss"] is None else f"−{t['win_loss'] * 100:.1f}%"
-        report = {"verdicts": verdicts, "totals": sorted(totals.values(), key=lambda t: t["seat"])}
-        cache.set(key, report, timeout=24 * 3600)
-    return report
+    """Verdicts and per-seat totals, worked out from the game: a task does it once, when the game
+    ends, and keeps it (``games.history.tasks``), since a finished game never changes."""
+    verdicts = discard_verdicts(game)
+    totals = {}
+    for v in verdicts:
+        t = totals.setdefault(v.seat, {"seat": v.seat, "deals": 0, "best": 0, "loss": 0.0, "by_site": 0,
+                                       "win_loss": None})
+        if v.by_site:
+            t["by_site"] += 1
+            continue
+        t["deals"] += 1
+        t["best"] += v.loss < 1e-9
+        t["loss"] += v.loss
+        if v.win_loss is not None:
+            t["win_loss"] = (t["win_loss"] or 0.0) + v.win_loss
+    for t in totals.values():
+        t["win_loss_text"] = "" if t["win_loss"] is None else f"−{t['win_loss'] * 100:.1f}%"
+    return {"verdicts": verdicts, "totals": sorted(totals.values(), key=lambda t: t["seat"])}
+
+
+def as_data(report: dict) -> dict:
+    """A report as JSON keeps it (``GameAnalysis``): each verdict a dict of its fields."""
+    return {"verdicts": [asdict(v) for v in report["verdicts"]], "totals": report["totals"]}
+
+
+def from_data(data: dict, verdict: type) -> dict:
+    """The report kept by ``as_data``, its verdicts ``verdict`` again (a field the kept row lacks
+    takes its default, one it has and the class no longer knows is left out)."""
+    known = {f.name for f in fields(verdict)}
+    return {"verdicts": [verdict(**{k: v for k, v in d.items() if k in known}) for d in data["verdicts"]],
+            "totals": [{**t, "seat": int(t["seat"])} for t in data["totals"]]}

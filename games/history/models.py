@@ -234,6 +234,25 @@ class RatingChange(models.Model):
         return self.rating_after - self.rating_before
 
 
+class GameAnalysis(models.Model):
+    """The after-game analyses of a finished game of two, made once by a task when the game ends
+    (``games.history.tasks``): each discard and each card laid in the play against the expert's
+    best, with per-seat totals (``analysis.discard_report``, ``play_analysis.play_report``). The
+    record only reads this row; until it exists the record says the analysis is being prepared."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, primary_key=True, related_name="analysis")
+    discards = models.JSONField(help_text="Verdicts and totals of the lay-aways.")
+    pegging = models.JSONField(help_text="Verdicts and totals of the cards laid in the play.")
+    made_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-made_at"]
+        verbose_name_plural = "game analyses"
+
+    def __str__(self) -> str:
+        return f"analysis of game {self.game_id}"
+
+
 def with_organisers(rows: list[PlayerGame]) -> list[PlayerGame]:
     """Each row's ``organised``: the event its game was played for (``games.play.registry``), asked
     once for the whole list."""

@@ -18,8 +18,8 @@ laid, from what that seat could see. What the card cost is the best card's value
 Only two-player games are analysed; computers are not judged, nor a card the site laid for a
 player whose clock ran out. The search is seeded from the game
 and the step, so the analysis is the same each time it is made. It takes a while (a search per
-card), so the record asks for it after the page has loaded and it is cached: a finished game never
-changes.
+card), so a task makes it once, when the game ends, and keeps it (``games.history.tasks``): a
+finished game never changes.
 """
 
 from __future__ import annotations
@@ -27,15 +27,13 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from django.core.cache import cache
-
 from games.engine.actions import Play
 from games.engine.players.choose import peg_situation
 from games.engine.players.play_search import endgame_matters, search_values
 from games.engine.players.situation import WIN
 from games.engine.view import view
 from games.engine.winprob import TARGETS, win_chance
-from games.history.analysis import chance_lost, report_key
+from games.history.analysis import chance_lost
 from games.history.replay import ReplayError, replay_steps
 from games.play.models import Game
 
@@ -124,24 +122,17 @@ def play_verdicts(game: Game) -> list[PlayVerdict]:
     return out
 
 
-def play_report(game: Game, *, compute: bool = True) -> dict | None:
-    """Verdicts and per-seat totals, cached; without ``compute`` only what is already cached
-    (None when it is not)."""
-    key = f"play-report:2:{report_key(game)}"
-    report = cache.get(key)
-    if report is None and compute:
-        verdicts = play_verdicts(game)
-        totals: dict[int, dict] = {}
-        for v in verdicts:
-            t = totals.setdefault(v.seat, {"seat": v.seat, "cards": 0, "best": 0, "points": 0.0,
-                                           "worst": 0.0})
-            t["cards"] += 1
-            t["best"] += v.is_best
-            t["points"] += v.points_loss or 0.0
-            t["worst"] = max(t["worst"], v.win_loss or 0.0)
-        for t in totals.values():
-            # The costliest card, not a sum: chances given away at different scores do not add up.
-            t["worst_text"] = chance_lost(t["worst"]) if t["worst"] >= WIN_BEST else ""
-        report = {"verdicts": verdicts, "totals": sorted(totals.values(), key=lambda t: t["seat"])}
-        cache.set(key, report, timeout=24 * 3600)
-    return report
+def play_report(game: Game) -> dict:
+    """Verdicts and per-seat totals, worked out from the game (a search per card)."""
+    verdicts = play_verdicts(game)
+    totals: dict[int, dict] = {}
+    for v in verdicts:
+        t = totals.setdefault(v.seat, {"seat": v.seat, "cards": 0, "best": 0, "points": 0.0, "worst": 0.0})
+        t["cards"] += 1
+        t["best"] += v.is_best
+        t["points"] += v.points_loss or 0.0
+        t["worst"] = max(t["worst"], v.win_loss or 0.0)
+    for t in totals.values():
+        # The costliest card, not a sum: chances given away at different scores do not add up.
+        t["worst_text"] = chance_lost(t["worst"]) if t["worst"] >= WIN_BEST else ""
+    return {"verdicts": verdicts, "totals": sorted(totals.values(), key=lambda t: t["seat"])}

@@ -1,6 +1,6 @@
 """Rate limits, counted in Django's cache (Redis when ``REDIS_URL`` is set, so every process shares them).
 
-Three limits, each set in ``settings`` (and from the environment):
+Two limits, each set in ``settings`` (and from the environment):
 
 - ``RATE_LIMIT_MOVES`` (default ``600/m`` per user): generous. A quick player against the computer
   posts about every 100 ms; this only stops a runaway script. ``games.play.views.game.act`` asks
@@ -8,10 +8,6 @@ Three limits, each set in ``settings`` (and from the environment):
 - ``RATE_LIMIT_LOGIN_FAILURES`` (default ``10/m`` per address and username) and
   ``RATE_LIMIT_LOGIN_FAILURES_PER_IP`` (default ``100/m`` per address, whatever the username): strict,
   counted here and applied by accounts, which owns the log-in (``games.accounts.throttle``).
-- ``RATE_LIMIT_ANALYSIS`` (default ``12/m`` per reader: a user, or an address when signed out): the
-  record's pegging analysis searches every card laid, a few tenths of a second of a worker's CPU; a
-  game's analysis is made once and kept, so only a new one counts. Finished online games are public,
-  and without it one script walking the records would keep every worker searching.
 
 Windows are fixed (a counter per window in the cache): cheap, one ``INCR`` a request, and at most
 twice the rate across a window boundary, which is fine for each purpose. If the cache itself is
@@ -145,18 +141,3 @@ def check_move(user) -> None:
     if not hit("move", user_ident(user), setting_rate("RATE_LIMIT_MOVES")):
         log.warning("user=%s action=rate_limited scope=move", user.pk)
         raise RateLimited(MOVE_MESSAGE)
-
-
-# --- analysis ---------------------------------------------------------------------------------------
-
-
-def analysis_wait(request) -> int:
-    """Count one analysis made for the reader of ``request``: 0 when it may be made now, else the
-    seconds until it may."""
-    user = request.user
-    ident = f"user:{user_ident(user)}" if user.is_authenticated else f"ip:{client_ip(request)}"
-    rate = setting_rate("RATE_LIMIT_ANALYSIS")
-    if hit("analysis", ident, rate):
-        return 0
-    log.warning("user=%s ip=%s action=rate_limited scope=analysis", user.pk, client_ip(request))
-    return retry_after(rate)

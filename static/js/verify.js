@@ -18,7 +18,6 @@
   }
 
   function bytesToHex(bytes) { return Array.from(bytes, function (b) { return b.toString(16).padStart(2, "0"); }).join(""); }
-
   function concat(a, b) {
     const out = new Uint8Array(a.length + b.length);
     out.set(a, 0);
@@ -92,14 +91,14 @@
     return { hash: hashOk, hands: handsOk, starter: starterOk, ok: hashOk && handsOk && starterOk };
   }
 
-  function cryptoMissing() {
-    return !(window.crypto && crypto.subtle && typeof BigInt === "function");
-  }
+  function cryptoMissing() { return !(window.crypto && crypto.subtle && typeof BigInt === "function"); }
 
+  // The seeds come in a part fetched as the check scrolls into view (htmx:load); checked once.
   async function verifyRecord() {
     const data = document.getElementById("verify-data");
     const summary = document.getElementById("verify-summary");
-    if (!data || !summary) return;
+    if (!data || !summary || data.dataset.checked) return;
+    data.dataset.checked = "yes";
     const deals = JSON.parse(data.textContent);
     if (cryptoMissing()) {
       summary.dataset.state = "unavailable";
@@ -196,4 +195,5 @@
     verifyRecord();
     setUpForm();
   });
+  document.addEventListener("htmx:load", verifyRecord);
 })();

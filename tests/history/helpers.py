@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import random
 
+from games.engine.actions import Discard
+from games.engine.game import legal_actions
+from games.engine.players import discard_table
 from games.engine.rules import HouseRules
 from games.play import services
 from games.play.models import Game, Move
@@ -24,6 +27,24 @@ def finish_between(alice, bob, *, seed: int = 1, rules: HouseRules | None = None
     game = services.game_create_between(players=[alice, bob], rules=rules or HouseRules(), rated=rated)
     play_out(game, {0: alice, 1: bob}, random.Random(seed))
     game.refresh_from_db()
+    return game
+
+
+def expert_discards(state, seat, rng):
+    """Lay away what the expert would; anything else at random."""
+    if state.phase == "discard":
+        best = discard_table(state.hands[seat], is_dealer=state.dealer == seat)[0]
+        return Discard(seat, tuple(c for c in state.hands[seat] if c in best.laid_away))
+    return rng.choice(legal_actions(state, seat))
+
+
+def nine_deals(alice, bob) -> Game:
+    """A game of 121 between two people who lay away as the expert would, over nine deals: a
+    record of the length the site's games have."""
+    game = services.game_create_between(players=[alice, bob], rules=HouseRules(), rated=False)
+    play_out(game, {0: alice, 1: bob}, random.Random(2), choose=expert_discards)
+    game.refresh_from_db()
+    assert game.rounds.count() == 9
     return game
 
 
@@ -88,3 +109,20 @@ def play_table(user, seats: list[dict], *, rules: HouseRules, seed: int = 1,
 def finish_table(user, seats: list[dict], *, rules: HouseRules, seed: int = 1, accept: tuple = ()) -> Game:
     """:func:`play_table` without the snapshots."""
     return play_table(user, seats, rules=rules, seed=seed, accept=accept)[0]
+
+
+def record_parts(client, game: Game) -> list[str]:
+    """The URLs of the parts the record's first answer fetches as the reader opens them (each deal,
+    the fair-deal check, the analyses)."""
+    import re
+
+    page = client.get(f"/games/{game.pk}/record/").content.decode()
+    return re.findall(r'hx-get="([^"]+)"', page)
+
+
+def whole_record(client, game: Game) -> str:
+    """The record with every part opened: its first answer, then each part as htmx fetches it."""
+    page = client.get(f"/games/{game.pk}/record/").content.decode()
+    parts = [client.get(url, headers={"HX-Request": "true"}) for url in record_parts(client, game)]
+    assert all(p.status_code == 200 for p in parts)
+    return page + "".join(p.content.decode() for p in parts)

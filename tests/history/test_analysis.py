@@ -7,25 +7,16 @@ import random
 import pytest
 from django.urls import reverse
 
-from games.engine.actions import Discard
-from games.engine.game import legal_actions
-from games.engine.players import analyse_discard, discard_table
+from games.engine.players import analyse_discard
 from games.engine.rules import HouseRules
 from games.history.analysis import discard_report, discard_verdicts
+from games.history.tasks import analyse
 from games.play.models import Round
-from tests.history.helpers import finish_vs_computer
+from tests.history.helpers import expert_discards, finish_vs_computer
 from tests.play.factories import computer_game, play_out
 
 pytestmark = pytest.mark.django_db
 SHORT = HouseRules(target=61)
-
-
-def _expert_discards(state, seat, rng):
-    """Lay away what the expert would; anything else at random."""
-    if state.phase == "discard":
-        best = discard_table(state.hands[seat], is_dealer=state.dealer == seat)[0]
-        return Discard(seat, tuple(c for c in state.hands[seat] if c in best.laid_away))
-    return rng.choice(legal_actions(state, seat))
 
 
 def test_totals_add_up_and_every_deal_is_judged(alice):
@@ -45,7 +36,7 @@ def test_totals_add_up_and_every_deal_is_judged(alice):
 
 def test_playing_the_experts_discards_loses_nothing(alice):
     game = computer_game(alice, level="easy", rules=SHORT)
-    play_out(game, {0: alice}, random.Random(4), choose=_expert_discards)
+    play_out(game, {0: alice}, random.Random(4), choose=expert_discards)
     game.refresh_from_db()
     verdicts = discard_verdicts(game)
     assert verdicts and all(v.loss == 0 and v.chosen == v.best for v in verdicts)
@@ -64,9 +55,12 @@ def test_the_analysis_matches_the_engine_for_each_deal(alice):
 
 def test_the_record_page_shows_the_analysis(client, alice):
     game = finish_vs_computer(alice, seed=3, rules=SHORT)
+    analyse(game)  # the task the game's end enqueued
     client.force_login(alice)
     html = client.get(reverse("game_record", args=[game.pk])).content.decode()
-    assert "Discard analysis" in html and "points lost in expectation" in html
+    url = reverse("game_record_analysis", args=[game.pk, "discards"])
+    assert "Discard analysis" in html and f'hx-get="{url}"' in html
+    assert "points lost in expectation" in client.get(url, headers={"HX-Request": "true"}).content.decode()
 
 
 def test_each_verdict_says_what_the_split_cost_in_winning_chances(alice):
@@ -91,8 +85,9 @@ def test_each_verdict_says_what_the_split_cost_in_winning_chances(alice):
 
 def test_the_record_shows_the_chances_given_away(client, alice):
     game = finish_vs_computer(alice, seed=3, rules=SHORT)
+    analyse(game)
     client.force_login(alice)
-    html = client.get(reverse("game_record", args=[game.pk])).content.decode()
+    html = client.get(reverse("game_record_analysis", args=[game.pk, "discards"])).content.decode()
     assert "To win" in html and "of winning chances given away" in html
 
 

@@ -34,7 +34,7 @@ from games.history.replay import replay_steps
 from games.history.stats import player_stats
 from games.play import services
 from games.play.models import Game, Move, Round
-from tests.history.helpers import play_table, resign_after
+from tests.history.helpers import play_table, resign_after, whole_record
 from tests.play.factories import play_out
 
 pytestmark = pytest.mark.django_db
@@ -231,7 +231,7 @@ def test_every_seat_sees_the_record_replay_and_downloads_of_a_table_of_four(four
     sides = [min(s, game.target) for s in game.result["scores"]]  # the winner stands in the game hole
     for user in (alice, bob, carol):
         client.force_login(user)
-        record = client.get(f"/games/{game.pk}/record/").content.decode()
+        record = whole_record(client, game)
         assert "<h1>alice &amp; carol v bob &amp; Computer (easy)</h1>" in record
         assert f"alice &amp; carol {sides[0]} – bob &amp; Computer (easy) {sides[1]}" in record
         assert "chart-line--0" in record and "chart-line--1" in record and "chart-line--2" not in record
@@ -303,7 +303,7 @@ def test_a_three_player_record_shows_the_crib_card_and_three_lines(three, alice,
     client.force_login(bob)
     assert client.get(f"/games/{game.pk}/replay/").status_code == 404
     client.force_login(alice)
-    record = client.get(f"/games/{game.pk}/record/").content.decode()
+    record = whole_record(client, game)
     assert "<h1>alice v Computer 1 (easy) v Computer 2 (easy)</h1>" in record
     assert all(f"chart-line--{k}" in record for k in range(3))
     first = Round.objects.filter(game=game).first().summary
@@ -326,7 +326,7 @@ def test_the_browser_check_rederives_tables_of_three_and_four(three, four, alice
     client.force_login(alice)
     deals = []
     for game, _ in (three, four):
-        deals += _verify_data(client.get(f"/games/{game.pk}/record/").content.decode())
+        deals += _verify_data(whole_record(client, game))
     tampered = [dict(deals[0], crib_card=deals[0]["hands"][0][0]),
                 dict(deals[-1], starter=deals[-1]["hands"][1][0])]
     script = Path(settings.BASE_DIR, "static/js/verify.js").read_text()

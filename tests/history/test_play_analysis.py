@@ -9,6 +9,7 @@ from django.urls import reverse
 
 from games.engine.rules import HouseRules
 from games.history.play_analysis import play_report, play_verdicts
+from games.history.tasks import analyse
 from tests.history.helpers import finish_vs_computer
 from tests.play.factories import computer_game
 
@@ -43,26 +44,17 @@ def test_a_random_player_gives_points_away_and_the_best_card_costs_nothing(alice
             assert v.points_text == v.win_loss_text == ""  # unknown shows as nothing
 
 
-def test_the_record_asks_for_the_analysis_and_the_fragment_shows_it(client, alice):
-    game = finish_vs_computer(alice, seed=3, rules=HouseRules(target=61))
-    client.force_login(alice)
-    html = client.get(reverse("game_record", args=[game.pk])).content.decode()
-    url = reverse("game_play_analysis", args=[game.pk])
-    assert f'hx-get="{url}"' in html
-    part = client.get(url).content.decode()
-    assert "Pegging analysis" in part and "to win" in part
-    # Once made, the record carries it without asking again.
-    again = client.get(reverse("game_record", args=[game.pk])).content.decode()
-    assert "Pegging analysis" in again and f'hx-get="{url}"' not in again
-
-
 def test_the_fragment_is_as_private_as_the_record(client, alice, bob):
     game = finish_vs_computer(alice, seed=3, rules=HouseRules(target=61))
+    analyse(game)
+    url = reverse("game_record_analysis", args=[game.pk, "pegging"])
     client.force_login(bob)
-    assert client.get(reverse("game_play_analysis", args=[game.pk])).status_code == 404
+    assert client.get(url).status_code == 404
     active = computer_game(alice, level="easy")
     client.force_login(alice)
-    assert client.get(reverse("game_play_analysis", args=[active.pk])).status_code == 404
+    assert "Pegging analysis" in client.get(url).content.decode()
+    assert client.get(reverse("game_record_analysis", args=[active.pk, "pegging"])).status_code == 404
+    assert client.get(reverse("game_record_analysis", args=[game.pk, "chances"])).status_code == 404
 
 
 def test_a_card_the_site_laid_on_a_timeout_is_not_judged(alice):
@@ -75,16 +67,3 @@ def test_a_card_the_site_laid_on_a_timeout_is_not_judged(alice):
     # Mark every play of the person's as the site's: what the timeout path records for a card it lays.
     Move.objects.filter(pk__in=[m.pk for m in plays]).update(by_timeout=True)
     assert judged and play_verdicts(game) == []
-
-
-def test_a_kept_analysis_is_filed_under_the_game_not_its_id_alone(alice):
-    """Where ids come again (a database rolled back, as between tests), another game with the same
-    id and version is not served this one's analysis."""
-    from datetime import timedelta
-
-    from games.history.analysis import report_key
-
-    game = finish_vs_computer(alice, seed=3, rules=HouseRules(target=61))
-    report_key_now = report_key(game)
-    game.created_at += timedelta(microseconds=1)
-    assert report_key(game) != report_key_now and str(game.pk) in report_key_now

@@ -14,10 +14,11 @@ from django.core.cache import cache
 from games.engine.rules import HouseRules
 from games.history.analysis import discard_report
 from games.history.replay import replay_steps
+from games.history.tasks import analyse
 from games.play import services
 from games.play.models import Game, Move
 from games.play.narration import Seating, result_line
-from tests.history.helpers import finish_table
+from tests.history.helpers import finish_table, whole_record
 from tests.play.factories import (
     act,
     away_for,
@@ -43,7 +44,7 @@ def _pages(game, user) -> dict[str, str]:
     get = lambda url: html.unescape(c.get(url).content.decode())  # noqa: E731
     moves = Move.objects.filter(game=game).count()
     return {
-        "record": get(f"/games/{game.pk}/record/"),
+        "record": html.unescape(whole_record(c, game)),
         "text": get(f"/games/{game.pk}/export.txt"),
         "list": get(f"/players/{user.username}/games/"),
         "replay": get(f"/games/{game.pk}/replay/?step={moves}"),
@@ -94,6 +95,7 @@ def test_the_sites_lay_aways_on_a_timeout_are_logged_and_not_held_against_the_pl
         mine = [v for v in report["verdicts"] if v.seat == total["seat"]]
         assert total["by_site"] == 1 and total["deals"] == len(mine) - 1
         assert total["loss"] == pytest.approx(sum(v.loss for v in mine if not v.by_site))
+    analyse(game)
     pages = _pages(game, alice)
     line = "alice ran out of time: the site laid away for alice (timeout 1 of 3)"
     assert line in pages["record"] and line in pages["text"]

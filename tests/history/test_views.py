@@ -13,9 +13,16 @@ from games.engine.deck import deal_seed
 from games.engine.game import apply, new_game
 from games.engine.rules import HouseRules
 from games.history.models import PlayerGame
+from games.history.tasks import analyse
 from games.play import services
 from games.play.models import Game, Move, Round
-from tests.history.helpers import finish_between, finish_vs_computer, resign_after, resign_vs_computer
+from tests.history.helpers import (
+    finish_between,
+    finish_vs_computer,
+    resign_after,
+    resign_vs_computer,
+    whole_record,
+)
 from tests.play.factories import act, human_game, make_user
 
 pytestmark = pytest.mark.django_db
@@ -137,7 +144,7 @@ def test_the_record_shows_score_chart_deals_and_seeds(alice, bob, client):
     game = finish_between(alice, bob, seed=44, rules=HouseRules(target=61))
     response = client.get(f"/games/{game.pk}/record/")
     assert response.status_code == 200
-    html = response.content.decode()
+    html = whole_record(client, game)
     assert "alice v bob" in html and 'data-testid="final-score"' in html
     assert '<svg class="chart--wide" viewBox="0 0 640 240" role="img"' in html
     assert "Scores through the game" in html
@@ -148,7 +155,7 @@ def test_the_record_shows_score_chart_deals_and_seeds(alice, bob, client):
         assert deal_seed(secret, rnd.game_no, rnd.deal_no).hex() in html and rnd.commitment in html
     script = html.split('<script id="verify-data" type="application/json">')[1]
     data = json.loads(script.split("</script>")[0])
-    assert [d["id"] for d in data] == [f"deal-{r.game_no}-{r.deal_no}" for r in rounds]
+    assert [d["id"] for d in data] == [f"verify-{r.game_no}-{r.deal_no}" for r in rounds]
     assert data[0]["hands"] == rounds[0].summary["hands"] and data[0]["dealer"] == rounds[0].dealer
     assert "The play" in html and "The show" in html and "Fifteen for 2" in html
     assert "/static/js/verify.js" in html
@@ -385,10 +392,12 @@ def test_a_played_out_record_says_the_score_once(alice, bob, client):
 
 def test_show_breakdowns_and_the_analysis_write_cards_as_players_do(alice, bob, client):
     game = finish_between(alice, bob, seed=44, rules=HouseRules(target=61))
+    analyse(game)
     client.force_login(alice)
-    html = client.get(f"/games/{game.pk}/record/").content.decode()
+    html = whole_record(client, game)
     assert 'class="card-text card-text--red" title="' in html
-    analysis = html.split('class="panel analysis"')[1].split("</section>")[0]
+    analysis = client.get(f"/games/{game.pk}/record/analysis/discards/", headers={"HX-Request": "true"})
+    analysis = analysis.content.decode()
     assert "T\u2665" not in analysis and "card-text" in analysis
 
 

@@ -17,7 +17,6 @@ from django.test import Client, override_settings
 from django.urls import reverse
 
 from games.accounts.throttle import LOGIN_MESSAGE
-from games.engine.rules import HouseRules
 from games.play import ratelimit, services
 from games.play.ratelimit import MOVE_MESSAGE, Rate, parse_rate
 from tests.live.support import board_version, two_players
@@ -203,46 +202,3 @@ def test_quick_moves_over_http_are_not_throttled_by_default():
     url = reverse("act", args=[game.pk])
     statuses = {client.post(url, {"version": "0", "type": "go"}, headers=HTMX).status_code for _ in range(60)}
     assert statuses == {409}
-
-
-# --- the record's pegging analysis -----------------------------------------------------------------
-
-
-@override_settings(RATE_LIMIT_ANALYSIS="1/m")
-def test_analyses_over_the_limit_wait_with_a_panel_that_asks_again_and_compute_nothing():
-    from games.history.play_analysis import play_report
-    from tests.history.helpers import finish_vs_computer
-
-    alice = a_user()
-    first, second = (finish_vs_computer(alice, seed=s, rules=HouseRules(target=61)) for s in (3, 4))
-    client = Client()
-    client.force_login(alice)
-    assert client.get(reverse("game_play_analysis", args=[first.pk]), headers=HTMX).status_code == 200
-    response = client.get(reverse("game_play_analysis", args=[second.pk]), headers=HTMX)
-    assert response.status_code == 429
-    wait = int(response["Retry-After"])
-    assert 1 <= wait <= 61
-    html = response.content.decode()
-    # The panel keeps its place on the record and asks again by itself once the limit allows.
-    assert 'id="play-analysis"' in html and f'hx-trigger="load delay:{wait}s"' in html
-    assert reverse("game_play_analysis", args=[second.pk]) in html
-    assert play_report(second, compute=False) is None
-    # An analysis already made costs nothing: it is shown over the limit too.
-    kept = client.get(reverse("game_play_analysis", args=[first.pk]), headers=HTMX)
-    assert kept.status_code == 200 and "Pegging analysis" in kept.content.decode()
-
-
-@override_settings(RATE_LIMIT_ANALYSIS="1/m")
-def test_readers_signed_out_are_counted_by_address_and_signed_in_ones_by_account():
-    from tests.history.helpers import finish_between
-
-    alice, bob = a_user(), a_user()
-    first, second = (finish_between(alice, bob, seed=s, rules=HouseRules(target=61)) for s in (3, 4))
-    address = an_address()
-    stranger = Client(REMOTE_ADDR=address)
-    assert stranger.get(reverse("game_play_analysis", args=[first.pk])).status_code == 200
-    assert stranger.get(reverse("game_play_analysis", args=[second.pk])).status_code == 429
-    # Someone signed in from the same address has an allowance of their own.
-    alice_client = Client(REMOTE_ADDR=address)
-    alice_client.force_login(alice)
-    assert alice_client.get(reverse("game_play_analysis", args=[second.pk])).status_code == 200
