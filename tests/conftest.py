@@ -50,7 +50,7 @@ SCREEN = (
     "tests/e2e/test_error_pages.py",
     "tests/e2e/test_hints.py",
     "tests/history/test_e2e_charts.py",
-    "tests/history/test_e2e_play_analysis.py",
+    "tests/history/test_e2e_record_first_screen.py",
 )
 PURE = (
     "tests/engine/",

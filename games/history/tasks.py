@@ -9,6 +9,7 @@ A run is safe twice (a worker that died may run it again): it writes the one row
 from __future__ import annotations
 
 import logging
+import time
 
 from django_tasks import task
 
@@ -47,6 +48,7 @@ def analyse_game(game_id: int) -> str:
     game = Game.objects.filter(pk=game_id).prefetch_related("seats__user").first()
     if game is None or not analysable(game):
         return "gone"
+    start = time.perf_counter()
     analyse(game)
-    log.info("action=game_analysed game=%s", game_id)
+    log.info("action=game_analysed game=%s took_ms=%.0f", game_id, (time.perf_counter() - start) * 1000)
     return "analysed"

@@ -41,6 +41,7 @@ def test_record_verifies_deals_in_the_browser_and_the_replay_steps(live_daphne: 
 
     # The record: one tick per deal, computed by the browser from the revealed seeds.
     page.goto(f"{live_daphne}/games/{game.pk}/record/")
+    page.locator("#verify").scroll_into_view_if_needed()  # the check runs once it is in view
     expect(page.locator("#verify-summary")).to_have_attribute("data-state", "ok")
     expect(page.locator("#verify-summary")).to_contain_text(f"All {deals} deal")
     expect(page.locator('[data-verify-status="ok"]')).to_have_count(deals)
@@ -187,6 +188,7 @@ def test_tables_of_three_and_four_verify_and_replay_in_the_browser(live_daphne: 
             log_in(page, live_daphne, alice)
         deals = Round.objects.filter(game=table).count()
         page.goto(f"{live_daphne}/games/{table.pk}/record/")
+        page.locator("#verify").scroll_into_view_if_needed()
         expect(page.locator("#verify-summary")).to_have_attribute("data-state", "ok")
         expect(page.locator('[data-verify-status="ok"]')).to_have_count(deals)
         sides = 2 if table.players == 4 else 3

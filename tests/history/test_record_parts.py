@@ -50,22 +50,14 @@ def test_a_nine_deal_record_first_answers_its_summary_and_charts_in_under_60_kb(
     # Each part holds what the whole page used to.
     for rnd in Round.objects.filter(game=game):
         part = client.get(deal_url(game, rnd.game_no, rnd.deal_no), headers=HTMX).content.decode()
-        assert "deal-table" in part and "The show" in part and rnd.commitment in part
+        assert "deal-table" in part and "The play" in part and rnd.commitment in part
+        assert ("The show" in part) == rnd.summary["complete"]
         assert "<html" not in part  # a fragment for htmx
     check = client.get(reverse("game_record_verify", args=[game.pk]), headers=HTMX).content.decode()
     assert check.count('data-verify-status="pending"') == 9 and deal_seed(secret, 0, 8).hex() in check
 
 
-def test_a_part_without_htmx_is_a_page_of_its_own(alice, bob, client):
-    game = finish_vs_computer(alice, seed=3, rules=HouseRules(target=61))
-    client.force_login(alice)
-    page = client.get(deal_url(game, 0, 0)).content.decode()
-    assert "<html" in page and "Back to the game record" in page and "deal-table" in page
-    page = client.get(reverse("game_record_verify", args=[game.pk])).content.decode()
-    assert "<html" in page and 'id="verify-data"' in page and "/static/js/verify.js" in page
-
-
-def test_parts_refuse_strangers_games_in_play_and_deals_that_never_were(alice, bob, client):
+def test_parts_refuse_strangers_games_in_play_and_deals_never_dealt_and_work_without_htmx(alice, bob, client):
     game = finish_vs_computer(alice, seed=3, rules=HouseRules(target=61))
     deals = Round.objects.filter(game=game).count()
     active = computer_game(alice, level="easy")
@@ -78,6 +70,11 @@ def test_parts_refuse_strangers_games_in_play_and_deals_that_never_were(alice, b
         client.logout()
     client.force_login(alice)
     assert all(client.get(url, headers=HTMX).status_code == 200 for url in urls)
+    # Without htmx (no JavaScript) a part is a page of its own.
+    page = client.get(deal_url(game, 0, 0)).content.decode()
+    assert "<html" in page and "Back to the game record" in page and "deal-table" in page
+    page = client.get(reverse("game_record_verify", args=[game.pk])).content.decode()
+    assert "<html" in page and 'id="verify-data"' in page and "/static/js/verify.js" in page
     for url in (deal_url(game, 0, deals), deal_url(game, 1, 0), deal_url(game, 0, 10**30),
                 deal_url(active, 0, 0), reverse("game_record_verify", args=[active.pk]),
                 reverse("game_record_analysis", args=[active.pk, "pegging"]),
@@ -98,7 +95,7 @@ def test_the_record_and_its_parts_work_out_no_analysis(alice, bob, client):
         # Not made yet: the part says so and asks again by itself.
         pending = client.get(reverse("game_record_analysis", args=[game.pk, "pegging"]), headers=HTMX)
         html = pending.content.decode()
-        assert "being prepared" in html and 'hx-trigger="load delay:5s"' in html
+        assert "being prepared" in html and 'hx-trigger="load delay:3s"' in html
         assert 'hx-swap="outerHTML"' in html
     assert refuse.call_count == 0
     analyse(game)  # the task, once the game has ended

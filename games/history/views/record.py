@@ -31,7 +31,7 @@ from games.play.registry import organiser_of
 
 ANALYSES = {"discards": ("history/_discard_analysis.html", DiscardVerdict),
             "pegging": ("history/_play_analysis.html", PlayVerdict)}
-POLL_SECONDS = 5  # how soon a part whose analysis is being prepared asks again
+POLL_SECONDS = 3  # how soon a part whose analysis is being prepared asks again
 
 
 def _deals(game: Game) -> list[dict]:
