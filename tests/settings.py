@@ -64,6 +64,8 @@ TEMPLATES[1]["OPTIONS"] = {**TEMPLATES[1]["OPTIONS"], "undefined": jinja2.Strict
 if os.environ.get("TEST_TASKS") != "database":
     TASKS = {"default": {"BACKEND": "tests.immediate_tasks.OnCommitImmediateBackend",
                          "QUEUES": TASKS["default"]["QUEUES"]}}  # noqa: F405
+# The analyses of a finished game are not made by that backend (tests/immediate_tasks.py).
+TEST_TASKS_NOT_RUN = ("analysis",)
 # A worker process a test starts may send its emails where the test reads them.
 if os.environ.get("TEST_EMAIL_BACKEND"):
     EMAIL_BACKEND = os.environ["TEST_EMAIL_BACKEND"]
