@@ -1,6 +1,6 @@
 """A finished game's analyses are a task written in the transaction that ends the game, made by the
 task worker and kept; running it twice keeps one analysis; games finished before are analysed by
-``manage.py history_analyse``."""
+``manage.py history_analyse`` (or again from the admin)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import random
 from io import StringIO
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.db import transaction
 from django_tasks_db.models import DBTaskResult
@@ -56,7 +57,7 @@ def test_a_game_s_end_enqueues_its_analyses_once_and_the_worker_keeps_them(alice
     assert not analysable(Game(players=2, status=Game.Status.ACTIVE))
 
 
-def test_games_finished_without_an_analysis_are_analysed_by_the_backfill(alice):
+def test_games_finished_without_an_analysis_are_analysed_by_the_backfill(alice, client):
     with database_tasks():
         game = finish_vs_computer(alice, seed=4, rules=SHORT)
         DBTaskResult.objects.all().delete()  # as for a game finished before analyses were kept
@@ -70,3 +71,8 @@ def test_games_finished_without_an_analysis_are_analysed_by_the_backfill(alice):
         call_command("history_analyse", "--now", stdout=out)
         assert out.getvalue().endswith("1 game analysed.\n")
         assert GameAnalysis.objects.filter(game=game).exists()
+        # From the admin, an analysis made again is a task too.
+        client.force_login(get_user_model().objects.create_superuser("admin", password=None))
+        selected = {"action": "make_again", "_selected_action": [game.pk]}
+        answer = client.post("/admin/history/gameanalysis/", selected)
+        assert answer.status_code == 302 and len(enqueued()) == 2
