@@ -33,6 +33,14 @@ def record_of(user) -> Record:
     return Record() if row is None else _value(row)
 
 
+def record_data(user) -> dict | None:
+    """The player's record as their data download gives it; None if they never practised."""
+    row = CountingRecord.objects.filter(user=user).first()
+    if row is None:
+        return None
+    return {**_value(row).as_dict(), "updated_at": row.updated_at.isoformat()}
+
+
 def _locked(user) -> CountingRecord:
     CountingRecord.objects.get_or_create(user=user)
     return CountingRecord.objects.select_for_update().get(user=user)

@@ -51,6 +51,12 @@ class Counted:
     record: Record
 
     @property
+    def next_level(self) -> Level | None:
+        """The level the next hand is dealt at, when this count moved the player to another."""
+        level = level_of(self.record.level)
+        return None if level.number == self.hand.level.number else level
+
+    @property
     def advice(self) -> str:
         """What to look at again, in words; empty for a right count."""
         check = self.check

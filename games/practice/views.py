@@ -14,10 +14,12 @@ from games.practice.levels import LEVELS, STEP
 from games.practice.services import PracticeError
 
 PAGE = "practice/counting.html"
+NUMBERS = {2: "Two", 3: "Three", 4: "Four", 5: "Five"}
 
 
 def _context(request: HttpRequest, **values) -> dict:
-    return {"record": trainer.record_for(request), "levels": LEVELS, "step": STEP, **values}
+    step = NUMBERS.get(STEP, str(STEP))
+    return {"record": trainer.record_for(request), "levels": LEVELS, "step": step, **values}
 
 
 @require_http_methods(["GET", "POST"])

@@ -84,14 +84,21 @@ def test_a_wrong_count_says_what_was_missed_and_ends_the_streak(client):
     assert "Next hand" in html
 
 
-def test_a_players_record_is_kept_on_their_account(client):
+def test_a_players_record_is_kept_on_their_account_and_sets_the_level(client):
     user = make_user("counter")
     client.force_login(user)
+    levels = []
     for right in (True, True, True, False, True):
-        _count(client, right)
+        html = _count(client, right, **HTMX).content.decode()
+        levels.append(client.session[KEY]["level"])
+        if len(levels) == 3:  # three right in a row: the next hand a level up, and the page says so
+            assert "Up a level!" in html and "level 2, <strong>Runs" in html
+        if len(levels) == 4:
+            assert "Back to level 1 for now." in html
+    assert levels == [1, 1, 2, 1, 1]
+    assert "Level 1 of 5" in client.get(URL).content.decode()
     record = CountingRecord.objects.get(user=user)
     assert (record.counted, record.right, record.streak, record.best_streak) == (5, 4, 1, 3)
-    # Three right in a row dealt the fourth hand a level up.
     assert client.session[KEY]["visitor"] is None or "visitor" not in client.session[KEY]
     html = client.get(URL).content.decode()
     assert "4</strong> of 5 right (80%)" in html and "Kept in this browser" not in html
@@ -145,3 +152,15 @@ def test_logging_in_adds_the_visitors_record_to_the_accounts():
     assert visitor.session[KEY]["number"] == number  # the hand on the table stays
     html = visitor.get(URL).content.decode()
     assert "12</strong> of 13 right (92%)" in html
+
+
+def test_the_record_is_in_the_players_data_download_and_the_menu_and_rules_lead_here(client):
+    user = make_user("dora")
+    client.force_login(user)
+    assert client.get("/accounts/u/dora/data.json").json()["counting_practice"] is None
+    _count(client)
+    data = client.get("/accounts/u/dora/data.json").json()["counting_practice"]
+    assert {k: data[k] for k in ("counted", "right", "streak", "best_streak")} == {
+        "counted": 1, "right": 1, "streak": 1, "best_streak": 1}
+    assert f'href="{URL}"' in client.get("/rules/").content.decode()
+    assert f'href="{URL}"' in client.get("/").content.decode()
