@@ -24,10 +24,18 @@ SIZES = {"laptop": {"width": 1280, "height": 720}, "phone": {"width": 390, "heig
 TAP = 44  # the smallest target a finger hits reliably (WCAG 2.5.5)
 
 
+def _state(key: str) -> dict:
+    return import_module(settings.SESSION_ENGINE).SessionStore(session_key=key)[KEY]
+
+
+def _dealt(key: str):
+    state = _state(key)
+    return deal(state["seed"], state["number"], state["level"])
+
+
 def _waiting(key: str) -> tuple[int, int]:
     """The number and the true count of the hand the server dealt, read from the player's session."""
-    state = import_module(settings.SESSION_ENGINE).SessionStore(session_key=key)[KEY]
-    return state["number"], deal(state["seed"], state["number"], state["level"]).score.total
+    return _state(key)["number"], _dealt(key).score.total
 
 
 def _big_enough(page: Page, locator) -> None:
@@ -53,6 +61,10 @@ def test_a_right_and_a_wrong_count_and_the_streak(browser: Browser, live_daphne:
     page.evaluate("() => { window.__notReloaded = true; }")
 
     number, total = _waiting(key)
+    dealt = _dealt(key)
+    # The count box is described by the cards, so a screen reader hears the hand it asks about.
+    names = " ".join(c.name for c in dealt.hand)
+    expect(box).to_have_accessible_description(re.compile(f"{names}.*Starter.*{dealt.starter.name}"))
     box.fill(str(total))
     box.press("Enter")
     verdict = page.get_by_test_id("trainer-verdict")
@@ -62,6 +74,7 @@ def test_a_right_and_a_wrong_count_and_the_streak(browser: Browser, live_daphne:
     expect(page.get_by_test_id("trainer-streak")).to_have_text("1")
     expect(page.get_by_test_id("trainer-record")).to_contain_text("1 of 1 right (100%)")
     expect(page.get_by_role("link", name="Next hand")).to_be_focused()
+    expect(page.get_by_role("link", name="Next hand")).to_have_accessible_description(re.compile("^Right"))
     assert serious_axe_violations(page) == []
     screenshot(page, f"practice_right_{size}")
 
