@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from games.engine.cards import DECK, JACK, SUITS, Card
 from games.engine.scoring import ShowScore, score_hand
 
-# Three right in a row take a player up a level; a miss does not drop a steady counter to the
-# first, since the level also has a floor from the accuracy over enough hands.
+# Three right in a row take a player up a level and a miss one down; a steady counter has a floor
+# from their accuracy over enough hands, so one slip does not send them back to the start.
 STEP = 3
 FLOORS = ((0.9, 3), (0.75, 2))  # (accuracy at least, level at least)
 FLOOR_AFTER = 10  # hands counted before the accuracy sets a floor
@@ -65,20 +65,30 @@ def level_of(number: int) -> Level:
     return LEVELS[max(1, min(TOP, number)) - 1]
 
 
-def level_for(*, streak: int, counted: int, right: int) -> int:
-    """The level a record earns: one up for every ``STEP`` right in a row, and not below the floor
-    the accuracy sets once ``FLOOR_AFTER`` hands are counted.
+def next_level(level: int, *, right: bool, streak: int, counted: int, right_count: int) -> int:
+    """The level of the next hand after a count at ``level``: one up when a right count makes
+    ``STEP`` in a row (``streak``, this count included), one down on a miss, and never below the
+    floor the accuracy (``right_count`` of ``counted``) sets once ``FLOOR_AFTER`` hands are counted.
 
-    >>> level_for(streak=0, counted=0, right=0), level_for(streak=3, counted=3, right=3)
-    (1, 2)
-    >>> level_for(streak=0, counted=20, right=19), level_for(streak=40, counted=40, right=40)
-    (3, 5)
+    >>> next_level(1, right=True, streak=2, counted=2, right_count=2)
+    1
+    >>> next_level(1, right=True, streak=3, counted=3, right_count=3)
+    2
+    >>> next_level(4, right=False, streak=0, counted=9, right_count=8)
+    3
+    >>> next_level(3, right=False, streak=0, counted=20, right_count=19)
+    3
+    >>> next_level(5, right=True, streak=30, counted=30, right_count=30)
+    5
     """
-    level = 1 + streak // STEP
+    if right:
+        level += streak > 0 and streak % STEP == 0
+    else:
+        level -= 1
     if counted >= FLOOR_AFTER:
-        accuracy = right / counted
+        accuracy = right_count / counted
         level = max([level] + [floor for least, floor in FLOORS if accuracy >= least])
-    return min(TOP, level)
+    return max(1, min(TOP, level))
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ class CountingRecord(models.Model):
     right = models.PositiveIntegerField(default=0)
     streak = models.PositiveIntegerField(default=0, help_text="Right counts in a row, up to the last.")
     best_streak = models.PositiveIntegerField(default=0)
+    level = models.PositiveSmallIntegerField(default=1, help_text="The level of the next hand dealt.")
     # The last hand counted, as the trainer names it: a second answer to it is refused.
     last_hand = models.CharField(max_length=40, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -24,6 +25,8 @@ class CountingRecord(models.Model):
                                    name="counting_right_within_counted"),
             models.CheckConstraint(condition=models.Q(streak__lte=models.F("best_streak")),
                                    name="counting_streak_within_best"),
+            models.CheckConstraint(condition=models.Q(level__gte=1, level__lte=5),
+                                   name="counting_level_valid"),
         ]
 
     def __str__(self) -> str:

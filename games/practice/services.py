@@ -19,7 +19,7 @@ class AlreadyCounted(PracticeError):
 
 
 def _value(row: CountingRecord) -> Record:
-    return Record(row.counted, row.right, row.streak, row.best_streak)
+    return Record(row.counted, row.right, row.streak, row.best_streak, row.level)
 
 
 def _store(row: CountingRecord, record: Record, **extra) -> None:

@@ -8,7 +8,7 @@ import pytest
 from games.engine.cards import parse_card, parse_cards
 from games.engine.count_check import check_count
 from games.engine.scoring import score_hand
-from games.practice.levels import LEVELS, TOP, deal, level_for
+from games.practice.levels import LEVELS, TOP, deal, next_level
 from games.practice.record import Record
 
 
@@ -16,28 +16,30 @@ def _score(hand: str, starter: str, crib: bool = False):
     return score_hand(parse_cards(hand), parse_card(starter), crib=crib)
 
 
-@pytest.mark.parametrize(("streak", "counted", "right", "level"), [
-    (0, 0, 0, 1), (2, 2, 2, 1), (3, 3, 3, 2), (6, 6, 6, 3), (9, 9, 9, 4), (12, 12, 12, 5), (30, 30, 30, 5),
-    (0, 9, 9, 1),     # accuracy sets no floor before ten hands
-    (0, 10, 9, 3),    # 90%: never below runs with pairs
-    (1, 20, 15, 2),   # 75%
-    (1, 20, 14, 1),   # 70%: back to the start until the streak rebuilds
-    (7, 20, 19, 3),   # the streak and the floor agree
-    (9, 20, 15, 4),   # the streak above the floor wins
+@pytest.mark.parametrize(("level", "right", "streak", "counted", "right_count", "after"), [
+    (1, True, 1, 1, 1, 1), (1, True, 2, 2, 2, 1), (1, True, 3, 3, 3, 2),   # three in a row: up one
+    (2, True, 4, 4, 4, 2), (2, True, 6, 6, 6, 3), (4, True, 12, 12, 12, 5),
+    (5, True, 15, 15, 15, 5),                                              # the top stays the top
+    (3, False, 0, 7, 6, 2), (1, False, 0, 1, 0, 1),                        # a miss: down one, not below 1
+    (2, False, 0, 9, 8, 1),                                                # no floor before ten hands
+    (2, False, 0, 10, 9, 3),                                               # 90%: never below runs with pairs
+    (1, True, 1, 20, 15, 2),                                               # 75%
+    (2, False, 0, 20, 14, 1),                                              # 70%: no floor
+    (4, True, 2, 20, 19, 4),
 ])
-def test_the_level_follows_the_streak_with_a_floor_from_the_accuracy(streak, counted, right, level):
-    assert level_for(streak=streak, counted=counted, right=right) == level
-    assert Record(counted, right, streak, streak).level == level
+def test_the_level_goes_up_with_the_streak_down_with_a_miss_and_keeps_a_floor(
+        level, right, streak, counted, right_count, after):
+    assert next_level(level, right=right, streak=streak, counted=counted, right_count=right_count) == after
 
 
-def test_three_right_in_a_row_take_a_player_up_and_a_miss_brings_them_down():
+def test_three_right_in_a_row_take_a_player_up_and_a_miss_takes_them_one_down():
     record = Record()
     levels = []
-    for right in (True, True, True, True, True, True, False):
+    for right in (True, True, True, True, True, True, False, True, True, True):
         record = record.after(right)
         levels.append(record.level)
-    assert levels == [1, 1, 2, 2, 2, 3, 1]
-    assert record == Record(counted=7, right=6, streak=0, best_streak=6)
+    assert levels == [1, 1, 2, 2, 2, 3, 2, 2, 2, 3]
+    assert record == Record(counted=10, right=9, streak=3, best_streak=6, level=3)
 
 
 @pytest.mark.parametrize("level", range(1, TOP + 1))
@@ -103,9 +105,10 @@ def test_a_claim_below_nothing_is_not_a_count():
 
 
 def test_a_visitors_record_joins_the_accounts():
-    account = Record(10, 9, 4, 6)
+    account = Record(10, 9, 4, 6, 3)
     assert account.then(Record()) == account
-    assert account.then(Record(3, 3, 3, 3)) == Record(13, 12, 7, 7)
-    assert account.then(Record(3, 2, 1, 1)) == Record(13, 11, 1, 6)
+    assert account.then(Record(3, 3, 3, 3, 2)) == Record(13, 12, 7, 7, 3)
+    assert account.then(Record(3, 2, 1, 1, 4)) == Record(13, 11, 1, 6, 4)
     assert Record.from_dict({"counted": "x"}) == Record()
-    assert Record.from_dict({"counted": 2, "right": 5, "streak": 9, "best_streak": 0}) == Record(2, 2, 2, 2)
+    assert Record.from_dict({"counted": 2, "right": 5, "streak": 9, "best_streak": 0, "level": 9}) == \
+        Record(2, 2, 2, 2, 5)

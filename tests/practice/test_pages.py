@@ -39,7 +39,8 @@ def test_the_page_deals_a_hand_that_a_reload_keeps(client):
     assert first.status_code == 200
     html = first.content.decode()
     number, dealt = _waiting(client)
-    assert number == 1 and "Level 1 of 5" in html and "What is this hand worth?" in html
+    assert number == 1 and "Level 1 of 5" in html
+    assert ("What is the crib worth?" if dealt.crib else "What is this hand worth?") in html
     for card in (*dealt.hand, dealt.starter):
         assert card.name in html
     assert 'name="points"' in html and 'inputmode="numeric"' in html
@@ -96,6 +97,7 @@ def test_a_players_record_is_kept_on_their_account_and_sets_the_level(client):
         if len(levels) == 4:
             assert "Back to level 1 for now." in html
     assert levels == [1, 1, 2, 1, 1]
+    assert CountingRecord.objects.get(user=user).level == 1
     assert "Level 1 of 5" in client.get(URL).content.decode()
     record = CountingRecord.objects.get(user=user)
     assert (record.counted, record.right, record.streak, record.best_streak) == (5, 4, 1, 3)
@@ -140,7 +142,7 @@ def test_signing_up_keeps_the_visitors_record():
 
 def test_logging_in_adds_the_visitors_record_to_the_accounts():
     user = get_user_model().objects.create_user("carol", password=PASSWORD)
-    CountingRecord.objects.create(user=user, counted=10, right=9, streak=4, best_streak=6)
+    CountingRecord.objects.create(user=user, counted=10, right=9, streak=4, best_streak=6, level=3)
     visitor = Client()
     for _ in range(3):
         _count(visitor)
@@ -149,9 +151,12 @@ def test_logging_in_adds_the_visitors_record_to_the_accounts():
     record = CountingRecord.objects.get(user=user)
     # The visitor's three right carry the account's streak of four on to seven.
     assert (record.counted, record.right, record.streak, record.best_streak) == (13, 12, 7, 7)
+    assert record.level == 3
     assert visitor.session[KEY]["number"] == number  # the hand on the table stays
+    _count(visitor)
+    assert visitor.session[KEY]["level"] == 3  # the next is dealt at the account's level
     html = visitor.get(URL).content.decode()
-    assert "12</strong> of 13 right (92%)" in html
+    assert "13</strong> of 14 right (93%)" in html
 
 
 def test_the_record_is_in_the_players_data_download_and_the_menu_and_rules_lead_here(client):
