@@ -97,3 +97,22 @@ def test_a_right_and_a_wrong_count_and_the_streak(browser: Browser, live_daphne:
     assert serious_axe_violations(page) == []
     screenshot(page, f"practice_wrong_{size}")
     context.close()
+    if size == "laptop":
+        _without_javascript(browser, live_daphne, key)
+
+
+def _without_javascript(browser: Browser, live_daphne: str, key: str) -> None:
+    """The form posts and the result comes back by a redirect; Next hand is a plain link."""
+    context = browser.new_context(viewport=SIZES["laptop"], java_script_enabled=False)
+    context.add_cookies([{"name": "sessionid", "value": key, "url": live_daphne}])
+    page = context.new_page()
+    page.goto(f"{live_daphne}/practice/counting/")
+    number, total = _waiting(key)
+    page.locator("#count-points").fill(str(total))
+    page.get_by_role("button", name="Count", exact=True).click()
+    expect(page).to_have_url(re.compile(rf"/practice/counting/\?counted={number}$"))
+    expect(page.get_by_test_id("trainer-verdict")).to_contain_text(f"worth {total}")
+    expect(page.get_by_test_id("trainer-streak")).to_have_text("1")
+    page.get_by_role("link", name="Next hand").click()
+    expect(page.locator("input[name=hand]")).to_have_value(str(number + 1))
+    context.close()
