@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     "games.history",
     "games.tournaments",
     "games.puzzles",
+    "games.practice",
     "games.correspondence",
     "games.webpush",
     "games.pages",
