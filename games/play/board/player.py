@@ -36,6 +36,7 @@ from games.play.board.table import (
 from games.play.game_result import final_result
 from games.play.models import Game
 from games.play.narration import LogLine, log_lines
+from games.play.pass_play import pass_context, pass_to
 from games.play.registry import organiser_of, page_url
 
 
@@ -46,6 +47,8 @@ def board_context(game: Game, user, *, error: str = "") -> dict:
     assert seat is not None, "only players get a board"
     if game.status == Game.Status.ABORTED:
         return aborted_context(game, seat, error)
+    if game.pass_play is not None and (to := pass_to(game, load_state(game))) is not None:
+        return pass_context(game, to, error)  # the device changes hands: no hand is drawn
     calls = game.last_events  # the latest move's note and events, kept on the game by the services
     state = load_state(game)
     v: SeatView = view(state, seat)
@@ -282,7 +285,8 @@ def board_html(context: dict, request=None) -> SafeString:
     (``oob``)."""
     token = get_token(request) if request is not None else context.get("csrf_token", "")
     values = {**context, "csrf_token": token, "htmx": request is not None and bool(request.htmx)}
-    template = "play/board/aborted.jinja" if "aborted_by" in context else "play/board/player.jinja"
+    template = ("play/board/aborted.jinja" if "aborted_by" in context
+                else "play/board/pass.jinja" if "pass_to" in context else "play/board/player.jinja")
     return components.render(template, values)
 
 
