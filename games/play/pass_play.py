@@ -9,8 +9,6 @@ a hand without its pass screen.
 
 from __future__ import annotations
 
-from django.conf import settings
-
 from games.engine.state import GameState
 from games.play.models import Game
 
@@ -53,31 +51,3 @@ def pass_to(game: Game, state: GameState) -> int | None:
     last = game.pass_play.get("last")
     return last if last in people(game) else people(game)[0]
 
-
-def pass_context(game: Game, to: int, error: str = "") -> dict:
-    """The pass screen: who gets the device, what they are about to do and the score, nothing of
-    any hand. The computers still take their turns behind it."""
-    from games.play.board.links import game_url
-    from games.play.board.table import PHASE_TITLES
-    from games.play.services import computer_to_act, load_state
-
-    state = load_state(game)
-    names = game.seat_names()
-    sides = 3 if game.players == 3 else 2
-    return {
-        "game": game,
-        "pass_to": to,
-        "pass_name": names[to],
-        "phase_title": PHASE_TITLES.get(state.phase, ""),
-        "scores": [{"name": " & ".join(names[s] for s in range(game.players) if s % sides == side),
-                    "score": min(state.scores[side], game.target)} for side in range(sides)],
-        "dealer_name": names[state.dealer] if state.dealer is not None else "",
-        "show_url": game_url("show_hand", game.pk),
-        "computer_pending": computer_to_act(game),
-        "computer_url": game_url("computer_step", game.pk),
-        "computer_delay_ms": int(settings.COMPUTER_DELAY_SECONDS * 1000),
-        "tab_title": f"Pass to {names[to]}",
-        "online": False,
-        "tournament": None,
-        "error": error,
-    }

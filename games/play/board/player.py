@@ -21,6 +21,7 @@ from games.engine.view import SeatView, view
 from games.play import components, endings
 from games.play.board.correspondence import corr_clock
 from games.play.board.links import game_url
+from games.play.board.pass_screen import pass_context
 from games.play.board.status import presence_context
 from games.play.board.table import (
     PHASE_TITLES,
@@ -36,7 +37,7 @@ from games.play.board.table import (
 from games.play.game_result import final_result
 from games.play.models import Game
 from games.play.narration import LogLine, log_lines
-from games.play.pass_play import pass_context, pass_to
+from games.play.pass_play import pass_to
 from games.play.registry import organiser_of, page_url
 
 
