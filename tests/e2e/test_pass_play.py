@@ -33,7 +33,7 @@ class Watch:
         self.responses: list = []
         page.on("response", lambda r: self.responses.append(r))
         self.frames: list = []
-        page.on("websocket", lambda ws: ws.on("framereceived", self.frames.append))
+        page.on("websocket", lambda ws: ws.on("framereceived", lambda frame: self.frames.append(frame)))
 
     def check_answers(self) -> None:
         """The page's answers so far (read here: a handler may not wait on a body)."""
@@ -82,7 +82,9 @@ def play_to_the_end(page: Page, game: Game, watch: Watch, size: str, *, discard:
         if "phase-pass" in classes:
             game.refresh_from_db()
             state = services.load_state(game)
-            leaked = cards_in(page.content(), set(DECK) - public(state) - cuts_for_deal(game))
+            # The whole page as the browser holds it (axe-core, once injected, sits in the head).
+            dom = page.evaluate("() => document.title + document.body.outerHTML")
+            leaked = cards_in(dom, set(DECK) - public(state) - cuts_for_deal(game))
             assert not leaked, f"the pass screen's page shows {sorted(map(str, leaked))}"
             watch.check_answers()
             if "pass" not in shots:

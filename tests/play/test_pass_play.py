@@ -188,3 +188,21 @@ def test_four_in_partnerships_with_computers_and_a_resumed_game_reopens_at_the_p
     play_through(client, game, random.Random(7))
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
+
+
+def test_the_board_names_every_seat_and_a_rematch_seats_the_same_table():
+    owner = make_user("aunt")
+    client = logged_in(owner)
+    game = start(client, 2, ["Ann", "computer:easy"])
+    client.post(reverse("show_hand", args=[game.pk]), {"seat": 0}, headers=HTMX)
+    board = client.get(reverse("game", args=[game.pk]), headers=HTMX).content.decode()
+    assert "Ann (you)" in board and "Computer (easy)" in board
+    game.refresh_from_db()
+    resigned = client.post(reverse("act", args=[game.pk]), {"version": game.version, "type": "resign"}, headers=HTMX)
+    assert resigned.status_code == 200
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    rematch = services.game_rematch(user=owner, game_id=game.pk)
+    assert rematch.pass_play == {"shown": None, "deal": None} and rematch.status == Game.Status.ACTIVE
+    assert rematch.seat_names() == ["Ann", "Computer (easy)"]
+    assert Game.objects.get(pk=rematch.pk).rematch_of_id == game.pk

@@ -53,9 +53,12 @@ def board_context(game: Game, user, *, error: str = "") -> dict:
     calls = game.last_events  # the latest move's note and events, kept on the game by the services
     state = load_state(game)
     v: SeatView = view(state, seat)
-    names = seat_names(game, seat)
-    table = table_of(game, names, seat)
-    sides = side_names(v, names, seat)
+    # Passed round one device, the table is everyone's: each seat goes by its name, as at a
+    # kitchen table, and no "You" changes meaning when the device changes hands.
+    reader = None if game.pass_play is not None else seat
+    names = seat_names(game, reader)
+    table = table_of(game, names, reader)
+    sides = side_names(v, names, reader)
     # Looked up only where it is shown (the result, the full page): a move asks no more of the
     # database than it did.
     organised = SimpleLazyObject(lambda: organiser_of(game)) if game.organised else None
@@ -74,6 +77,8 @@ def board_context(game: Game, user, *, error: str = "") -> dict:
         "tracks": tracks(v, sides, v.side, final),
         "my_score": min(v.my_score, v.target),  # a winner stands in the game hole
         "partner_name": names[v.partner] if v.partner is not None else "",
+        # Passed round one device: the hand shown is named, for whoever glances at it.
+        "my_name": game.seat_names()[seat] if game.pass_play is not None else "",
         "hints": _hints(game, v),
         "record_url": _record_url(game),
         "tab_title": tab_title(v, seat, names),

@@ -91,6 +91,13 @@ def _set_shown(game: Game, shown: dict) -> None:
     _after_commit(game)
 
 
+def pass_play_rematch(old: Game) -> Game:
+    """The same table on the same device again, everyone in the same seat."""
+    seats = [{"kind": "computer", "level": s.computer_level} if s.is_computer
+             else {"kind": "person", "name": s.name} for s in old.seat_list()]
+    return game_create_pass_and_play(user=old.created_by, rules=old.house_rules, seats=seats)
+
+
 def acting_seat(game: Game) -> int:
     """The seat a move from the owner's device is for: the one shown. With the pass screen up (or a
     board left over from before the device changed hands) the move is refused, naming who is next."""
