@@ -9,6 +9,7 @@ from games.engine.rules import HouseRules
 from games.play.forms import HouseRulesForm, _shown_if
 from games.play.models import ComputerLevel
 from games.play.models.seats import NAME_LENGTH
+from games.play.names import reserved_name_reason
 
 PERSON = "person"
 KIND_CHOICES = [(PERSON, "A person at the table")] + [
@@ -58,6 +59,8 @@ class PassPlayForm(HouseRulesForm):
             name = (data.get(f"seat_{i}_name") or "").strip()
             if not name:
                 self.add_error(f"seat_{i}_name", "Type this player's name: the pass screen calls them by it.")
+            elif reason := reserved_name_reason(name):
+                self.add_error(f"seat_{i}_name", reason)
             elif name.casefold() in names:
                 self.add_error(f"seat_{i}_name", "Two players have this name: tell them apart.")
             names.add(name.casefold())

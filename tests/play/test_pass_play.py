@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from games.engine.cards import DECK, parse_card
 from games.engine.game import legal_actions
+from games.engine.rules import HouseRules
 from games.engine.state import GameState
 from games.play import pass_play, services
 from games.play.board.player import render_board_oob
@@ -114,12 +115,16 @@ def test_the_form_seats_named_people_and_computers_unrated_and_counted_by_the_si
     assert [s.user_id for s in game.seat_list()] == [owner.pk, None, owner.pk, None]
     assert Game.objects.for_user(owner).get() == game
     # Bad seats change nothing and say why.
-    for bad in (["Ann", "ann"], ["Ann", ""], ["computer:easy", "computer:expert"]):
+    for bad in (["Ann", "ann"], ["Ann", ""], ["computer:easy", "computer:expert"], ["You", "Ben"],
+                ["Computer 1", "Ben"]):
         response = client.post(reverse("new_pass_play"), form(2, bad))
         assert response.status_code == 400 and b"errorlist" in response.content
     assert Game.objects.count() == 1
     with pytest.raises(services.ServiceError):
         services.game_create_pass_and_play(user=owner, rules=game.house_rules, seats=[{"kind": "person"}] * 4)
+    with pytest.raises(services.ServiceError, match="the game itself uses"):
+        seats = [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "you"}]
+        services.game_create_pass_and_play(user=owner, rules=HouseRules(), seats=seats)
 
 
 def test_the_pass_screen_gates_every_hand_and_refuses_moves_for_a_seat_not_shown():
@@ -198,7 +203,8 @@ def test_the_board_names_every_seat_and_a_rematch_seats_the_same_table():
     board = client.get(reverse("game", args=[game.pk]), headers=HTMX).content.decode()
     assert "Ann (you)" in board and "Computer (easy)" in board
     game.refresh_from_db()
-    resigned = client.post(reverse("act", args=[game.pk]), {"version": game.version, "type": "resign"}, headers=HTMX)
+    resign = {"version": game.version, "type": "resign"}
+    resigned = client.post(reverse("act", args=[game.pk]), resign, headers=HTMX)
     assert resigned.status_code == 200
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED

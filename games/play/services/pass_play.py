@@ -13,6 +13,7 @@ from games.engine.rules import HouseRules
 from games.play import pass_play
 from games.play.models import ComputerLevel, Game, Seat
 from games.play.models.seats import NAME_LENGTH
+from games.play.names import reserved_name_reason
 from games.play.services.core import _after_commit, _apply, _lock, _rule_fields, _start, load_state
 from games.play.services.errors import NotAPlayer, NotAvailable, ServiceError
 
@@ -31,6 +32,8 @@ def game_create_pass_and_play(*, user: AbstractBaseUser, rules: HouseRules, seat
         raise ServiceError("Someone has to hold the device: name at least one player.")
     if any(not n or len(n) > NAME_LENGTH for n in names):
         raise ServiceError(f"Give each player a name of 1 to {NAME_LENGTH} characters.")
+    if reason := next((r for n in names if (r := reserved_name_reason(n))), None):
+        raise ServiceError(reason)
     if len({n.casefold() for n in names}) != len(names):
         raise ServiceError("Give each player a different name, so the pass screen can tell them apart.")
     if any(s.get("kind") == "computer" and s.get("level") not in ComputerLevel.values for s in seats):
@@ -54,9 +57,10 @@ def game_create_pass_and_play(*, user: AbstractBaseUser, rules: HouseRules, seat
 
 
 @transaction.atomic
-def game_show_hand(*, user: AbstractBaseUser, game_id: int, seat: int) -> Game:
+def game_show_hand(*, user: AbstractBaseUser, game_id: int, seat: int, origin: str = "") -> Game:
     """The player at ``seat`` has the device and taps to see their hand: the board shows it from now
-    on, until the device must go to someone else. Only the seat the pass screen names may be shown."""
+    on, until the device must go to someone else. Only the seat the pass screen names may be shown.
+    ``origin``: the page that asked, answered with the board (as for ``game_act``)."""
     game = _lock(game_id)
     if game.pass_play is None or game.created_by_id != user.pk:
         raise NotAPlayer("This game is not being passed round your device.")
@@ -68,7 +72,8 @@ def game_show_hand(*, user: AbstractBaseUser, game_id: int, seat: int) -> Game:
         raise NotAvailable("A hand is shown already; play on.")
     if seat != wanted:
         raise NotAvailable(f"The device goes to {_name(game, wanted)} now.")
-    _set_shown(game, {"shown": seat, "deal": [state.game_no, state.deal_no], "last": seat})
+    _set_shown(game, {"shown": seat, "deal": [state.game_no, state.deal_no], "last": seat},
+               origin=origin, actor=user.pk)
     return game
 
 
@@ -83,12 +88,12 @@ def game_cover_hands(*, user: AbstractBaseUser, game_id: int) -> None:
         _set_shown(game, {**game.pass_play, "shown": None})
 
 
-def _set_shown(game: Game, shown: dict) -> None:
+def _set_shown(game: Game, shown: dict, *, origin: str = "", actor: int | None = None) -> None:
     game.pass_play = shown
     game.version += 1
     # The version moves on: a board drawn before the device changed hands cannot move for anyone.
     Game.objects.filter(pk=game.pk).update(pass_play=game.pass_play, version=game.version)
-    _after_commit(game)
+    _after_commit(game, origin=origin, actor=actor)
 
 
 def pass_play_rematch(old: Game) -> Game:

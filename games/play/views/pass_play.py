@@ -11,7 +11,7 @@ from django.views.decorators.http import require_POST
 from games.play import services
 from games.play.models import Game
 from games.play.pass_play_form import PassPlayForm
-from games.play.views.game import _board_response, _redirect_with_calls, not_your_game
+from games.play.views.game import _board_response, _redirect_with_calls, board_tab, not_your_game
 
 
 @login_required
@@ -38,7 +38,8 @@ def show_hand(request: HttpRequest, game_id: int) -> HttpResponse:
     seat = request.POST.get("seat", "")
     try:
         services.game_show_hand(
-            user=request.user, game_id=game_id, seat=int(seat) if seat.isdigit() else -1
+            user=request.user, game_id=game_id, seat=int(seat) if seat.isdigit() else -1,
+            origin=board_tab(request),
         )
     except services.NotAPlayer:
         return not_your_game(request)
