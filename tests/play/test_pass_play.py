@@ -13,6 +13,8 @@ from games.engine.cards import DECK, parse_card
 from games.engine.game import legal_actions
 from games.engine.rules import HouseRules
 from games.engine.state import GameState
+from games.history.models import PlayerGame
+from games.history.stats import player_stats
 from games.play import pass_play, services
 from games.play.board.player import render_board_oob
 from games.play.models import Game, Move
@@ -174,6 +176,13 @@ def test_two_people_play_to_the_end_and_the_game_is_kept_with_their_names():
     assert "Ann" in record and "Ben" in record and "Pass and play" in record
     export = client.get(reverse("game_export_text", args=[game.pk])).content.decode()
     assert "Ann" in export and "Ben" in export
+    replay = client.get(reverse("game_replay", args=[game.pk]))
+    assert replay.status_code == 200 and "Ann" in replay.content.decode()
+    history = client.get(reverse("my_games"), follow=True).content.decode()
+    assert reverse("game_record", args=[game.pk]) in history
+    # Listed once, and no win or loss of the owner's: they were every person at the table.
+    assert PlayerGame.objects.filter(game=game, user=owner).count() == 1
+    assert player_stats(owner, vs_computer=True)["games"] == 0
 
 
 def test_four_in_partnerships_with_computers_and_a_resumed_game_reopens_at_the_pass_screen():
