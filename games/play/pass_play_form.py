@@ -16,7 +16,7 @@ KIND_CHOICES = [(PERSON, "A person at the table")] + [
     (level, f"Computer ({label.lower()})") for level, label in ComputerLevel.choices
 ]
 SEAT_LABELS = {
-    1: "Seat 1 (deals first if the cut says so)",
+    1: "Seat 1",
     2: "Seat 2 (on seat 1's left)",
     3: "Seat 3 (opposite seat 1: partners at four)",
     4: "Seat 4 (on seat 1's right)",

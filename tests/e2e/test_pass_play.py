@@ -66,6 +66,7 @@ def start(page: Page, base: str, user: str, seats: list[str]) -> Game:
             page.locator(f"#id_pass-seat_{n}_name").fill(seat)
     page.locator("summary", has_text="House rules").click()
     page.locator("#id_pass-target").select_option("61")
+    screenshot(page, f"pass-play-form-{page.viewport_size['width']}")
     page.get_by_role("button", name="Start the game").click()
     expect(page.locator(".phase-pass")).to_be_visible()
     return Game.objects.get(pk=int(page.url.rstrip("/").split("/")[-1]))
