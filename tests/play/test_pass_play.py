@@ -124,6 +124,9 @@ def test_the_form_seats_named_people_and_computers_unrated_and_counted_by_the_si
     assert Game.objects.count() == 1
     with pytest.raises(services.ServiceError):
         services.game_create_pass_and_play(user=owner, rules=game.house_rules, seats=[{"kind": "person"}] * 4)
+    with pytest.raises(services.ServiceError, match="a person or a computer"):
+        seats = [{"kind": "person", "name": "Ann"}, {"kind": "open"}]
+        services.game_create_pass_and_play(user=owner, rules=HouseRules(), seats=seats)
     with pytest.raises(services.ServiceError, match="the game itself uses"):
         seats = [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "you"}]
         services.game_create_pass_and_play(user=owner, rules=HouseRules(), seats=seats)

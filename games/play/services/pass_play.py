@@ -36,7 +36,8 @@ def game_create_pass_and_play(*, user: AbstractBaseUser, rules: HouseRules, seat
         raise ServiceError(reason)
     if len({n.casefold() for n in names}) != len(names):
         raise ServiceError("Give each player a different name, so the pass screen can tell them apart.")
-    if any(s.get("kind") == "computer" and s.get("level") not in ComputerLevel.values for s in seats):
+    computers = [s for s in seats if s.get("kind") != "person"]
+    if any(s.get("kind") != "computer" or s.get("level") not in ComputerLevel.values for s in computers):
         raise ServiceError("Each seat is a person or a computer.")
     fields = {**_rule_fields(rules), "manual_counting": False, "muggins": False}
     levels = [s["level"] for s in seats if s.get("kind") == "computer"]
