@@ -156,7 +156,11 @@ def test_the_pass_screen_gates_every_hand_and_refuses_moves_for_a_seat_not_shown
     board = client.post(show_url, {"seat": 0}, headers=HTMX)
     assert board.status_code == 200 and "phase-pass" not in board.content.decode()
     game.refresh_from_db()
-    assert client.post(act_url, {"version": game.version, **move}, headers=HTMX).status_code == 200
+    # Without JavaScript the move is answered by the page again: the pass screen, saying who is next.
+    page = client.post(act_url, {"version": game.version, **move}, follow=True)
+    assert page.status_code == 200 and page.redirect_chain[-1][1] == 302
+    assert "I'm Ben, show my hand" in page.content.decode()
+    assert_pass_screen_hides_everything(game, page.content.decode(), "after a move without JavaScript")
     bens = as_form(legal_actions(state_of(game), 1)[0])
     stale = client.post(act_url, {"version": game.version, **bens}, headers=HTMX)
     assert stale.status_code == 409 and "Pass the device to Ben" in stale.content.decode()

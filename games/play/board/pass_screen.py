@@ -8,6 +8,7 @@ from django.conf import settings
 from games.play.board.links import game_url
 from games.play.board.table import PHASE_TITLES
 from games.play.models import Game
+from games.play.narration import LogLine
 
 
 def pass_context(game: Game, to: int, error: str = "") -> dict:
@@ -31,6 +32,9 @@ def pass_context(game: Game, to: int, error: str = "") -> dict:
         "computer_url": game_url("computer_step", game.pk),
         "computer_delay_ms": int(settings.COMPUTER_DELAY_SECONDS * 1000),
         "tab_title": f"Pass to {names[to]}",
+        # Said in the page's status line, as a move's calls are: a screen reader hears who is next.
+        "calls": [LogLine(who="", text=f"Pass the device to {names[to]}.", points=0, kind="pass", cards=(),
+                          mine=False)],
         "online": False,
         "tournament": None,
         "error": error,
