@@ -228,3 +228,11 @@ def test_the_board_names_every_seat_and_a_rematch_seats_the_same_table():
     assert rematch.pass_play == {"shown": None, "deal": None} and rematch.status == Game.Status.ACTIVE
     assert rematch.seat_names() == ["Ann", "Computer (easy)"]
     assert Game.objects.get(pk=rematch.pk).rematch_of_id == game.pk
+
+
+def test_three_people_pass_the_device_through_a_whole_deal():
+    owner = make_user("teacher")
+    client = logged_in(owner)
+    game = start(client, 3, ["Ann", "Ben", "Cal"])
+    seen = play_through(client, game, random.Random(9), until=lambda s: s.deal_no >= 1)
+    assert seen["shown"] == {0, 1, 2} and seen["passes"] >= 9
