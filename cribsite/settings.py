@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     "games.history",
     "games.tournaments",
     "games.puzzles",
+    "games.practice",
     "games.correspondence",
     "games.webpush",
     "games.pages",
@@ -79,7 +80,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # NUL in a path, query, form or cookie: 400 before any lookup (PostgreSQL would raise a 500).
     "cribsite.middleware.RejectNullCharactersMiddleware",
-    "cribsite.middleware.BusyDatabaseMiddleware",  # all pooled connections busy: 503, not 500
+    "cribsite.middleware.DatabaseUnavailableMiddleware",  # database busy or away: 503, not 500
     "cribsite.origin.RequestOriginMiddleware",  # without SITE_URL, emails link to the served origin
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -147,17 +148,28 @@ if DB_POOL_MAX and DB_POOL_MAX < HTTP_THREADS + SOCKET_THREADS + 2:
         f"DB_POOL_MAX={DB_POOL_MAX} is smaller than HTTP_THREADS + SOCKET_THREADS + 2 "
         f"({HTTP_THREADS + SOCKET_THREADS + 2}): raise it or lower the thread counts."
     )
-if DB_POOL_MAX and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+POSTGRESQL = DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+if DB_POOL_MAX and POSTGRESQL:
     DATABASES["default"]["CONN_MAX_AGE"] = 0  # Django refuses a pool with persistent connections
+    # The same backend, waiting for a pooled connection a second at a time and asking the server
+    # between two: a server down or restarting fails the request at once (a 503), not after
+    # DB_POOL_TIMEOUT (cribsite/postgresql).
+    DATABASES["default"]["ENGINE"] = "cribsite.postgresql"
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
-        "min_size": 2, "max_size": DB_POOL_MAX, "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "20")),
+        "min_size": 2, "max_size": DB_POOL_MAX, "timeout": 1.0,
+        # A failed connection attempt is retried with a doubling delay; a short give-up lets the next
+        # request start afresh, so the pool is back within a second or two of the server.
+        "reconnect_timeout": 3.0,
     }
+    # A connection is checked as the pool hands it out (an empty statement, about 50 µs on loopback):
+    # after PostgreSQL restarts, the pool's idle connections are dead, and each would fail a request.
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+DB_POOL_TIMEOUT = float(os.environ.get("DB_POOL_TIMEOUT", "20"))
 # Parameters sent apart from the statement, and a statement run five times on a connection
 # prepared there: PostgreSQL then plans it once, not on every move. Planning was more of its
 # CPU than running the statements (bench.load at 200 games: 10% more moves a second with it).
 # Off (DB_PREPARED_STATEMENTS=0) behind a pooler that hands each transaction another connection.
-if (DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
-        and os.environ.get("DB_PREPARED_STATEMENTS", "1") != "0"):
+if POSTGRESQL and os.environ.get("DB_PREPARED_STATEMENTS", "1") != "0":
     DATABASES["default"].setdefault("OPTIONS", {}).update(server_side_binding=True, prepare_threshold=5)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A live daphne in the browser tests runs in another process: it needs a file, not :memory:.

@@ -15,6 +15,7 @@ urlpatterns = [
     path("", include("games.history.urls")),
     path("tournaments/", include("games.tournaments.urls")),
     path("", include("games.puzzles.urls")),
+    path("", include("games.practice.urls")),
     path("", include("games.correspondence.urls")),
     path("accounts/", include("games.accounts.urls")),
     path("", include("games.webpush.urls")),

@@ -24,11 +24,12 @@ ALLOWED = {
     "tournaments": {"engine", "infra", "play"},
     "webpush": {"engine", "infra", "play"},
     "puzzles": {"engine", "infra", "play", "history"},
+    "practice": {"engine", "infra", "play"},
     "correspondence": {"engine", "infra", "play", "webpush", "queue"},
-    "accounts": {"engine", "infra", "play", "history", "tournaments", "puzzles", "correspondence", "webpush",
-                 "queue"},
-    "pages": {"engine", "infra", "play", "history", "tournaments", "puzzles", "accounts", "correspondence",
-              "webpush", "queue"},
+    "accounts": {"engine", "infra", "play", "history", "tournaments", "puzzles", "practice", "correspondence",
+                 "webpush", "queue"},
+    "pages": {"engine", "infra", "play", "history", "tournaments", "puzzles", "practice", "accounts",
+              "correspondence", "webpush", "queue"},
 }
 # Template tag libraries, by the app that defines them.
 LIBRARIES = {

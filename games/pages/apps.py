@@ -16,3 +16,4 @@ class PagesConfig(AppConfig):
 
         register_page("home", lambda: reverse("home"))
         register_page("house_rules", lambda: reverse("how_to_play") + "#house-rules")
+        register_page("hand_counter", lambda: reverse("how_to_play") + "#counter")

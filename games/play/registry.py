@@ -164,6 +164,7 @@ PAGES = {
     "record": "a finished game's record (a game id)",
     "fair_deals": "how a deal's commitment is checked",
     "house_rules": "what each house rule means",
+    "hand_counter": "the counter that counts any hand a player types",
     "profile": "a player's profile (a username)",
     "table_preferences": "where a player's table switches (sound, animations) are saved",
 }

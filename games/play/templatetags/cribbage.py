@@ -15,6 +15,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
 from games.engine.cards import Card, parse_card
+from games.engine.count_check import check_count
 from games.engine.deck import commitment, deal_seed
 from games.play import components
 from games.play.chat import MESSAGES
@@ -180,7 +181,8 @@ def ago(moment) -> str:
 # so a helper added for one engine is there for the other.
 SHARED_FILTERS = (card_name, cards_text, countdown)
 SHARED_GLOBALS = (
-    card_face, card_back, card_back_items, cribbage_board, deal_commitment, quick_message_buttons,
+    card_face, card_back, card_back_items, check_count, cribbage_board, deal_commitment,
+    quick_message_buttons,
 )
 
 for _filter in SHARED_FILTERS:
