@@ -190,9 +190,10 @@ def test_a_go_said_by_the_computer_scores_for_the_learner():
 def test_the_cut_the_crib_and_the_skunk_lines():
     state = start_deal(HouseRules(), dealer=1, hands=["AH 2H 3H 4H 5H 6H", "AS 2S 3S 4S 5S 6S"], starter="7D")
     text = said(view(state, 0))
-    assert "the crib is the computer's" in text
+    assert "the crib is its own" in text
     skunk = coach._skunk_lines(view(state, 0), 0)
-    assert "91" in skunk and "61" in skunk and "skunk" in skunk
+    assert "loses with 90 or fewer points (short of 91) is skunked" in skunk
+    assert "with 60 or fewer (short of 61), double-skunked" in skunk
 
 
 def test_the_lesson_seed_is_drawn_until_its_first_deals_teach_whoever_deals():

@@ -20,10 +20,10 @@ CUT = ("The cut for deal: choose any card from the spread, and the computer choo
 WHY_CRIB = ("Why it matters: each player lays two cards away into the crib, and the crib is the dealer's. "
             "It is counted for the dealer at the show as a third hand, so the dealer scores more; "
             "the other player, the pone, leads the play and counts first at the show.")
-CRIB_MINE = ("You deal, so the crib is yours: the two cards you lay away score for you. Lay away cards "
+CRIB_MINE = ("You deal, so the crib is yours: the two cards you lay away score for you. Give it cards "
              "that go together (a five, a pair, cards that make fifteen).")
-CRIB_THEIRS = ("The computer deals, so the crib is the computer's: the two cards you lay away score for it. "
-               "Lay away cards that go badly together (far apart, no fives, no pairs).")
+CRIB_THEIRS = ("The computer deals, so the crib is its own: the two cards you lay away score for it. "
+               "Give it cards that go badly together (far apart, no fives, no pairs).")
 PLAY_TIP = ("Lay a card that keeps the count at 31 or under. Making 15 or 31 scores two, matching the "
             "last card's rank scores a pair, three cards in sequence score a run.")
 SHOW = ("The show: each hand is counted with the starter as a fifth card: the pone's hand first, then "
@@ -85,10 +85,10 @@ def advice(v: SeatView) -> str:
     best = expert_discards(v)[0]["option"]
     hand, crib = f"{best.expected_hand:.1f}", f"{abs(best.expected_crib):.1f}"
     worth = (f"about {hand} points in your hand and {crib} in your crib" if v.dealer == v.seat else
-             f"about {hand} points in your hand, less about {crib} that the two give the computer's crib")
+             f"about {hand} points in your hand, less {crib} given to the computer's crib")
     return (f"The computer's advice: lay away {words.cards(best.laid_away)} and keep "
-            f"{words.cards(best.kept)}. On average, with the starter still to come, that is {worth}: "
-            f"{best.net:.1f} in all. The hint below lists every way to lay away two.")
+            f"{words.cards(best.kept)}: {worth}, {best.net:.1f} in all (on average, before the starter). "
+            "The hint lists every way.")
 
 
 def best_play(v: SeatView) -> str:
@@ -114,13 +114,17 @@ def _play_lines(v: SeatView, me: int) -> list[str]:
         if heels:
             who = "you" if heels[0].seat == me else "the computer"
             lines.append(f"A jack turned: {words.score_words(heels[0])}, pegged by the dealer ({who}).")
-    # The last two cards: the learner's card and its explanation stay up while the computer answers.
-    lines += [words.step_sentence(s, me, COMPUTER) for s in steps[-2:]]
+    # From the learner's latest card on: what it made stays up while the computer answers (its
+    # card, or its go and the card it leads after).
+    mine = [i for i, s in enumerate(steps) if s.seat == me]
+    lines += [words.step_sentence(s, me, COMPUTER) for s in steps[mine[-1] if mine else -1:]]
     if v.my_turn and v.can_go:
         lines.append("You have no card that keeps the count at 31 or under: say Go. "
                      "The computer plays on and pegs one for the go, two if it makes 31.")
     elif v.my_turn:
-        lines.append(f"Your turn: the count is {v.count}. {PLAY_TIP}")
+        # The rule of the count is said on the learner's first cards; after that, the count alone.
+        first_cards = v.game_no == 0 and v.deal_no == 0 and len(mine) < 2
+        lines.append(f"Your turn: the count is {v.count}." + (f" {PLAY_TIP}" if first_cards else ""))
         if tip := best_play(v):
             lines.append(tip)
     return lines
@@ -160,10 +164,11 @@ def _skunk_lines(v: SeatView, me: int) -> str:
     mine, theirs = v.scores[v.side], v.scores[1 - v.side]
     if not v.rules.skunks:
         return f"The game is to {v.target}; skunks do not count in this game."
-    doubled = f"; under the line at {double} it is a double skunk, four games" if double else ""
-    return (f"The skunk lines: the game is to {v.target}, and the line at {line} on the board is the skunk "
-            f"line. Win while the other player has not passed it and you skunk them: the win counts two "
-            f"games in a match{doubled}. You have {mine}; the computer has {theirs}.")
+    doubled = (f"; with {double - 1} or fewer (short of {double}), double-skunked: four games"
+               if double else "")
+    return (f"The skunk lines on the board: the game is to {v.target}, and a player who loses with "
+            f"{line - 1} or fewer points (short of {line}) is skunked: the win counts two games in a "
+            f"match{doubled}. You have {mine}; the computer has {theirs}.")
 
 
 def _game_over(v: SeatView, me: int) -> dict:
