@@ -207,3 +207,18 @@ def test_the_lesson_seed_is_drawn_until_its_first_deals_teach_whoever_deals():
     drawn = iter([bad, bad, good])
     assert deals.lesson_secret(lambda n: next(drawn)) == good.hex()
     assert first_deals_teach(bytes.fromhex(deals.lesson_secret()))
+
+
+@pytest.mark.parametrize("scores", [(120, 40), (40, 120)])
+def test_the_game_s_end_says_who_won_the_skunk_and_offers_a_normal_game(scores):
+    rng = random.Random(1)
+    state = start_deal(HouseRules(), dealer=1, hands=["AH 2H 3H 4H 5H 6H", "AS 2S 3S 4S 5S 6S"],
+                       starter="KD", scores=scores)
+    while state.phase not in ("game_over", "match_over"):
+        seat = state.to_act[0] if state.phase == "discard" else state.turn
+        state, _ = apply(state, rng.choice(legal_actions(state, seat)))
+    panel = coach.explain(view(state, 0))
+    won = view(state, 0).result.winner == 0
+    assert panel["lines"][0] == ("You won the game. Well played!" if won else "The computer won this time.")
+    assert won == (scores[0] == 120)
+    assert "90 or fewer points" in panel["lines"][1] and panel["offer"] is True
