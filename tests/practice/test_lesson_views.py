@@ -74,6 +74,9 @@ def test_start_leave_and_resume_a_lesson(ann):
     # Left and come back to: the lesson page offers the game in hand.
     page = client.get(PAGE).content.decode()
     assert "Resume your lesson" in page and f'href="{game.get_absolute_url()}"' in page
+    # The player's data download tells of it.
+    data = client.get("/accounts/u/ann/data.json").json()["lessons"]
+    assert data["lessons_started"] == 1 and data["latest_game"] == game.pk
 
 
 def test_a_normal_game_has_no_coach(ann):

@@ -26,6 +26,15 @@ def _record(user) -> LessonRecord:
     return LessonRecord.objects.select_for_update().get(user=user)
 
 
+def lesson_data(user) -> dict | None:
+    """The player's lessons as their data download gives them; None if they never took one."""
+    row = LessonRecord.objects.filter(user=user).first()
+    if row is None:
+        return None
+    return {"lessons_started": row.lessons_started, "explanations_hidden": row.coach_hidden,
+            "latest_game": row.game_id, "updated_at": row.updated_at.isoformat()}
+
+
 def lesson_in_hand(user) -> Game | None:
     """The player's lesson game still being played, to resume; None if there is none."""
     record = LessonRecord.objects.filter(user=user).select_related("game").first()
