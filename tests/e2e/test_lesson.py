@@ -34,6 +34,9 @@ def test_a_learner_plays_the_lesson_through_with_every_step_explained(live_daphn
     log_in(page, live_daphne, make_user("learner"))
     page.goto(f"{live_daphne}/rules/")
     page.get_by_role("link", name="Learn by playing").click()
+    expect(page.get_by_role("heading", name="Learn by playing")).to_be_visible()
+    both_sizes(page, "intro")
+    assert serious_axe_violations(page) == []
     page.get_by_role("button", name="Start the lesson").click()
 
     board, coach = page.locator("#board"), page.locator("#coach")
