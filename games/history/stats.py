@@ -63,7 +63,8 @@ def _records(rows, field: str) -> list[dict]:
 def player_stats(user, *, vs_computer: bool | None = None, players: int = 2) -> dict:
     """Totals, win rate, averages per deal and the record against each opponent (two players) or
     with each partner (four), over the ``players``-seat games (``vs_computer`` None: both kinds)."""
-    rows = PlayerGame.objects.filter(user=user, players=players)
+    # A game passed round one device is its owner's every named seat at once: no record of theirs.
+    rows = PlayerGame.objects.filter(user=user, players=players, game__pass_play__isnull=True)
     if vs_computer is not None:
         rows = rows.filter(vs_computer=vs_computer)
     played = Q(entered=False)

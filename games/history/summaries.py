@@ -272,7 +272,7 @@ def player_rows(game: Game, summaries: list[dict] | None, moves: list[Move]) -> 
         games_lost = sum(match_scores) - games_won if entered else len(lost)
         stats = _deal_stats(me, summaries) if summaries is not None else {}
         rows.append(PlayerGame(
-            game=game, seat=me, user=seat.user, players=players,
+            game=game, seat=me, user=_listed_user(game, seat), players=players,
             opponent=opponents[0].user if players == 2 else None,
             opponent_name=names[me][0], partner=partner.user if partner else None, partner_name=names[me][1],
             vs_computer=game.vs_computer, rated=game.rated, target=game.target,
@@ -290,6 +290,14 @@ def player_rows(game: Game, summaries: list[dict] | None, moves: list[Move]) -> 
             deals=deals, replayed=summaries is not None, **stats,
         ))
     return rows
+
+
+def _listed_user(game: Game, seat):
+    """Whose list a seat's row is in. A game passed round one device is in its owner's list once
+    (by its first named seat), not once for every person who played on it."""
+    if game.pass_play is not None and seat.index != next(s.index for s in game.seat_list() if s.user_id):
+        return None
+    return seat.user
 
 
 @transaction.atomic

@@ -1,7 +1,7 @@
 from django.urls import path
 
 import games.play.converters  # noqa: F401  registers <id:...>, the one converter for ids
-from games.play.views import game, lobby
+from games.play.views import game, lobby, pass_play
 
 urlpatterns = [
     # Every move, every computer step: first, so that resolving them tries nothing else.
@@ -11,6 +11,8 @@ urlpatterns = [
     path("games/new/computer/", lobby.new_computer_game, name="new_computer_game"),
     path("games/new/seek/", lobby.new_seek, name="new_seek"),
     path("games/new/table/", lobby.new_table, name="new_table"),
+    path("games/new/pass-and-play/", pass_play.new_pass_play, name="new_pass_play"),
+    path("games/<id:game_id>/show-hand/", pass_play.show_hand, name="show_hand"),
     path("games/<id:game_id>/accept/", lobby.accept, name="accept"),
     path("games/<id:game_id>/withdraw/", lobby.withdraw, name="withdraw"),
     path("games/<id:game_id>/leave/", lobby.leave, name="leave"),

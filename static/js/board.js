@@ -134,7 +134,7 @@
   // control that went (the card just played, the cut deck) hands focus to the next thing to do, or
   // to the player's seat while the others move, if the keyboard was in the board.
   const NEXT_THING = [".card-button.playable:not(:disabled)", ".card-pick__box:not(:disabled)",
-    ".fan .card-button:not(:disabled)", ".seat--me .button--primary", ".result .button--primary"];
+    ".fan .card-button:not(:disabled)", ".seat--me .button--primary", ".result .button--primary", "#show-hand"];
   let keyboardInBoard = false;
   document.addEventListener("focusin", function (e) {
     keyboardInBoard = !!(e.target.closest && e.target.closest("#board"));

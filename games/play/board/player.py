@@ -21,6 +21,7 @@ from games.engine.view import SeatView, view
 from games.play import components, endings
 from games.play.board.correspondence import corr_clock
 from games.play.board.links import game_url
+from games.play.board.pass_screen import pass_context
 from games.play.board.status import presence_context
 from games.play.board.table import (
     PHASE_TITLES,
@@ -36,6 +37,7 @@ from games.play.board.table import (
 from games.play.game_result import final_result
 from games.play.models import Game
 from games.play.narration import LogLine, log_lines
+from games.play.pass_play import pass_to
 from games.play.registry import coach_for, organiser_of, page_url
 
 
@@ -46,12 +48,17 @@ def board_context(game: Game, user, *, error: str = "") -> dict:
     assert seat is not None, "only players get a board"
     if game.status == Game.Status.ABORTED:
         return aborted_context(game, seat, error)
+    if game.pass_play is not None and (to := pass_to(game, load_state(game))) is not None:
+        return pass_context(game, to, error)  # the device changes hands: no hand is drawn
     calls = game.last_events  # the latest move's note and events, kept on the game by the services
     state = load_state(game)
     v: SeatView = view(state, seat)
-    names = seat_names(game, seat)
-    table = table_of(game, names, seat)
-    sides = side_names(v, names, seat)
+    # Passed round one device, the table is everyone's: each seat goes by its name, as at a
+    # kitchen table, and no "You" changes meaning when the device changes hands.
+    reader = None if game.pass_play is not None else seat
+    names = seat_names(game, reader)
+    table = table_of(game, names, reader)
+    sides = side_names(v, names, reader)
     # Looked up only where it is shown (the result, the full page): a move asks no more of the
     # database than it did.
     organised = SimpleLazyObject(lambda: organiser_of(game)) if game.organised else None
@@ -70,6 +77,8 @@ def board_context(game: Game, user, *, error: str = "") -> dict:
         "tracks": tracks(v, sides, v.side, final),
         "my_score": min(v.my_score, v.target),  # a winner stands in the game hole
         "partner_name": names[v.partner] if v.partner is not None else "",
+        # Passed round one device: the hand shown is named, for whoever glances at it.
+        "my_name": game.seat_names()[seat] if game.pass_play is not None else "",
         "hints": _hints(game, v),
         "coach": coach_for(game, v, user),
         "record_url": _record_url(game),
@@ -288,7 +297,8 @@ def board_html(context: dict, request=None) -> SafeString:
     (``oob``)."""
     token = get_token(request) if request is not None else context.get("csrf_token", "")
     values = {**context, "csrf_token": token, "htmx": request is not None and bool(request.htmx)}
-    template = "play/board/aborted.jinja" if "aborted_by" in context else "play/board/player.jinja"
+    template = ("play/board/aborted.jinja" if "aborted_by" in context
+                else "play/board/pass.jinja" if "pass_to" in context else "play/board/player.jinja")
     return components.render(template, values)
 
 

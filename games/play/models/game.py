@@ -150,6 +150,11 @@ class Game(HouseRuleFields):
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches", editable=False
     )
 
+    # Pass and play: a game on its creator's device, each named seat played in turn. None for any
+    # other game; else {"shown": the seat whose hand the device shows (None: the pass screen is up),
+    # "deal": [game_no, deal_no] it was shown in}. Written only by games.play.services.pass_play.
+    pass_play = models.JSONField(null=True, blank=True, editable=False)
+
     # A word from whoever organised the game, shown on its board (a tournament cancelled while the
     # game was in play: it no longer counts). Play only shows it: see games.play.registry.
     notice = models.CharField(max_length=300, blank=True, editable=False)
@@ -253,6 +258,13 @@ class Game(HouseRuleFields):
         """The seat index ``user`` holds in this game, or None for a stranger."""
         if not getattr(user, "is_authenticated", False):
             return None
+        if self.pass_play is not None:
+            # The device's owner plays whichever named seat it shows (games.play.pass_play decides).
+            if user.pk != self.created_by_id:
+                return None
+            shown = self.pass_play.get("shown")
+            people = [s.index for s in self.seat_list() if not s.is_computer]
+            return shown if shown in people else people[0]
         for seat in self.seat_list():
             if seat.user_id == user.pk:
                 return seat.index

@@ -15,6 +15,9 @@ class ComputerLevel(models.TextChoices):
     EXPERT = "expert", "Expert"
 
 
+NAME_LENGTH = 20
+
+
 class Seat(models.Model):
     game = models.ForeignKey("play.Game", on_delete=models.CASCADE, related_name="seats")
     index = models.PositiveSmallIntegerField()
@@ -23,12 +26,19 @@ class Seat(models.Model):
     )
     computer_level = models.CharField(max_length=10, choices=ComputerLevel.choices, blank=True)
     timeouts = models.PositiveSmallIntegerField(default=0, help_text="Turn-timer expiries in this game.")
+    name = models.CharField(
+        max_length=NAME_LENGTH, blank=True,
+        help_text="Pass and play: the name typed for this seat; the device's owner holds every such seat.",
+    )
 
     class Meta:
         ordering = ["game", "index"]
         constraints = [
             models.UniqueConstraint(fields=["game", "index"], name="seat_unique_index"),
-            models.UniqueConstraint(fields=["game", "user"], name="seat_unique_user"),
+            # One seat a player, except the named seats of a game passed round one device.
+            models.UniqueConstraint(
+                fields=["game", "user"], condition=models.Q(name=""), name="seat_unique_user"
+            ),
             models.CheckConstraint(
                 condition=models.Q(user__isnull=False) | ~models.Q(computer_level=""),
                 name="seat_user_or_computer",
@@ -44,6 +54,8 @@ class Seat(models.Model):
 
     @property
     def display_name(self) -> str:
+        if self.name:
+            return self.name
         if self.user_id is None:
             return f"Computer ({self.get_computer_level_display().lower()})"
         return public_name(self.user.username)

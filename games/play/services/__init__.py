@@ -61,6 +61,7 @@ from games.play.services.moves import (
     parse_action,
     play_computer_turns,
 )
+from games.play.services.pass_play import game_cover_hands, game_create_pass_and_play, game_show_hand
 from games.play.services.results import game_enter_result
 
 __all__ = [
@@ -68,7 +69,8 @@ __all__ = [
     "STALE_MESSAGE", "AlreadyMade", "IllegalMove", "NotAPlayer", "NotAvailable", "Outcome", "RateLimited",
     "RematchWaiting", "ServiceError", "StaleVersion", "abort_refusal", "computer_to_act", "game_abort",
     "game_accept", "game_act", "game_claim_win", "game_computer_step", "game_create_between",
-    "game_enter_result",
+    "game_enter_result", "game_cover_hands", "game_create_pass_and_play",
+    "game_show_hand",
     "game_create_seek", "game_create_table", "game_create_vs_computer", "game_decline", "game_leave",
     "game_rematch", "game_say", "game_timeout", "game_withdraw", "load_state", "organiser_notice",
     "organiser_start_clock",

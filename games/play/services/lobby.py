@@ -24,6 +24,7 @@ from games.play.services.errors import (
     RematchWaiting,
     ServiceError,
 )
+from games.play.services.pass_play import pass_play_rematch
 
 log = logging.getLogger("games.actions")
 
@@ -263,6 +264,10 @@ def game_rematch(*, user: AbstractBaseUser, game_id: int) -> Game:
     made = rematch_in_play(old, user)
     if made is not None:
         return made
+    if old.pass_play is not None:
+        new = pass_play_rematch(old)
+        Game.objects.filter(pk=new.pk).update(rematch_of=old)
+        return new
     if old.players > 2:
         return _table_rematch(old, user)
     if old.vs_computer:

@@ -15,6 +15,7 @@ from games.engine.actions import Action, action_from_dict, action_to_dict
 from games.engine.errors import BadCard, MalformedAction
 from games.engine.view import view
 from games.play.models import Game, Move, Seat
+from games.play.services import pass_play
 from games.play.services.core import (
     Outcome,
     _apply,
@@ -62,6 +63,8 @@ def game_act(
     seat = game.seat_of(user)
     if seat is None:
         raise NotAPlayer("You are not playing in this game.")
+    if game.pass_play is not None and game.status == Game.Status.ACTIVE:
+        seat = pass_play.acting_seat(game)
     stale = version != game.version
     if stale and _made_already(game, seat, version, action):
         raise AlreadyMade(ALREADY_MADE_MESSAGE)
@@ -78,6 +81,8 @@ def game_act(
     parsed = parse_action(seat, action)  # malformed data is the sender's mistake on any board: a 422
     try:
         outcome = _apply(game, parsed, origin=origin, actor=user.pk)
+        if game.pass_play is not None:
+            pass_play.act_for_the_table(game, action, origin=origin, actor=user.pk)
     except IllegalMove:
         if stale:  # legal on the board the player saw (a cut someone has taken since): a race, not a mistake
             raise StaleVersion(STALE_MESSAGE) from None

@@ -74,6 +74,11 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         return not_your_game(request)
     if game.state is None:  # a seek not accepted yet, or withdrawn: there is no board
         return redirect("invitation", token=game.invite_token)
+    if game.pass_play is not None and not request.htmx and request.session.get(CALLS_KEY) != game.pk:
+        # Opened afresh (resumed, reloaded): the device may be in anyone's hands, so the pass
+        # screen comes first. The page a move without JavaScript leads back to keeps its hand.
+        services.game_cover_hands(user=request.user, game_id=game.pk)
+        game.refresh_from_db()
     if game.organised:
         signals.board_served.send(sender=Game, game_id=game.pk, user=request.user)
     if not request.htmx and services.computer_to_act(game):

@@ -228,6 +228,8 @@ def rematch(request: HttpRequest, game_id: int) -> HttpResponse:
 def game_row(game: Game, user, organised=None) -> dict:
     """One line of a "my games" list: opponent, score, and whose turn or the result (``organised``:
     the event the game belongs to, from ``games.play.registry.organised``)."""
+    if game.pass_play is not None and game.state is not None:
+        return pass_play_row(game)
     seat = game.seat_of(user)
     names = seat_names(game, seat)
     opponent = ", ".join(n for i, n in enumerate(names) if i != seat) or "—"
@@ -258,3 +260,21 @@ def game_row(game: Game, user, organised=None) -> dict:
         others = (str(s) for i, s in enumerate(match_scores) if i != v.side)
         details.append(f"games {match_scores[v.side]}–" + "–".join(others))
     return {**row, "score": score, "status": status, "details": details, "moved_at": game.updated_at}
+
+
+def pass_play_row(game: Game) -> dict:
+    """A pass-and-play game's line: everyone at the table by the names typed, since the owner is
+    all of its people at once, and who is to play or who won."""
+    state = services.load_state(game)
+    names = game.seat_names()
+    sides = 3 if game.players == 3 else 2
+    side_names = [" & ".join(names[s] for s in range(game.players) if s % sides == side)
+                  for side in range(sides)]
+    if game.status == Game.Status.FINISHED:
+        status = f"{side_names[state.match_winner]} won" if state.match_winner is not None else "Finished"
+    else:
+        due = [names[s] for s in state.to_act]
+        status = f"{' and '.join(due)} to play" if due else "In progress"
+    return {"game": game, "opponent": f"Pass and play: {' v '.join(side_names)}",
+            "score": "–".join(str(min(s, state.rules.target)) for s in state.scores), "status": status,
+            "details": [" · ".join(game.rules_summary())], "moved_at": game.updated_at}

@@ -9,7 +9,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('auth', '0012_alter_user_first_name_max_length'),
-        ('play', '0013_game_lesson'),
+        ('play', '0014_game_lesson'),
         ('practice', '0001_counting_record'),
     ]
 
