@@ -2,7 +2,7 @@
 
 Their account (never the password hash), ratings and every rating change, statistics, every game
 they sat at, every tournament they entered, their answers to the daily puzzles, their counting
-practice record and the browsers
+practice record, their lessons and the browsers
 they get notices in (the push service's name and dates; the subscription's address and keys are the
 browser's secret). A finished game
 comes as its own download gives it (``games.history.export.game_json``: enough to replay it with the
@@ -27,6 +27,7 @@ from games.history.stats import player_stats
 from games.play.models import Game
 from games.play.names import public_name
 from games.play.registry import organised
+from games.practice.lesson.services import lesson_data
 from games.practice.services import record_data as counting_practice_data
 from games.puzzles.record import answers_data
 from games.tournaments.models import Entrant, Match, Tournament
@@ -88,6 +89,7 @@ def player_data(user: AbstractBaseUser) -> dict:
         "tournaments": _tournaments(user),
         "puzzle_answers": answers_data(user),
         "counting_practice": counting_practice_data(user),
+        "lessons": lesson_data(user),
         "correspondence": correspondence_data(user),
     }
 

@@ -192,3 +192,24 @@ def page_url(name: str, *args) -> str:
 
         raise NoReverseMatch(f"no installed app serves the page {name!r}")
     return url(*args)
+
+
+# The coach of a game that teaches (``Game.lesson``): what the table says to the learner about the
+# step in front of them. Lent by the app that teaches, so play draws the panel without knowing the
+# lessons.
+Coach = Callable[[Any, Any, Any], "dict | None"]
+_coaches: list[Coach] = []
+
+
+def register_coach(coach: Coach) -> None:
+    """Called from an app's ``AppConfig.ready``: ``coach(game, seat_view, user)`` answers the coach
+    panel's context for a lesson's board (``play/parts/coach.jinja``), or None for no panel."""
+    if coach not in _coaches:
+        _coaches.append(coach)
+
+
+def coach_for(game, seat_view, user) -> dict | None:
+    """The coach panel for ``user``'s board of ``game``, or None (not a lesson, or no coach)."""
+    if not getattr(game, "lesson", False):
+        return None
+    return next((panel for coach in _coaches if (panel := coach(game, seat_view, user)) is not None), None)

@@ -31,3 +31,22 @@ class CountingRecord(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user}: {self.right} of {self.counted} right, streak {self.streak}"
+
+
+class LessonRecord(models.Model):
+    """A player's lessons (Learn by playing): the lesson game in hand, to resume, and whether the
+    coach's explanations are hidden (kept for every lesson board until shown again)."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True,
+                                related_name="lesson_record")
+    game = models.ForeignKey("play.Game", on_delete=models.SET_NULL, null=True, blank=True,
+                             related_name="+", help_text="The latest lesson game started.")
+    coach_hidden = models.BooleanField(default=False)
+    lessons_started = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["user"]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.lessons_started} lessons"

@@ -1,9 +1,14 @@
 from django.urls import path
 
 from games.practice import views
+from games.practice.lesson import views as lesson
 
 app_name = "practice"
 
 urlpatterns = [
     path("practice/counting/", views.counting, name="counting"),
+    path("practice/lesson/", lesson.lesson, name="lesson"),
+    path("practice/lesson/start/", lesson.lesson_start, name="lesson_start"),
+    path("practice/lesson/<int:game_id>/coach/", lesson.lesson_coach, name="lesson_coach"),
+    path("practice/lesson/normal-game/", lesson.lesson_normal_game, name="lesson_normal_game"),
 ]

@@ -38,7 +38,7 @@ from games.play.game_result import final_result
 from games.play.models import Game
 from games.play.narration import LogLine, log_lines
 from games.play.pass_play import pass_to
-from games.play.registry import organiser_of, page_url
+from games.play.registry import coach_for, organiser_of, page_url
 
 
 def board_context(game: Game, user, *, error: str = "") -> dict:
@@ -80,6 +80,7 @@ def board_context(game: Game, user, *, error: str = "") -> dict:
         # Passed round one device: the hand shown is named, for whoever glances at it.
         "my_name": game.seat_names()[seat] if game.pass_play is not None else "",
         "hints": _hints(game, v),
+        "coach": coach_for(game, v, user),
         "record_url": _record_url(game),
         "tab_title": tab_title(v, seat, names),
         "my_turn": v.my_turn and v.phase not in ("game_over", "match_over"),
@@ -248,12 +249,17 @@ def turn_clock(game: Game, v, names: list[str]) -> dict | None:
 
 
 def _hints(game: Game, v: SeatView):
-    """The discard table, where the house rules allow hints and this seat has still to lay away,
-    ranked as the expert computer ranks the splits, so its first row is what the expert would lay
-    away: with two players each split's chance to win at today's score beside its points, best
-    chance first; where the expert does not weigh chances, the points table with its choice first."""
+    """The discard table, where the house rules allow hints and this seat has still to lay away."""
     if not game.hints or v.phase != "discard" or v.discarded[v.seat] or game.rated or v.players != 2:
         return None  # hints are a house rule of two-player games
+    return expert_discards(v)
+
+
+def expert_discards(v: SeatView) -> list[dict]:
+    """Every way for this seat to lay away, ranked as the expert computer ranks the splits, so the
+    first row is what the expert would lay away: with two players each split's chance to win at
+    today's score beside its points, best chance first; where the expert does not weigh chances,
+    the points table with its choice first. The hint table and a lesson's advice both read it."""
     from games.engine.players import choose_action, discard_table
     from games.engine.players.choose import discard_ranking
 

@@ -113,6 +113,9 @@ class Game(HouseRuleFields):
     # The house rules are HouseRuleFields'; the match length and the table size are a game's own.
     match_games = models.PositiveSmallIntegerField(default=1, choices=MATCH_GAMES_CHOICES)
     hints = models.BooleanField(default=False)
+    lesson = models.BooleanField(
+        default=False, help_text="A first game that teaches: the table explains each step (the coach).",
+    )
     players = models.PositiveSmallIntegerField(
         default=2, choices=[(2, "Two players"), (3, "Three players"), (4, "Four players (partners)")]
     )

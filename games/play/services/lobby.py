@@ -30,12 +30,16 @@ log = logging.getLogger("games.actions")
 
 @transaction.atomic
 def game_create_vs_computer(
-    *, user: AbstractBaseUser, level: str, rules: HouseRules, hints: bool = False
+    *, user: AbstractBaseUser, level: str, rules: HouseRules, hints: bool = False, lesson: bool = False,
+    secret: str | None = None,
 ) -> Game:
+    """A game against the computer. ``lesson``: a game that teaches (its board has the coach);
+    ``secret``: the game's private seed, chosen by the caller (a lesson's, for its first deals)."""
     if level not in ComputerLevel.values:
         raise ServiceError("Choose easy, standard or expert.")
+    chosen = {"secret": secret} if secret else {}
     game = Game.objects.create(created_by=user, vs_computer=True, computer_level=level, hints=hints,
-                               **_rule_fields(rules))
+                               lesson=lesson, **chosen, **_rule_fields(rules))
     Seat.objects.create(game=game, index=0, user=user)
     Seat.objects.create(game=game, index=1, computer_level=level)
     _start(game)
