@@ -297,6 +297,17 @@ TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["d
 # tasks it was running are run again by another.
 TASK_WORKER_BEAT_SECONDS = float(os.environ.get("TASK_WORKER_BEAT_SECONDS", "5"))
 TASK_WORKER_STALE_SECONDS = float(os.environ.get("TASK_WORKER_STALE_SECONDS", "30"))
+# The periodic jobs, run by the task workers (games/queue/scheduler.py): each once a slot, a period
+# ("every", seconds) or a time of day ("daily", UTC); a slot is run by one worker however many run,
+# and a worker that was away runs a job once for the slot it comes back in. "inline" jobs run in the
+# worker's own loop (quick and frequent: their next period is their retry); the others are tasks.
+SCHEDULE = {
+    "daily_puzzle": {"run": "games.puzzles.jobs.choose_puzzle", "daily": "00:00"},
+    "own_pace_clocks": {"run": "games.correspondence.jobs.keep_clocks", "every": 300},
+    "daily_digest": {"run": "games.correspondence.jobs.send_digest", "daily": "07:00"},
+    "tournament_forfeits": {"run": "games.tournaments.jobs.apply_forfeits", "every": 60, "inline": True},
+    "dead_sockets": {"run": "games.play.jobs.close_dead_sockets", "every": 5, "inline": True},
+}
 # /health/ says the queue is not ok when a task due has waited longer than this.
 TASK_WAIT_ALERT_SECONDS = float(os.environ.get("TASK_WAIT_ALERT_SECONDS", "300"))
 # Finished tasks are kept this long (to read in the admin), then deleted by the worker.

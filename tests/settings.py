@@ -64,6 +64,9 @@ TEMPLATES[1]["OPTIONS"] = {**TEMPLATES[1]["OPTIONS"], "undefined": jinja2.Strict
 if os.environ.get("TEST_TASKS") != "database":
     TASKS = {"default": {"BACKEND": "tests.immediate_tasks.OnCommitImmediateBackend",
                          "QUEUES": TASKS["default"]["QUEUES"]}}  # noqa: F405
+# The workers tests start run no periodic job: a test of the schedule sets it and drives the time
+# (tests/queue/test_scheduler.py reads the site's own, cribsite.settings.SCHEDULE).
+SCHEDULE = {}
 # A worker process a test starts may send its emails where the test reads them.
 if os.environ.get("TEST_EMAIL_BACKEND"):
     EMAIL_BACKEND = os.environ["TEST_EMAIL_BACKEND"]

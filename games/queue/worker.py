@@ -8,7 +8,8 @@ worker also
 * puts back to READY the tasks left RUNNING by a worker that is dead: one whose heartbeat is older
   than ``TASK_WORKER_STALE_SECONDS``, or one the supervisor names with ``--replaces`` when it starts
   this worker in the place of one that died (then at once, not a heartbeat later);
-* deletes the results of tasks finished more than ``TASK_RESULTS_KEEP_DAYS`` ago.
+* deletes the results of tasks finished more than ``TASK_RESULTS_KEEP_DAYS`` ago;
+* runs the periodic jobs of ``settings.SCHEDULE`` when they are due (``games.queue.scheduler``).
 
 A task run again after its worker died must therefore be safe to run twice (the turn notices keep
 what has gone in ``NoticeSend``).
@@ -31,6 +32,7 @@ from django_tasks_db.management.commands.db_worker import Worker as DatabaseWork
 from django_tasks_db.models import DBTaskResult, get_date_max
 from django_tasks_db.utils import exclusive_transaction, is_locked_database_exception
 
+from games.queue import scheduler
 from games.queue.models import WorkerBeat
 
 log = logging.getLogger("games.queue")
@@ -86,17 +88,20 @@ def health(now: datetime | None = None) -> dict:
         "workers": alive,
         "heartbeat_age_s": round((now - beat).total_seconds(), 1) if beat else None,
         "oldest_ready_s": waited,
+        "schedule": scheduler.health(),
     }
 
 
 class Worker(DatabaseWorker):
-    """``db_worker``'s worker with a heartbeat, the sweep for dead workers' tasks and pruning."""
+    """``db_worker``'s worker with a heartbeat, the sweep for dead workers' tasks, pruning and the
+    periodic jobs (``schedule``: False leaves them to other workers)."""
 
-    def __init__(self, *, replaces: tuple[str, ...] = (), **kwargs) -> None:
+    def __init__(self, *, replaces: tuple[str, ...] = (), schedule: bool = True, **kwargs) -> None:
         super().__init__(**kwargs)
         self.replaces = replaces
+        self.schedule = schedule
         self.started_at = timezone.now()
-        self.beat_due = self.sweep_due = 0.0
+        self.beat_due = self.sweep_due = self.schedule_due = 0.0
 
     def beat(self) -> None:
         now = time.monotonic()
@@ -115,6 +120,13 @@ class Worker(DatabaseWorker):
         requeue_orphans(dead=self.replaces)
         self.replaces = ()
         prune()
+
+    def run_schedule(self) -> None:
+        now = time.monotonic()
+        if not self.schedule or now < self.schedule_due:
+            return
+        self.schedule_due = now + scheduler.CHECK_SECONDS
+        scheduler.tick(worker_id=self.worker_id)
 
     def claim(self) -> tuple[DBTaskResult | None, bool]:
         """The next task due, claimed for this worker; and whether the queue could be read."""
@@ -140,6 +152,7 @@ class Worker(DatabaseWorker):
                 try:
                     self.beat()
                     self.sweep()
+                    self.run_schedule()
                     task_result, read = self.claim()
                 except OperationalError:
                     # The database is away: keep the process, try again after a pause.

@@ -118,8 +118,7 @@ class Site:
         self._log = log_path.open("ab")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "cribsite.serve", "--workers", str(workers), "--host", HOST,
-             "--port", str(self.port), "--exit-with-parent",  # no orphans if pytest is killed
-             "--forfeit-every", "0"],  # a test's tournaments forfeit when the test says so
+             "--port", str(self.port), "--exit-with-parent"],  # no orphans if pytest is killed
             env=full, stdout=self._log, stderr=subprocess.STDOUT, cwd=ROOT,
         )
         try:
