@@ -337,7 +337,18 @@ LOGGING = {
     # daphne processes of `make serve` apart.
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s pid=%(process)d %(name)s %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    # An outage of Redis, as the channel layer or as the cache, is logged once when it starts and
+    # once when it ends, not once a message or request (games/infra/outages.py), on the loggers
+    # that report its failures.
+    "filters": {"layer_outage": {"()": "games.infra.outages.OutageFilter", "of": "layer"},
+                "cache_outage": {"()": "games.infra.outages.OutageFilter", "of": "cache"}},
     "loggers": {
+        **{name: {"filters": ["layer_outage"]} for name in (
+            "channels_redis.pubsub", "channels_redis.core", "daphne.server", "games.play.broadcast",
+            "games.play.consumers", "games.play.layer_watch")},
+        **{name: {"filters": ["cache_outage"]} for name in (
+            "games.infra.sessions", "games.play.presence", "games.play.ratelimit",
+            "games.play.correspondence")},
         "games": {"handlers": ["console"], "level": os.environ.get("GAMES_LOG_LEVEL", "INFO")},
         "cribsite": {"handlers": ["console"], "level": "INFO"},
         # A timestamp at each stage of every move (games/infra/timeline.py): for bench.load --stages.

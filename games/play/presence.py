@@ -42,7 +42,7 @@ from django.utils import timezone
 from django.utils.crypto import get_random_string
 from django.utils.timesince import timesince
 
-from games.infra import rows
+from games.infra import outages, rows
 from games.play import broadcast
 from games.play.models import Connection, Game, ServerProcess
 from games.play.signals import player_arrived
@@ -98,8 +98,9 @@ def _beat_many(channel_names: list[str], now: datetime) -> bool:
         stamp = now.timestamp()
         cache.set_many({beat_key(name): stamp for name in channel_names}, max(KEY_SECONDS, 2 * row_window()))
     except Exception:  # noqa: BLE001 - the cache is away: the rows keep the players at the table
-        log.warning("presence: the cache did not take the heartbeats", exc_info=True)
+        log.warning("presence: the cache did not take the heartbeats", exc_info=True)  # once an outage
         return False
+    outages.cache.delivered()
     return True
 
 
