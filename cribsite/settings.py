@@ -308,6 +308,10 @@ SCHEDULE = {
     "tournament_forfeits": {"run": "games.tournaments.jobs.apply_forfeits", "every": 60, "inline": True},
     "dead_sockets": {"run": "games.play.jobs.close_dead_sockets", "every": 5, "inline": True},
 }
+# SCHEDULE_JOBS (names, comma-separated; empty for none) keeps only those jobs on this host's workers.
+if "SCHEDULE_JOBS" in os.environ:
+    _jobs_here = {name.strip() for name in os.environ["SCHEDULE_JOBS"].split(",") if name.strip()}
+    SCHEDULE = {name: job for name, job in SCHEDULE.items() if name in _jobs_here}
 # /health/ says the queue is not ok when a task due has waited longer than this.
 TASK_WAIT_ALERT_SECONDS = float(os.environ.get("TASK_WAIT_ALERT_SECONDS", "300"))
 # Finished tasks are kept this long (to read in the admin), then deleted by the worker.

@@ -108,6 +108,7 @@ class Site:
             "PYTHONPATH": str(ROOT),
             "DJANGO_SETTINGS_MODULE": "cribsite.settings",
             "PGAPPNAME": SITE_APP_NAME,  # its PostgreSQL sessions, told from the test process's own
+            "SCHEDULE_JOBS": "",  # its task workers run no periodic job unless the test names some
         }
         full.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)  # the test process needs it; a server must not have it
         for key, value in (env or {}).items():
