@@ -136,7 +136,9 @@ def connected(*, game_id: int, user, channel_name: str) -> None:
     now = timezone.now()
     mine = Connection.objects.filter(game_id=game_id, user=user)
     (mine.filter(last_seen__lt=now - timedelta(minutes=10)) | mine.filter(closed_at__isnull=False)).delete()
-    _process_beat(now)
+    # Only refreshed here: the row is created by the process's heartbeat, which reopens the rows of
+    # a process taken for dead, and a socket opening in between must not hide that it was.
+    ServerProcess.objects.filter(process=PROCESS).update(beat_at=now)
     Connection.objects.update_or_create(
         channel_name=channel_name, defaults={"game_id": game_id, "user": user, "last_seen": now,
                                              "process": PROCESS}

@@ -125,10 +125,10 @@ def test_a_killed_worker_s_sockets_are_closed_by_the_job_even_after_redis_lost_t
     monkeypatch.setattr(presence.broadcast, "presence_changed", told.append)
     game = human_game(alice, bob)
     away_for(game, 600)
-    monkeypatch.setattr(presence, "PROCESS", "worker-killed")
-    presence.connected(game_id=game.pk, user=bob, channel_name="bob-1")
-    monkeypatch.setattr(presence, "PROCESS", "worker-alive")
-    presence.connected(game_id=game.pk, user=alice, channel_name="alice-1")
+    for process, user, channel in (("worker-killed", bob, "bob-1"), ("worker-alive", alice, "alice-1")):
+        monkeypatch.setattr(presence, "PROCESS", process)
+        presence.connected(game_id=game.pk, user=user, channel_name=channel)
+        presence.heartbeats([channel])  # the process's first beat
     cache.clear()  # Redis restarted: every beat is gone, and the rows were written minutes ago
     _row_seen("bob-1", 120)
     _row_seen("alice-1", 120)
@@ -156,10 +156,13 @@ def test_a_process_taken_for_dead_that_beats_again_opens_its_sockets_again(alice
     game = human_game(alice, bob)
     monkeypatch.setattr(presence, "PROCESS", "worker-stalled")
     presence.connected(game_id=game.pk, user=bob, channel_name="bob-1")
+    presence.heartbeats(["bob-1"])
     _process_seen("worker-stalled", presence.PROCESS_SILENT_SECONDS + 1)
     assert presence.close_dead() == 1
     assert not presence.table(game, 0, ())[0].here
-    presence.heartbeats(["bob-1"])  # its event loop was only busy
+    # A socket that opens on it meanwhile does not hide that it was taken for dead.
+    presence.connected(game_id=game.pk, user=alice, channel_name="alice-1")
+    presence.heartbeats(["bob-1", "alice-1"])  # its event loop was only busy
     assert presence.table(game, 0, ())[0].here
     assert Connection.objects.get(channel_name="bob-1").closed_at is None
 

@@ -8,8 +8,9 @@ import threading
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.db import connection, connections
-from django.test import override_settings
+from django.test import Client, override_settings
 from django.utils import timezone
 
 from cribsite import settings as site_settings
@@ -74,6 +75,11 @@ def test_each_job_runs_once_a_slot_and_once_for_the_slot_it_comes_back_in():
     assert len(ran) == 5
     row = ScheduledJob.objects.get(name="midnight")
     assert row.slot == at(2026, 3, 11) and row.finished_at is not None and row.outcome == "done"
+    # The admin lists the last runs.
+    staff = Client()
+    staff.force_login(get_user_model().objects.create_superuser("root", "root@example.com", "x"))
+    page = staff.get("/admin/queue/scheduledjob/").content.decode()
+    assert "midnight" in page and "done" in page
 
 
 @override_settings(SCHEDULE=SCHEDULE)
