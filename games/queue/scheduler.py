@@ -38,6 +38,7 @@ from games.queue.models import ScheduledJob
 log = logging.getLogger("games.queue")
 
 CHECK_SECONDS = 1.0  # how often a worker looks for a job due (one small query)
+LATE_SECONDS = 60.0  # a slot unclaimed this long after it began: the scheduler is late (/health/)
 
 
 @dataclass(frozen=True)
@@ -146,16 +147,21 @@ def run_job(name: str, slot: str) -> str:
     return execute(job, datetime.fromisoformat(slot))
 
 
-def health() -> dict:
-    """Each job's schedule and last run, for ``/health/``."""
+def health(now: datetime | None = None) -> dict:
+    """Each job's schedule and last run, for ``/health/``; ``late`` when its slot began more than
+    ``LATE_SECONDS`` ago and no worker has claimed it (none is running, or all are stuck)."""
+    now = now or timezone.now()
     rows = {row.name: row for row in ScheduledJob.objects.all()}
     out = {}
     for job in jobs():
         row = rows.get(job.name)
+        slot = job.slot(now)
         out[job.name] = {
             "when": job.describe(),
             "slot": row.slot.isoformat() if row and row.slot else None,
             "finished_at": row.finished_at.isoformat() if row and row.finished_at else None,
             "outcome": row.outcome if row else "",
+            "late": (row is None or row.slot is None or row.slot < slot)
+            and (now - slot).total_seconds() > LATE_SECONDS,
         }
     return out

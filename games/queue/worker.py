@@ -71,9 +71,9 @@ def prune(now: datetime | None = None) -> int:
 
 
 def health(now: datetime | None = None) -> dict:
-    """What ``/health/`` says of the queue: workers alive, the youngest heartbeat's age and how long
-    the oldest task due has waited. ``ok`` when a worker is alive and nothing due waited longer
-    than ``TASK_WAIT_ALERT_SECONDS``."""
+    """What ``/health/`` says of the queue: workers alive, the youngest heartbeat's age, how long
+    the oldest task due has waited and the periodic jobs' last runs. ``ok`` when a worker is alive,
+    nothing due waited longer than ``TASK_WAIT_ALERT_SECONDS`` and no periodic job is late."""
     now = now or timezone.now()
     beat = WorkerBeat.objects.order_by("-beat_at").values_list("beat_at", flat=True).first()
     alive = WorkerBeat.objects.filter(beat_at__gte=stale_before(now)).count()
@@ -83,12 +83,14 @@ def health(now: datetime | None = None) -> dict:
            later.order_by("run_after").values_list("run_after", flat=True).first()]
     oldest = min((d for d in due if d is not None), default=None)
     waited = round((now - oldest).total_seconds(), 1) if oldest else 0.0
+    schedule = scheduler.health(now)
     return {
-        "ok": alive > 0 and waited <= settings.TASK_WAIT_ALERT_SECONDS,
+        "ok": alive > 0 and waited <= settings.TASK_WAIT_ALERT_SECONDS
+        and not any(job["late"] for job in schedule.values()),
         "workers": alive,
         "heartbeat_age_s": round((now - beat).total_seconds(), 1) if beat else None,
         "oldest_ready_s": waited,
-        "schedule": scheduler.health(),
+        "schedule": schedule,
     }
 
 

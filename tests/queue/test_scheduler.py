@@ -17,7 +17,7 @@ from cribsite import settings as site_settings
 from games.puzzles import clock as puzzle_clock
 from games.puzzles.models import Puzzle
 from games.queue import scheduler
-from games.queue.models import ScheduledJob
+from games.queue.models import ScheduledJob, WorkerBeat
 from tests.queue.support import database_tasks, run_due, statuses
 
 # Tasks run when the claim's transaction commits (tests/immediate_tasks.py): really, in these.
@@ -171,6 +171,15 @@ def test_the_worker_runs_the_schedule_through_the_queue_and_health_reports_it(cl
     assert schedule["daily_puzzle"]["when"] == "daily at 00:00 UTC"
     assert schedule["daily_puzzle"]["slot"] == f"{today.isoformat()}T00:00:00+00:00"
     assert schedule["daily_puzzle"]["outcome"].startswith(today.isoformat())
+    assert schedule["daily_puzzle"]["late"] is False
+    # A worker alive, but a slot over a minute old that no worker claimed: late, and not ok.
+    now = timezone.now()
+    WorkerBeat.objects.create(worker_id="w", host="h", pid=1, started_at=now, beat_at=now)
+    with override_settings(SCHEDULE=daily):
+        assert client.get("/health/").json()["tasks"]["ok"] is True
+        ScheduledJob.objects.update(slot=datetime(2020, 1, 1, tzinfo=UTC))
+        tasks = client.get("/health/").json()["tasks"]
+    assert tasks["schedule"]["daily_puzzle"]["late"] is True and tasks["ok"] is False
 
 
 def test_the_site_s_schedule_reads_and_names_jobs_that_exist():
