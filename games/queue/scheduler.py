@@ -117,7 +117,9 @@ def execute(job: Job, slot: datetime) -> str:
     recorded, never raised: the worker lives on, and the job's next slot tries again."""
     try:
         outcome = str(import_string(job.run)(slot))
-        log.info("action=scheduled_job job=%s slot=%s outcome=%s", job.name, slot.isoformat(), outcome)
+        # The frequent jobs would fill the log (one every few seconds): their outcome is on the row.
+        level = logging.DEBUG if job.inline else logging.INFO
+        log.log(level, "action=scheduled_job job=%s slot=%s outcome=%s", job.name, slot.isoformat(), outcome)
     except Exception as exc:  # noqa: BLE001 - one job's bug must not stop the worker or the other jobs
         log.exception("action=scheduled_job_failed job=%s slot=%s", job.name, slot.isoformat())
         outcome = f"failed: {type(exc).__name__}"
