@@ -55,7 +55,7 @@ def _puzzle_of(day: date) -> Puzzle:
 def _coming(request: HttpRequest) -> HttpResponse:
     """In the first moments of a day, before the midnight job has chosen its puzzle."""
     wait = int(services.LATE_AFTER.total_seconds())
-    response = render(request, "puzzles/coming.html", {"retry_after": wait}, status=503)
+    response = render(request, "puzzles/coming.html", status=503)
     response["Retry-After"] = str(wait)
     return response
 
