@@ -36,7 +36,8 @@ run migrate: export DEBUG := true
 migrate: venv
 	$(PY) manage.py migrate --noinput
 
-# The development server and one task worker beside it (turn notices, analyses, the daily summary);
+# The development server and one task worker beside it (turn notices, analyses, and the periodic jobs:
+# the daily puzzle, the own-pace clocks, the daily summary, tournament forfeits);
 # Ctrl-C stops both, and the worker goes when the server stops for any other reason.
 run: migrate
 	$(PY) manage.py task_worker & worker=$$!; trap 'kill $$worker 2>/dev/null; wait $$worker' EXIT INT TERM; \

@@ -8,13 +8,10 @@ Each worker is a plain ``daphne`` process serving ``cribsite.asgi:application`` 
 a proxy in front of them (one upstream with every port, see docs/operations.md, Production). Nothing about a
 game lives in a process, so a worker that dies is started again on its port and its players just
 reconnect. Beside them it runs ``--task-workers`` (default 1) task workers (``manage.py task_worker``:
-turn notices, analyses, the daily summary), kept alive the same way; a task worker started in the
-place of one that died is told the dead one's id, so the tasks it was running are run again at once.
-SIGINT or SIGTERM stops them all (a task worker finishes the task it is running).
-
-Beside the workers it runs the site's chores: every ``--forfeit-every`` seconds (default 60; 0: never)
-``manage.py tournament_forfeits``, which forfeits tournament games whose grace period has run out,
-so the forfeit timer holds even when the player who is waiting never comes back to claim it.
+turn notices, analyses, and the periodic jobs of ``settings.SCHEDULE``), kept alive the same way; a
+task worker started in the place of one that died is told the dead one's id, so the tasks it was
+running are run again at once. SIGINT or SIGTERM stops them all (a task worker finishes the task it
+is running).
 """
 
 from __future__ import annotations
@@ -76,42 +73,6 @@ class TaskWorker(Worker):
         super().start()
 
 
-@dataclass
-class Chore:
-    """A command run every ``every`` seconds, never two at once; a failed run waits for the next."""
-
-    command: list[str]
-    every: float
-    process: subprocess.Popen | None = None
-    due: float = 0.0
-
-    def tick(self, now: float) -> None:
-        if self.process is not None:
-            if self.process.poll() is None:
-                return
-            if self.process.returncode:
-                print(f"serve: {self.command[-1]} exited with {self.process.returncode}", flush=True)
-            self.process = None
-        if now >= self.due:
-            self.due = now + self.every
-            self.process = subprocess.Popen(self.command, stdout=subprocess.DEVNULL)
-
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=STOP_SECONDS)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-
-
-def forfeit_chore(every: float) -> Chore:
-    # The first run waits a whole period: the workers start first, and a restart is not a reason
-    # to forfeit anyone early.
-    return Chore([sys.executable, MANAGE, "tournament_forfeits"], every, due=time.monotonic() + every)
-
-
 def daphne_command(host: str, port: int, *, proxy_headers: bool, access_log: bool) -> list[str]:
     command = [sys.executable, "-m", "daphne", "-b", host, "-p", str(port)]
     if proxy_headers:
@@ -130,7 +91,7 @@ def preflight(workers: int) -> None:
         print("serve: warning: SQLite serialises every write; set DATABASE_URL to PostgreSQL", flush=True)
 
 
-def serve(workers: list[Worker], *, exit_with_parent: bool = False, chores: list[Chore] = ()) -> int:
+def serve(workers: list[Worker], *, exit_with_parent: bool = False) -> int:
     stopping = False
     parent = os.getppid()
 
@@ -158,10 +119,6 @@ def serve(workers: list[Worker], *, exit_with_parent: bool = False, chores: list
                 stopping, status = True, 1
                 break
             worker.start()
-        for chore in chores:
-            chore.tick(time.monotonic())
-    for chore in chores:
-        chore.stop()
     for worker in workers:
         if worker.process.poll() is None:
             worker.process.terminate()
@@ -188,8 +145,6 @@ def main(argv: list[str] | None = None) -> int:
                         default=os.environ.get("ACCESS_LOG", "") not in ("", "0", "false"))
     parser.add_argument("--task-workers", type=int, default=int(os.environ.get("TASK_WORKERS", "1")),
                         help="task workers to run (0: none here, another host runs them)")
-    parser.add_argument("--forfeit-every", type=float, default=float(os.environ.get("FORFEIT_EVERY", "60")),
-                        help="seconds between runs of manage.py tournament_forfeits (0: never)")
     args = parser.parse_args(argv)
     if args.workers < 1:
         parser.error("--workers must be at least 1")
@@ -202,8 +157,7 @@ def main(argv: list[str] | None = None) -> int:
     workers += [TaskWorker(n, []) for n in range(1, args.task_workers + 1)]
     print(f"serve: {args.workers} daphne worker(s) on http://{args.host}:{args.port}"
           f"..{args.port + args.workers - 1}, {args.task_workers} task worker(s)", flush=True)
-    chores = [forfeit_chore(args.forfeit_every)] if args.forfeit_every > 0 else []
-    return serve(workers, exit_with_parent=args.exit_with_parent, chores=chores)
+    return serve(workers, exit_with_parent=args.exit_with_parent)
 
 
 if __name__ == "__main__":

@@ -307,6 +307,21 @@ TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["d
 # tasks it was running are run again by another.
 TASK_WORKER_BEAT_SECONDS = float(os.environ.get("TASK_WORKER_BEAT_SECONDS", "5"))
 TASK_WORKER_STALE_SECONDS = float(os.environ.get("TASK_WORKER_STALE_SECONDS", "30"))
+# The periodic jobs, run by the task workers (games/queue/scheduler.py): each once a slot, a period
+# ("every", seconds) or a time of day ("daily", UTC); a slot is run by one worker however many run,
+# and a worker that was away runs a job once for the slot it comes back in. "inline" jobs run in the
+# worker's own loop (quick and frequent: their next period is their retry); the others are tasks.
+SCHEDULE = {
+    "daily_puzzle": {"run": "games.puzzles.jobs.choose_puzzle", "daily": "00:00"},
+    "own_pace_clocks": {"run": "games.correspondence.jobs.keep_clocks", "every": 300},
+    "daily_digest": {"run": "games.correspondence.jobs.send_digest", "daily": "07:00"},
+    "tournament_forfeits": {"run": "games.tournaments.jobs.apply_forfeits", "every": 60, "inline": True},
+    "dead_sockets": {"run": "games.play.jobs.close_dead_sockets", "every": 5, "inline": True},
+}
+# SCHEDULE_JOBS (names, comma-separated; empty for none) keeps only those jobs on this host's workers.
+if "SCHEDULE_JOBS" in os.environ:
+    _jobs_here = {name.strip() for name in os.environ["SCHEDULE_JOBS"].split(",") if name.strip()}
+    SCHEDULE = {name: job for name, job in SCHEDULE.items() if name in _jobs_here}
 # /health/ says the queue is not ok when a task due has waited longer than this.
 TASK_WAIT_ALERT_SECONDS = float(os.environ.get("TASK_WAIT_ALERT_SECONDS", "300"))
 # Finished tasks are kept this long (to read in the admin), then deleted by the worker.
@@ -336,7 +351,18 @@ LOGGING = {
     # daphne processes of `make serve` apart.
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s pid=%(process)d %(name)s %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    # An outage of Redis, as the channel layer or as the cache, is logged once when it starts and
+    # once when it ends, not once a message or request (games/infra/outages.py), on the loggers
+    # that report its failures.
+    "filters": {"layer_outage": {"()": "games.infra.outages.OutageFilter", "of": "layer"},
+                "cache_outage": {"()": "games.infra.outages.OutageFilter", "of": "cache"}},
     "loggers": {
+        **{name: {"filters": ["layer_outage"]} for name in (
+            "channels_redis.pubsub", "channels_redis.core", "daphne.server", "games.play.broadcast",
+            "games.play.consumers", "games.play.layer_watch")},
+        **{name: {"filters": ["cache_outage"]} for name in (
+            "games.infra.sessions", "games.play.presence", "games.play.ratelimit",
+            "games.play.correspondence")},
         "games": {"handlers": ["console"], "level": os.environ.get("GAMES_LOG_LEVEL", "INFO")},
         "cribsite": {"handlers": ["console"], "level": "INFO"},
         # A timestamp at each stage of every move (games/infra/timeline.py): for bench.load --stages.

@@ -66,6 +66,9 @@ if os.environ.get("TEST_TASKS") != "database":
                          "QUEUES": TASKS["default"]["QUEUES"]}}  # noqa: F405
 # The analyses of a finished game are not made by that backend (tests/immediate_tasks.py).
 TEST_TASKS_NOT_RUN = ("analysis",)
+# The workers tests start run no periodic job: a test of the schedule sets it and drives the time
+# (tests/queue/test_scheduler.py reads the site's own, cribsite.settings.SCHEDULE).
+SCHEDULE = {}
 # A worker process a test starts may send its emails where the test reads them.
 if os.environ.get("TEST_EMAIL_BACKEND"):
     EMAIL_BACKEND = os.environ["TEST_EMAIL_BACKEND"]

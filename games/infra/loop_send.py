@@ -21,6 +21,8 @@ from collections.abc import Awaitable, Callable
 
 from asgiref.sync import SyncToAsync
 
+from games.infra import outages
+
 log = logging.getLogger("games.play.broadcast")
 
 
@@ -49,8 +51,12 @@ def send_on_loop(loop: asyncio.AbstractEventLoop, send: Callable[[], Awaitable],
         return
 
     def check(done: concurrent.futures.Future) -> None:
-        if not done.cancelled() and done.exception() is not None:
+        if done.cancelled():
+            return
+        if done.exception() is not None:  # logged once an outage (the outages filter)
             log.warning("push to %s failed", what, exc_info=done.exception())
+        else:
+            outages.layer.delivered()
 
     future.add_done_callback(check)
     concurrent.futures.wait([future], timeout=wait)

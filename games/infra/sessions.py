@@ -13,24 +13,20 @@ was unreachable, the copy it kept (if it kept any) would be read for minutes, no
 from __future__ import annotations
 
 import logging
-import time
 
 from django.contrib.sessions.backends import cached_db
 from django.contrib.sessions.backends.db import SessionStore as DatabaseStore
 
+from games.infra import outages
+
 log = logging.getLogger(__name__)
 
 CACHE_SECONDS = 300
-_WARN_EVERY_SECONDS = 60.0
-_last_warning = [0.0]
 
 
 def _cache_failed(what: str) -> None:
-    """One warning a minute while the cache is down, not one for every request."""
-    now = time.monotonic()
-    if now - _last_warning[0] >= _WARN_EVERY_SECONDS:
-        _last_warning[0] = now
-        log.warning("session cache unavailable (%s): using the database alone", what, exc_info=True)
+    # Logged once an outage, however many requests meet it (games.infra.outages' filter).
+    log.warning("session cache unavailable (%s): using the database alone", what, exc_info=True)
 
 
 class SessionStore(cached_db.SessionStore):
@@ -40,6 +36,7 @@ class SessionStore(cached_db.SessionStore):
         except Exception:  # noqa: BLE001 - the cache is a shortcut; the database has every session
             _cache_failed("read")
             return self._load_from_database(remember=False)
+        outages.cache.delivered()
         return data if data is not None else self._load_from_database(remember=True)
 
     def _load_from_database(self, *, remember: bool) -> dict:

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from games.infra import loop_send, timeline
+from games.infra import loop_send, outages, timeline
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +60,9 @@ def group_send(group: str, message: dict) -> None:
     try:
         async_to_sync(layer.group_send)(group, message)
     except Exception:  # noqa: BLE001 - a push is best effort: the move is committed, pages resync
-        log.warning("push to %s failed", group, exc_info=True)
+        log.warning("push to %s failed", group, exc_info=True)  # once an outage (infra.outages)
+    else:
+        outages.layer.delivered()
 
 
 def game_changed(game_id: int, version: int, *, origin: str = "", actor: int | None = None) -> None:

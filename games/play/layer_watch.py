@@ -31,6 +31,7 @@ from typing import Protocol
 
 from channels.layers import get_channel_layer
 
+from games.infra import outages
 from games.infra.sockets import database_sync_to_async
 from games.play import presence
 
@@ -146,10 +147,14 @@ class LayerWatch:
                     beaten = loop.time()
                     await _presence_beats([s.channel_name for s in self.sockets if s.at_table])
                 up = await probe.answers()
+                if up:
+                    outages.layer.delivered()
                 if up != self.up:
                     self.up = up
+                    if not up:
+                        outages.layer.failed("a probe did not come back")
                     word = "delivers again: catching up" if up else "does not deliver: polling for"
-                    log.warning("the channel layer %s %d sockets", word, len(self.sockets))
+                    log.info("the channel layer %s %d sockets", word, len(self.sockets))
                     await self._tell(up)
                     polled = loop.time()
                 elif loop.time() - polled >= (presence.HEARTBEAT_SECONDS if up else OUTAGE_POLL_SECONDS):

@@ -15,12 +15,22 @@ allowing the row's own interval: a cache that restarts makes no present player c
 price that a worker killed while the cache was away is seen to go only after ``row_window()``.
 With a per-process cache (one process, or tests serving from several without Redis) every beat
 writes the row, and the row alone says.
+
+Dead processes. Each row names the process that holds its socket, and every process with sockets
+says it is alive with each heartbeat (``ServerProcess``, in the database, which a Redis restart does
+not empty). A process silent for ``PROCESS_SILENT_SECONDS`` was killed: ``close_dead`` (a job of the
+task worker's schedule, every few seconds) closes its rows as of its last beat and tells the tables,
+so a killed worker's players are seen to go within ``PRESENCE_EXPIRES_SECONDS`` even when the
+cache lost their beats. A process taken for dead that beats again (a stall, not a death) opens its
+rows again at that beat.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import random
+import socket
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -29,11 +39,12 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import connections, transaction
 from django.utils import timezone
+from django.utils.crypto import get_random_string
 from django.utils.timesince import timesince
 
-from games.infra import rows
+from games.infra import outages, rows
 from games.play import broadcast
-from games.play.models import Connection, Game
+from games.play.models import Connection, Game, ServerProcess
 from games.play.signals import player_arrived
 
 # Three missed beats: the socket's process died (or its network did). Stated on the rules page.
@@ -48,7 +59,14 @@ KEY_SECONDS = 3600
 # on older builds than the sockets a process may hold).
 ROWS_A_STATEMENT = 500
 
+# A process is dead when silent this long: with the job that closes its rows run every 5 s
+# (settings.SCHEDULE), its players are seen to go within PRESENCE_EXPIRES_SECONDS of its last beat.
+PROCESS_SILENT_SECONDS = max(PRESENCE_EXPIRES_SECONDS - 5, 2 * HEARTBEAT_SECONDS)
+
 log = logging.getLogger(__name__)
+
+# This process, as its sockets' rows name it.
+PROCESS = f"{socket.gethostname()[:40]}-{os.getpid()}-{get_random_string(8)}"
 
 # When (monotonic) this process last wrote each of its sockets' rows: a socket lives in one process.
 _rows_written: dict[str, float] = {}
@@ -80,8 +98,9 @@ def _beat_many(channel_names: list[str], now: datetime) -> bool:
         stamp = now.timestamp()
         cache.set_many({beat_key(name): stamp for name in channel_names}, max(KEY_SECONDS, 2 * row_window()))
     except Exception:  # noqa: BLE001 - the cache is away: the rows keep the players at the table
-        log.warning("presence: the cache did not take the heartbeats", exc_info=True)
+        log.warning("presence: the cache did not take the heartbeats", exc_info=True)  # once an outage
         return False
+    outages.cache.delivered()
     return True
 
 
@@ -117,8 +136,12 @@ def connected(*, game_id: int, user, channel_name: str) -> None:
     now = timezone.now()
     mine = Connection.objects.filter(game_id=game_id, user=user)
     (mine.filter(last_seen__lt=now - timedelta(minutes=10)) | mine.filter(closed_at__isnull=False)).delete()
+    # Only refreshed here: the row is created by the process's heartbeat, which reopens the rows of
+    # a process taken for dead, and a socket opening in between must not hide that it was.
+    ServerProcess.objects.filter(process=PROCESS).update(beat_at=now)
     Connection.objects.update_or_create(
-        channel_name=channel_name, defaults={"game_id": game_id, "user": user, "last_seen": now}
+        channel_name=channel_name, defaults={"game_id": game_id, "user": user, "last_seen": now,
+                                             "process": PROCESS}
     )
     _beat_many([channel_name], now)
     _rows_written[channel_name] = time.monotonic()
@@ -159,6 +182,8 @@ def heartbeats(channel_names: list[str]) -> int:
     if not channel_names:
         return 0
     now, clock = timezone.now(), time.monotonic()
+    if _process_beat(now):  # taken for dead (or its row lost): its sockets' rows are opened again
+        _reopen(channel_names, now)
     cached = _beat_many(channel_names, now)
     # Half a beat early: a row is never left older than its interval.
     early = row_seconds() - HEARTBEAT_SECONDS / 2
@@ -170,6 +195,43 @@ def heartbeats(channel_names: list[str]) -> int:
         for name in chunk:
             _rows_written[name] = clock
     return len(due)
+
+
+def _process_beat(now: datetime) -> bool:
+    """This process is alive; True when it had no row (its first beat, or it was taken for dead)."""
+    return ServerProcess.objects.update_or_create(process=PROCESS, defaults={"beat_at": now})[1]
+
+
+def _reopen(channel_names: list[str], now: datetime) -> None:
+    closed = Connection.objects.filter(channel_name__in=channel_names, closed_at__isnull=False)
+    games = set(closed.values_list("game_id", flat=True))
+    if games:
+        closed.update(closed_at=None, last_seen=now)
+        log.warning("presence: process %s was taken for dead; its sockets are open again", PROCESS)
+        for game_id in games:
+            broadcast.presence_changed(game_id)
+
+
+@transaction.atomic
+def close_dead(now: datetime | None = None) -> int:
+    """Close the open rows of every process silent for ``PROCESS_SILENT_SECONDS``, as of its last
+    beat, forget the process and tell its games' tables; how many rows were closed. The process rows
+    are locked, so a process that beats meanwhile waits, finds its row gone and opens its rows again."""
+    now = now or timezone.now()
+    silent = now - timedelta(seconds=PROCESS_SILENT_SECONDS)
+    dead = dict(ServerProcess.objects.select_for_update().filter(beat_at__lt=silent)
+                .values_list("process", "beat_at"))
+    closed, games = 0, set()
+    for process, beat_at in dead.items():
+        rows = Connection.objects.filter(process=process, closed_at__isnull=True)
+        games |= set(rows.values_list("game_id", flat=True))
+        closed += rows.update(closed_at=beat_at, last_seen=beat_at)
+    ServerProcess.objects.filter(process__in=list(dead)).delete()
+    if closed:
+        log.warning("presence: %d sockets of %d dead processes closed", closed, len(dead))
+    for game_id in games:
+        transaction.on_commit(lambda game_id=game_id: broadcast.presence_changed(game_id))
+    return closed
 
 
 @dataclass(frozen=True)

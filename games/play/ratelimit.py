@@ -82,7 +82,7 @@ def hit(scope: str, ident: str, rate: Rate | None) -> bool:
         cache.add(key, 1, timeout=rate.seconds + 1)
         return True
     except Exception as exc:  # noqa: BLE001 - the cache is down: fail open, people keep playing
-        log.warning("rate limit cache unavailable (%s: %r); allowing", scope, exc)
+        log.warning("rate limit cache unavailable (%s: %r); allowing", scope, exc, exc_info=exc)
         return True
 
 
@@ -111,7 +111,7 @@ def over(scope: str, ident: str, rate: Rate | None) -> bool:
     try:
         return int(cache.get(_key(scope, ident, rate, time.time()), 0)) >= rate.count
     except Exception as exc:  # noqa: BLE001 - fail open, as in hit()
-        log.warning("rate limit cache unavailable (%s: %r); allowing", scope, exc)
+        log.warning("rate limit cache unavailable (%s: %r); allowing", scope, exc, exc_info=exc)
         return False
 
 

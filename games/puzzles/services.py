@@ -3,14 +3,21 @@ to their account. Each in a transaction, the puzzle's row locked while an answer
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
-from datetime import date
+from datetime import UTC, date, datetime, time, timedelta
 
 from django.db import IntegrityError, transaction
 
 from games.puzzles import choice as choosing
 from games.puzzles import clock
 from games.puzzles.models import Puzzle, Vote
+
+log = logging.getLogger(__name__)
+
+# The task worker chooses a day's puzzle at midnight UTC (settings.SCHEDULE); a day with none this
+# long after midnight means the scheduler is late, and the first visitor's request chooses it.
+LATE_AFTER = timedelta(minutes=1)
 
 
 class PuzzleError(Exception):
@@ -27,9 +34,15 @@ class NoSuchPuzzle(PuzzleError):
     status = 404
 
 
-def puzzle_for(day: date) -> Puzzle:
-    """The puzzle of ``day``, chosen now if there is none yet (the daily command, or the first visitor
-    of a fresh install). Valuing the deals runs outside the transaction; two at once insert one."""
+def scheduler_late() -> bool:
+    """Whether today's puzzle should be out by now (``LATE_AFTER`` past midnight UTC)."""
+    return clock.now() - datetime.combine(clock.today(), time(), tzinfo=UTC) >= LATE_AFTER
+
+
+def puzzle_for(day: date, *, late: bool = False) -> Puzzle:
+    """The puzzle of ``day``, chosen now if there is none yet (the scheduler's midnight job; a
+    request, ``late``, when the scheduler is late). Valuing the deals runs outside the transaction;
+    two at once insert one."""
     found = Puzzle.objects.filter(day=day).first()
     if found is not None:
         return found
@@ -45,6 +58,9 @@ def puzzle_for(day: date) -> Puzzle:
     )
     with transaction.atomic():
         Puzzle.objects.bulk_create([puzzle], ignore_conflicts=True)
+    if late:
+        log.warning("action=puzzle_chosen_in_request day=%s: the scheduler's midnight job has not run",
+                    day.isoformat())
     return Puzzle.objects.get(day=day)
 
 

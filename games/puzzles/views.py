@@ -35,13 +35,29 @@ def _day(value: str) -> date:
     return day
 
 
+class NotOutYet(Exception):
+    """Today's puzzle has not been chosen yet, and the scheduler is not late."""
+
+
 def _puzzle_of(day: date) -> Puzzle:
-    if day == clock.today():
-        return services.puzzle_for(day)
     puzzle = Puzzle.objects.filter(day=day).first()
-    if puzzle is None:
+    if puzzle is not None:
+        return puzzle
+    if day != clock.today():
         raise Http404("There was no puzzle on that day.")
-    return puzzle
+    # The task worker chooses the day's puzzle at midnight; a request chooses it only when the
+    # scheduler is late (no worker running, or one busy), so that nobody is turned away for long.
+    if not services.scheduler_late():
+        raise NotOutYet
+    return services.puzzle_for(day, late=True)
+
+
+def _coming(request: HttpRequest) -> HttpResponse:
+    """In the first moments of a day, before the midnight job has chosen its puzzle."""
+    wait = int(services.LATE_AFTER.total_seconds())
+    response = render(request, "puzzles/coming.html", status=503)
+    response["Retry-After"] = str(wait)
+    return response
 
 
 def _shares(puzzle: Puzzle) -> tuple[list[dict], int]:
@@ -76,17 +92,24 @@ def _context(request: HttpRequest, puzzle: Puzzle, *, error: str = "", picked: l
 
 @require_GET
 def today(request: HttpRequest) -> HttpResponse:
-    return redirect(services.puzzle_of_today())
+    return redirect("puzzles:day", clock.today().isoformat())
 
 
 @require_GET
 def day(request: HttpRequest, day: str) -> HttpResponse:
-    return render(request, PAGE, _context(request, _puzzle_of(_day(day))))
+    try:
+        puzzle = _puzzle_of(_day(day))
+    except NotOutYet:
+        return _coming(request)
+    return render(request, PAGE, _context(request, puzzle))
 
 
 @require_POST
 def answer(request: HttpRequest, day: str) -> HttpResponse:
-    puzzle = _puzzle_of(_day(day))
+    try:
+        puzzle = _puzzle_of(_day(day))
+    except NotOutYet:
+        return _coming(request)
     cards = request.POST.getlist("cards")
     token = browser.ensure_token(request)  # a new browser's token is read back by this answer's page
     try:

@@ -8,7 +8,8 @@ worker also
 * puts back to READY the tasks left RUNNING by a worker that is dead: one whose heartbeat is older
   than ``TASK_WORKER_STALE_SECONDS``, or one the supervisor names with ``--replaces`` when it starts
   this worker in the place of one that died (then at once, not a heartbeat later);
-* deletes the results of tasks finished more than ``TASK_RESULTS_KEEP_DAYS`` ago.
+* deletes the results of tasks finished more than ``TASK_RESULTS_KEEP_DAYS`` ago;
+* runs the periodic jobs of ``settings.SCHEDULE`` when they are due (``games.queue.scheduler``).
 
 A task run again after its worker died must therefore be safe to run twice (the turn notices keep
 what has gone in ``NoticeSend``).
@@ -31,6 +32,7 @@ from django_tasks_db.management.commands.db_worker import Worker as DatabaseWork
 from django_tasks_db.models import DBTaskResult, get_date_max
 from django_tasks_db.utils import exclusive_transaction, is_locked_database_exception
 
+from games.queue import scheduler
 from games.queue.models import WorkerBeat
 
 log = logging.getLogger("games.queue")
@@ -69,9 +71,9 @@ def prune(now: datetime | None = None) -> int:
 
 
 def health(now: datetime | None = None) -> dict:
-    """What ``/health/`` says of the queue: workers alive, the youngest heartbeat's age and how long
-    the oldest task due has waited. ``ok`` when a worker is alive and nothing due waited longer
-    than ``TASK_WAIT_ALERT_SECONDS``."""
+    """What ``/health/`` says of the queue: workers alive, the youngest heartbeat's age, how long
+    the oldest task due has waited and the periodic jobs' last runs. ``ok`` when a worker is alive,
+    nothing due waited longer than ``TASK_WAIT_ALERT_SECONDS`` and no periodic job is late."""
     now = now or timezone.now()
     beat = WorkerBeat.objects.order_by("-beat_at").values_list("beat_at", flat=True).first()
     alive = WorkerBeat.objects.filter(beat_at__gte=stale_before(now)).count()
@@ -81,22 +83,27 @@ def health(now: datetime | None = None) -> dict:
            later.order_by("run_after").values_list("run_after", flat=True).first()]
     oldest = min((d for d in due if d is not None), default=None)
     waited = round((now - oldest).total_seconds(), 1) if oldest else 0.0
+    schedule = scheduler.health(now)
     return {
-        "ok": alive > 0 and waited <= settings.TASK_WAIT_ALERT_SECONDS,
+        "ok": alive > 0 and waited <= settings.TASK_WAIT_ALERT_SECONDS
+        and not any(job["late"] for job in schedule.values()),
         "workers": alive,
         "heartbeat_age_s": round((now - beat).total_seconds(), 1) if beat else None,
         "oldest_ready_s": waited,
+        "schedule": schedule,
     }
 
 
 class Worker(DatabaseWorker):
-    """``db_worker``'s worker with a heartbeat, the sweep for dead workers' tasks and pruning."""
+    """``db_worker``'s worker with a heartbeat, the sweep for dead workers' tasks, pruning and the
+    periodic jobs (``schedule``: False leaves them to other workers)."""
 
-    def __init__(self, *, replaces: tuple[str, ...] = (), **kwargs) -> None:
+    def __init__(self, *, replaces: tuple[str, ...] = (), schedule: bool = True, **kwargs) -> None:
         super().__init__(**kwargs)
         self.replaces = replaces
+        self.schedule = schedule
         self.started_at = timezone.now()
-        self.beat_due = self.sweep_due = 0.0
+        self.beat_due = self.sweep_due = self.schedule_due = 0.0
 
     def beat(self) -> None:
         now = time.monotonic()
@@ -115,6 +122,13 @@ class Worker(DatabaseWorker):
         requeue_orphans(dead=self.replaces)
         self.replaces = ()
         prune()
+
+    def run_schedule(self) -> None:
+        now = time.monotonic()
+        if not self.schedule or now < self.schedule_due:
+            return
+        self.schedule_due = now + scheduler.CHECK_SECONDS
+        scheduler.tick(worker_id=self.worker_id)
 
     def claim(self) -> tuple[DBTaskResult | None, bool]:
         """The next task due, claimed for this worker; and whether the queue could be read."""
@@ -140,6 +154,7 @@ class Worker(DatabaseWorker):
                 try:
                     self.beat()
                     self.sweep()
+                    self.run_schedule()
                     task_result, read = self.claim()
                 except OperationalError:
                     # The database is away: keep the process, try again after a pause.

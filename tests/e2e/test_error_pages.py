@@ -1,8 +1,10 @@
 """The error pages and the rules page's counting rules in Chromium, at 1280x720 and 390x844: a
-refusal says why with the site around it, a missing page offers a way on, and neither scrolls
-sideways on a phone."""
+refusal says why with the site around it, a missing page offers a way on, today's puzzle not out
+yet says when it will be, and none scrolls sideways on a phone."""
 
 from __future__ import annotations
+
+from datetime import UTC, datetime
 
 import pytest
 from django.conf import settings
@@ -11,6 +13,7 @@ from django.test import Client
 from django.urls import reverse
 from playwright.sync_api import Browser, expect
 
+from games.puzzles import clock as puzzle_clock
 from games.tournaments.models import Tournament
 from tests.e2e.helpers import screenshot, serious_axe_violations
 from tests.pages.error_urls import SECRET
@@ -23,7 +26,9 @@ SIZES = {"laptop": {"width": 1280, "height": 720}, "phone": {"width": 390, "heig
 NO_SIDEWAYS = "() => document.documentElement.scrollWidth <= window.innerWidth"
 
 
-def test_error_pages_and_the_counting_rules(live_daphne: str, browser: Browser):
+def test_error_pages_and_the_counting_rules(live_daphne: str, browser: Browser, monkeypatch):
+    # The first seconds of a day whose puzzle the midnight job has not chosen yet.
+    monkeypatch.setattr(puzzle_clock, "now", lambda: datetime(2026, 3, 10, 0, 0, 20, tzinfo=UTC))
     clerk = get_user_model().objects.create_user("clerk", password=None, is_staff=True)
     t = make_tournament(make_players(2), format=Tournament.Format.ROUND_ROBIN)
     client = Client()
@@ -56,6 +61,14 @@ def test_error_pages_and_the_counting_rules(live_daphne: str, browser: Browser):
                 assert SECRET not in page.content()
                 assert page.evaluate(NO_SIDEWAYS) and serious_axe_violations(page) == []
                 screenshot(page, f"error-{status}-{size}", full_page=False)
+
+            served = errors_client.get("/puzzles/2026-03-10/")
+            assert served.status_code == 503 and served["Retry-After"] == "60"
+            page.set_content(served.content.decode())
+            expect(page.get_by_role("heading", name="Today's discard puzzle")).to_be_visible()
+            expect(page.get_by_text("Today's deal is being chosen.")).to_be_visible()
+            assert page.evaluate(NO_SIDEWAYS) and serious_axe_violations(page) == []
+            screenshot(page, f"puzzle-coming-{size}", full_page=False)
 
             page.goto("/rules/#house-rules")
             counting = page.locator("dd").filter(has_text="Claiming more is an over-count")

@@ -108,6 +108,7 @@ class Site:
             "PYTHONPATH": str(ROOT),
             "DJANGO_SETTINGS_MODULE": "cribsite.settings",
             "PGAPPNAME": SITE_APP_NAME,  # its PostgreSQL sessions, told from the test process's own
+            "SCHEDULE_JOBS": "",  # its task workers run no periodic job unless the test names some
         }
         full.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)  # the test process needs it; a server must not have it
         for key, value in (env or {}).items():
@@ -118,8 +119,7 @@ class Site:
         self._log = log_path.open("ab")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "cribsite.serve", "--workers", str(workers), "--host", HOST,
-             "--port", str(self.port), "--exit-with-parent",  # no orphans if pytest is killed
-             "--forfeit-every", "0"],  # a test's tournaments forfeit when the test says so
+             "--port", str(self.port), "--exit-with-parent"],  # no orphans if pytest is killed
             env=full, stdout=self._log, stderr=subprocess.STDOUT, cwd=ROOT,
         )
         try:

@@ -7,7 +7,8 @@ versions every couple of seconds while the layer is away), and each page says ju
 updates are delayed (the heartbeats say pushes do not reach its socket), never "Connected", never a
 red "Reconnecting…" (nothing is wrong with the page's own connection). A move made just before Redis
 returns is on every board within two seconds of its return, with nothing done on the page, the pages
-say "Connected" again, and pushes flow again.
+say "Connected" again, and pushes flow again. Each worker logs the outage twice: as it begins and
+as it ends.
 """
 
 from __future__ import annotations
@@ -127,3 +128,8 @@ def test_every_board_is_current_within_two_seconds_of_the_layer_s_return(
         for page in pages.values():
             page.context.close()
     wait_for_other_sessions_to_end()
+    # The outage in the log: one line as it began and one as it ended in each worker, no traceback
+    # (the receive task, the lost pushes and heartbeats, the sockets that tried again meanwhile).
+    log = server_log.read_text()
+    assert log.count("channel layer unreachable") == 2 and log.count("channel layer back") == 2, log[-4000:]
+    assert "Traceback" not in log, log[-4000:]

@@ -377,27 +377,7 @@ def test_other_database_errors_are_still_errors(client, monkeypatch):
         client.post(f"/games/{game.pk}/act/", {"version": game.version, "type": "go"})
 
 
-def test_serve_runs_its_chores_one_at_a_time_every_period(tmp_path):
-    out = tmp_path / "runs"
-    script = f"import time; open({str(out)!r}, 'a').write('x'); time.sleep(0.3)"
-    chore = serve.Chore([sys.executable, "-c", script], every=0.1)
-    chore.tick(time.monotonic())
-    first = chore.process
-    chore.tick(time.monotonic() + 1)  # due again, but the first run has not finished: no second one
-    assert chore.process is first
-    deadline = time.monotonic() + 20
-    while (not out.exists() or len(out.read_text()) < 3) and time.monotonic() < deadline:
-        chore.tick(time.monotonic())
-        time.sleep(0.05)
-    chore.stop()
-    assert len(out.read_text()) >= 3  # and again, period after period
-    # The forfeit chore is the tournaments' command, and waits a period before its first run.
-    forfeits = serve.forfeit_chore(60)
-    assert forfeits.command[-2:] == [str(ROOT / "manage.py"), "tournament_forfeits"]
-    assert forfeits.due > time.monotonic() + 50 and forfeits.process is None
-
-
-def test_the_forfeit_command_run_by_serve_exists_and_runs():
+def test_the_forfeit_command_exists_and_runs():
     result = subprocess.run([sys.executable, str(ROOT / "manage.py"), "tournament_forfeits", "--help"],
                             cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0 and "grace period" in result.stdout

@@ -23,10 +23,11 @@ def database_tasks():
         yield
 
 
-def run_due(worker_id: str = "test-worker") -> int:
-    """Run every task due now in this process, as ``manage.py task_worker --batch`` would; how many ran."""
+def run_due(worker_id: str = "test-worker", *, schedule: bool = False) -> int:
+    """Run every task due now in this process, as ``manage.py task_worker --batch`` would (and the
+    periodic jobs due, with ``schedule``); how many ran."""
     worker = Worker(queue_names=["*"], interval=0, batch=True, backend_name="default", startup_delay=False,
-                    max_tasks=None, worker_id=worker_id, excluded_queue_names=[])
+                    max_tasks=None, worker_id=worker_id, excluded_queue_names=[], schedule=schedule)
     worker.run()
     return worker._run_tasks
 

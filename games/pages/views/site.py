@@ -18,6 +18,7 @@ from django.templatetags.static import static
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 
+from games.infra import outages
 from games.queue.worker import health as queue_health
 
 log = logging.getLogger(__name__)
@@ -77,6 +78,7 @@ async def _channel_layer_round_trip() -> None:
             await layer.send(probe["channel"], {"type": "health.check", "nonce": nonce})
             if (await layer.receive(probe["channel"])).get("nonce") != nonce:
                 raise RuntimeError("the channel layer gave back another message")
+            outages.layer.delivered()
         except BaseException:
             # A failed or cancelled probe may leave the channel unsubscribed, or its answer behind:
             # the next one makes a new channel, which subscribes before it sends.

@@ -12,9 +12,9 @@ from __future__ import annotations
 from .game import Game, GameQuerySet, check_for_play, new_invite_token, new_secret
 from .moves import Move, Round
 from .own_pace import SeatClock, Vacation
-from .seats import ComputerLevel, Connection, Seat
+from .seats import ComputerLevel, Connection, Seat, ServerProcess
 
 __all__ = [
-    "ComputerLevel", "Connection", "Game", "GameQuerySet", "Move", "Round", "Seat", "SeatClock", "Vacation",
-    "check_for_play", "new_invite_token", "new_secret",
+    "ComputerLevel", "Connection", "Game", "GameQuerySet", "Move", "Round", "Seat", "SeatClock",
+    "ServerProcess", "Vacation", "check_for_play", "new_invite_token", "new_secret",
 ]

@@ -72,6 +72,9 @@ class Connection(models.Model):
     # A player's last socket, once closed, is kept (until they come back) to say when they left:
     # without it a player who played and closed the tab read as one who never opened the game.
     closed_at = models.DateTimeField(null=True, blank=True)
+    # The server process holding the socket (``ServerProcess``): a process that died says goodbye to
+    # nobody, so its rows are closed for it once it has been silent long enough.
+    process = models.CharField(max_length=64, blank=True, db_index=True)
 
     class Meta:
         ordering = ["game", "user"]
@@ -79,3 +82,17 @@ class Connection(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} on game {self.game_id}"
+
+
+class ServerProcess(models.Model):
+    """A server process holding game sockets, and its last sign of life: one silent for longer than
+    ``presence.PROCESS_SILENT_SECONDS`` died, and its sockets' rows are closed (``presence.close_dead``)."""
+
+    process = models.CharField(max_length=64, primary_key=True)
+    beat_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        ordering = ["-beat_at"]
+
+    def __str__(self) -> str:
+        return f"{self.process} at {self.beat_at:%Y-%m-%d %H:%M:%S}"

@@ -1,20 +1,16 @@
 """Tell players their opponent ran out of time, end the games left out of time, and withdraw seeks
-nobody took (run every few minutes)."""
+nobody took, now (the task worker's ``own_pace_clocks`` job does it every five minutes)."""
 
 from __future__ import annotations
 
 from django.core.management.base import BaseCommand
+from django.utils import timezone
 
-from games.correspondence.notices import send_out_of_time_notices
-from games.play import services
+from games.correspondence.jobs import keep_clocks
 
 
 class Command(BaseCommand):
     help = "End correspondence games abandoned out of time; withdraw correspondence seeks nobody took."
 
     def handle(self, *args, **options) -> None:
-        told = send_out_of_time_notices()
-        ended = services.end_abandoned()
-        withdrawn = services.withdraw_stale_seeks()
-        self.stdout.write(f"told of an opponent out of time: {told}; games ended as abandoned: {ended}; "
-                          f"seeks withdrawn: {withdrawn}")
+        self.stdout.write(keep_clocks(timezone.now()))

@@ -1,5 +1,5 @@
-"""``manage.py daily_puzzle``: choose the day's puzzle, run by a scheduler just after midnight UTC
-(docs/operations.md). Running it again the same day changes nothing."""
+"""``manage.py daily_puzzle``: choose a day's puzzle by hand (the task worker's ``daily_puzzle`` job
+chooses each day's at midnight UTC). Running it again the same day changes nothing."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ class Command(BaseCommand):
     help = "Choose the discard puzzle of the day (today in UTC, or --day) if it has none yet."
 
     def add_arguments(self, parser) -> None:
-        parser.add_argument("--day", help="A day as YYYY-MM-DD, up to today (a day the scheduler missed).")
+        parser.add_argument("--day", help="A day as YYYY-MM-DD, up to today (a day that has none).")
 
     def handle(self, *args, **options) -> None:
         today = clock.today()

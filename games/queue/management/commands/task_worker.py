@@ -1,4 +1,6 @@
-"""Run the site's task worker: turn notices, analyses of finished games, the daily summary.
+"""Run the site's task worker: turn notices, analyses of finished games, and the periodic jobs of
+``settings.SCHEDULE`` (the daily puzzle, the own-pace clocks, the daily summary, tournament forfeits,
+closing the sockets of dead server processes).
 
 ``make serve`` runs one under its supervisor and ``make run`` one beside the development server;
 ``--batch`` runs what is due and exits.
@@ -32,16 +34,18 @@ class Command(BaseCommand):
                             help="this worker's id, unique among workers (default: host, pid, random)")
         parser.add_argument("--replaces", default="",
                             help="dead workers' ids (comma-separated): their running tasks are queued again")
+        parser.add_argument("--no-schedule", dest="schedule", action="store_false",
+                            help="run tasks only, and leave the periodic jobs to other workers")
         parser.add_argument("--reload", action=BooleanOptionalAction, default=settings.DEBUG,
                             help="restart on code changes (default: DEBUG)")
 
     def handle(self, *, queue_name: str, interval: float, batch: bool, max_tasks: int | None, worker_id: str,
-               replaces: str, reload: bool, **options) -> None:
+               replaces: str, reload: bool, schedule: bool, **options) -> None:
         worker_id = worker_id or f"{socket.gethostname()[:40]}-{os.getpid()}-{get_random_string(8)}"
         worker = Worker(
             queue_names=queue_name.split(","), interval=interval, batch=batch, backend_name="default",
             startup_delay=False, max_tasks=max_tasks, worker_id=worker_id[:64], excluded_queue_names=[],
-            replaces=tuple(r for r in replaces.split(",") if r),
+            replaces=tuple(r for r in replaces.split(",") if r), schedule=schedule,
         )
         if reload and not batch:
             if os.environ.get(DJANGO_AUTORELOAD_ENV) == "true":

@@ -1,4 +1,4 @@
-"""Apply due forfeits: run it every minute (cron, a systemd timer) while tournaments are running."""
+"""Apply due forfeits now (the task worker's ``tournament_forfeits`` job does it every minute)."""
 
 from __future__ import annotations
 
