@@ -4,6 +4,7 @@ from django.contrib import admin
 
 from games.history.models import GameAnalysis, PlayerGame, Rating, RatingChange
 from games.history.tasks import QUEUE, analyse_game
+from games.infra.admin_ids import OneToOneKeyAdmin
 
 
 @admin.register(PlayerGame)
@@ -31,7 +32,7 @@ class RatingChangeAdmin(admin.ModelAdmin):
 
 
 @admin.register(GameAnalysis)
-class GameAnalysisAdmin(admin.ModelAdmin):
+class GameAnalysisAdmin(OneToOneKeyAdmin):
     """The analyses kept; ``manage.py history_analyse`` makes those of games without one."""
 
     list_display = ("game", "made_at")

@@ -10,7 +10,7 @@ urlpatterns = [
     path("players/<str:username>/games/", views_games.player_games, name="player_games"),
     path("players/<str:username>/stats/", views_players.stats, name="player_stats"),
     path("games/<id:game_id>/record/", views_record.record, name="game_record"),
-    path("games/<id:game_id>/record/deals/<int:game_no>-<int:deal_no>/", views_record.record_deal,
+    path("games/<id:game_id>/record/deals/<index:game_no>-<index:deal_no>/", views_record.record_deal,
          name="game_record_deal"),
     path("games/<id:game_id>/record/fair-deals/", views_record.record_verify, name="game_record_verify"),
     path("games/<id:game_id>/record/analysis/<slug:kind>/", views_record.record_analysis,

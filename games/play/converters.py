@@ -1,4 +1,5 @@
-"""The one path converter for object ids, HTTP and websocket routes alike: ``<id:game_id>``.
+"""The one path converter for object ids, HTTP and websocket routes alike: ``<id:game_id>``; and one
+for a place within a game (a deal's number, counted from 0): ``<index:deal_no>``.
 
 An id is what a ``BigAutoField`` can hold and what the site itself writes: ASCII decimal digits,
 no sign, no leading zero, from 1 to 2**63 - 1 (9223372036854775807). Anything else (``0``, ``-1``,
@@ -50,3 +51,22 @@ class IdConverter:
 
 
 register_converter(IdConverter, "id")
+
+
+class IndexConverter:
+    """A small count from 0 (a game of a match, a deal of a game): at most four digits, so no value
+    reaches a database's range, and one spelling each (no leading zero)."""
+
+    regex = "0|[1-9][0-9]{0,3}"
+
+    def to_python(self, value: str) -> int:
+        return int(value)
+
+    def to_url(self, value: int | str) -> str:
+        text = str(value)
+        if isinstance(value, bool) or re.fullmatch(self.regex, text) is None:
+            raise ValueError(f"not an index: {value!r}")
+        return text
+
+
+register_converter(IndexConverter, "index")

@@ -138,6 +138,7 @@ def _open_the_record_and_replay_it(page: Page, result) -> None:
     assert sorted(re.findall(r"\d+", page.get_by_test_id("final-score").inner_text())) == final
     winner = "newcomer" if won else "Computer (easy)"
     expect(page.locator(".record-result h2")).to_contain_text(f"{winner} won")
+    page.locator("#verify").scroll_into_view_if_needed()  # the check runs once it is in view
     expect(page.locator("#verify-summary")).to_have_attribute("data-state", "ok")
     expect(page.locator('[data-verify-status="ok"]')).to_have_count(deals)
     expect(page.locator(".score-chart svg:visible")).to_be_visible()

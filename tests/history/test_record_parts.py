@@ -75,7 +75,7 @@ def test_parts_refuse_strangers_games_in_play_and_deals_never_dealt_and_work_wit
     assert "<html" in page and "Back to the game record" in page and "deal-table" in page
     page = client.get(reverse("game_record_verify", args=[game.pk])).content.decode()
     assert "<html" in page and 'id="verify-data"' in page and "/static/js/verify.js" in page
-    for url in (deal_url(game, 0, deals), deal_url(game, 1, 0), deal_url(game, 0, 10**30),
+    for url in (deal_url(game, 0, deals), deal_url(game, 1, 0), f"/games/{game.pk}/record/deals/0-{10**30}/",
                 deal_url(active, 0, 0), reverse("game_record_verify", args=[active.pk]),
                 reverse("game_record_analysis", args=[active.pk, "pegging"]),
                 reverse("game_record_analysis", args=[game.pk, "chances"])):

@@ -78,3 +78,13 @@ def test_every_id_in_every_url_and_socket_route_goes_through_it():
     assert len(with_ids) >= 25, with_ids
     assert {"[socket] ws/game/<id:game_id>/", "[socket] ws/watch/<id:game_id>/",
             "admin/tournaments/match/<id:match_id>/result/"} <= set(with_ids)
+
+
+@pytest.mark.parametrize("bad", ["00", "01", "-1", "12345", "9" * 30, "x", "٣"])
+def test_a_deal_s_place_is_a_small_count_from_nought_spelt_one_way(bad):
+    assert resolve("/games/7/record/deals/0-0/").kwargs == {"game_id": 7, "game_no": 0, "deal_no": 0}
+    assert resolve("/games/7/record/deals/2-13/").kwargs["deal_no"] == 13
+    with pytest.raises(Resolver404):
+        resolve(f"/games/7/record/deals/0-{bad}/")
+    with pytest.raises(NoReverseMatch):
+        reverse("game_record_deal", args=[7, 0, bad])

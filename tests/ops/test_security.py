@@ -99,7 +99,7 @@ class World:
         return {
             "game_id": self.game.pk, "tournament_id": self.tournament.pk, "match_id": self.match.pk,
             "username": self.alice.username, "token": self.seek.invite_token, "uidb64": "MQ",
-        }.get(name, 1 if converter == "id" else "x")
+        }.get(name, 1 if converter == "id" else 0 if converter == "index" else "x")
 
     def client(self, role: str, **kwargs) -> Client:
         client = Client(**kwargs)
