@@ -107,7 +107,6 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "games.accounts.preferences.table_preferences",
-                "games.play.news.news_socket",
                 "games.correspondence.menu.your_turn",
             ],
         },

@@ -36,7 +36,8 @@ LOBBY_GROUP = "lobby"
 
 
 def player_group(user_id: int) -> str:
-    """Every page one player has open that listens for news (``consumers.NewsConsumer``)."""
+    """Every page one player has open: its notices socket (``consumers.NewsConsumer``), or the
+    lobby's or a board's own socket, which carry the count of games waiting on the player."""
     return f"player-{user_id}"
 
 
@@ -93,3 +94,10 @@ def player_news(user_ids: Iterable[int]) -> None:
     draws it for its own user."""
     for user_id in dict.fromkeys(user_ids):
         group_send(player_group(user_id), {"type": "player.news"})
+
+
+def player_turns(user_ids: Iterable[int]) -> None:
+    """The count of own-pace games waiting on these players may have changed: each of their open
+    pages draws its own user's count ("Your turn (N)"). The message holds no count and no game."""
+    for user_id in dict.fromkeys(user_ids):
+        group_send(player_group(user_id), {"type": "player.turns"})

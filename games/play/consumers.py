@@ -42,7 +42,32 @@ def _query_tab(scope: dict) -> str:
     return broadcast.tab_id(parse_qs(scope.get("query_string", b"").decode("latin-1")).get("tab", [""])[0])
 
 
-class LobbyConsumer(Consumer):
+class TurnCounts:
+    """A page's own socket that also keeps its menu's "Your turn (N)" live: it joins its user's
+    group, and when told the count may have changed it draws the count of *its own user*."""
+
+    async def join_player(self) -> None:
+        self.player = broadcast.player_group(self.scope["user"].pk)
+        await self.channel_layer.group_add(self.player, self.channel_name)
+
+    async def leave_player(self) -> None:
+        if hasattr(self, "player"):
+            await self.channel_layer.group_discard(self.player, self.channel_name)
+
+    async def player_turns(self, event: dict) -> None:
+        await self.send(text_data=await self._render_turns())
+
+    async def player_news(self, event: dict) -> None:
+        """An organiser's news is for the pages that listen for it (``NewsConsumer``)."""
+
+    @database_sync_to_async
+    def _render_turns(self) -> str:
+        from games.play.news import render_turn_count
+
+        return render_turn_count(self.scope["user"].pk)
+
+
+class LobbyConsumer(TurnCounts, Consumer):
     """Sends a lobby page its lists, rendered for its own user, whenever seeks change."""
 
     async def connect(self) -> None:
@@ -50,10 +75,12 @@ class LobbyConsumer(Consumer):
             await self.close(code=4401)
             return
         await self.channel_layer.group_add(broadcast.LOBBY_GROUP, self.channel_name)
+        await self.join_player()
         await self.accept()
 
     async def disconnect(self, code: int) -> None:
         await self.channel_layer.group_discard(broadcast.LOBBY_GROUP, self.channel_name)
+        await self.leave_player()
 
     async def lobby_changed(self, event: dict) -> None:
         if self.scope["user"].pk in event.get("players", ()) and event.get("started"):
@@ -80,7 +107,7 @@ LAYER_CHECK_BEATS = 3
 BOARD_VERSION = re.compile(r'<div id="board"[^>]*?\bdata-version="(\d+)"')
 
 
-class GameConsumer(Consumer):
+class GameConsumer(TurnCounts, Consumer):
     """One per open board: joins the game's group if the user holds a seat, refuses anyone else."""
 
     sent_version = -1  # the newest board this socket has sent (or its page's own answer carried)
@@ -96,6 +123,8 @@ class GameConsumer(Consumer):
             return
         self.group = broadcast.game_group(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        if self.at_table:  # a spectator's page has a notices socket of its own
+            await self.join_player()
         await self.accept()
         # A fresh board on every (re)connect heals whatever was missed while the socket was down.
         await self._send_board()
@@ -109,6 +138,7 @@ class GameConsumer(Consumer):
             self.heartbeat.cancel()
             self.watch.leave(self)
             await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self.leave_player()
             await self._presence("disconnected")
 
     async def _beat(self) -> None:
@@ -262,9 +292,9 @@ class GameConsumer(Consumer):
 
 
 class NewsConsumer(Consumer):
-    """One per page of a player whom an organiser may have news for (``registry.news_expected``), other
-    than the lobby and a board, whose own sockets carry it: draws that news ("Your match is ready")
-    for its own user on connect and whenever it is pushed to the player's group."""
+    """The notices socket: one per page of a signed-in player other than the lobby and a board, whose
+    own sockets serve. Draws for its own user the menu's "Your turn (N)" and an organiser's news
+    ("Your match is ready"), on connect and whenever either is pushed to the player's group."""
 
     async def connect(self) -> None:
         user = self.scope["user"]
@@ -274,8 +304,8 @@ class NewsConsumer(Consumer):
         self.group = broadcast.player_group(user.pk)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        # News made while no page was open, or while this one was away, shows on (re)connect.
-        await self.send(text_data=await self._render())
+        # What changed while no page was open, or while this one was away, shows on (re)connect.
+        await self.send(text_data=await self._render_opening())
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):
@@ -287,8 +317,23 @@ class NewsConsumer(Consumer):
     async def player_news(self, event: dict) -> None:
         await self.send(text_data=await self._render())
 
+    async def player_turns(self, event: dict) -> None:
+        await self.send(text_data=await self._render_turns())
+
     @database_sync_to_async
     def _render(self) -> str:
         from games.play.news import render_news
 
         return render_news(self.scope["user"])
+
+    @database_sync_to_async
+    def _render_opening(self) -> str:
+        from games.play.news import render_opening
+
+        return render_opening(self.scope["user"])
+
+    @database_sync_to_async
+    def _render_turns(self) -> str:
+        from games.play.news import render_turn_count
+
+        return render_turn_count(self.scope["user"].pk)

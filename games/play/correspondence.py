@@ -173,12 +173,18 @@ def waiting_count(user_id: int) -> int:
 
 
 def forget_counts(user_ids) -> None:
+    """After a commit that may change who waits on whom: the counts are counted again, and the
+    players' open pages are told to draw theirs."""
     from django.core.cache import cache
 
+    from games.play import broadcast
+
+    user_ids = list(user_ids)
     try:
         cache.delete_many([COUNT_KEY.format(pk) for pk in user_ids])
     except Exception:  # noqa: BLE001 - a count kept meanwhile is at most COUNT_SECONDS old
         log.warning("the cache could not forget the turn counts", exc_info=True)
+    broadcast.player_turns(user_ids)
 
 
 def same_side(players: int, a: int, b: int) -> bool:

@@ -205,7 +205,11 @@ def _fixed_parts(n: int, target: int, p: str, colors: tuple[str, ...]) -> str:
     """Wood, lanes, holes and marks: the same for every board of one shape (every move draws two)."""
     lay = Layout(n, target)
     lanes = "".join(f'<path class="lane lane--{c}" d="{lay.lane_path(i)}"/>' for i, c in enumerate(colors))
-    return "".join([_wood(lay, p), lanes, _holes(lay, p), _marks(lay)])
+    # Keyed by the shape (data-morph-key): a board whose pegs moved is morphed without walking these.
+    key = f"{p}-{n}-{target}"
+    wood = _wood(lay, p).replace("<defs>", f'<defs data-morph-key="{key}">', 1)
+    holes = _holes(lay, p).replace('<g class="holes">', f'<g class="holes" data-morph-key="{key}">', 1)
+    return "".join([wood, lanes, holes, _marks(lay)])
 
 
 def _wood(lay: Layout, p: str) -> str:

@@ -9,11 +9,11 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from games.infra.sockets import database_sync_to_async as pooled_database_sync_to_async
-from games.play.consumers import GameConsumer
+from games.play.consumers import GameConsumer, TurnCounts
 from games.tournaments.broadcast import tournament_group
 
 
-class TournamentConsumer(AsyncWebsocketConsumer):
+class TournamentConsumer(TurnCounts, AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])
         if not await self._exists():
@@ -21,6 +21,8 @@ class TournamentConsumer(AsyncWebsocketConsumer):
             return
         self.group = tournament_group(self.tournament_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        if self.scope["user"].is_authenticated:  # the page's menu: "Your turn (N)"
+            await self.join_player()
         await self.accept()
         # A fresh render on every (re)connect heals whatever was missed while the socket was down.
         await self._send_live()
@@ -28,6 +30,7 @@ class TournamentConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
+        await self.leave_player()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         await self._send_live()

@@ -166,6 +166,12 @@
     if (document.title !== wanted) document.title = wanted;
   }
   document.addEventListener("visibilitychange", title);
+  // After a board, once the browser is idle (within half a second): the tab's title is not part of
+  // the table, and its change has the browser redraw its tab strip beside the board's first frame.
+  function titleSoon() {
+    if (window.requestIdleCallback) window.requestIdleCallback(title, { timeout: 500 });
+    else setTimeout(title, 0);
+  }
 
   // ---------- the one hook ----------
   // htmx settles once after every swap: an answer (on #board), a push (on its socket's element,
@@ -179,7 +185,7 @@
     last = versionOf(now);
     if (!order.every(function (v) { return boxes().some(function (b) { return b.value === v && b.checked; }); })) order = [];
     showPicks();
-    title();
+    titleSoon();
     refocus(now);
     document.dispatchEvent(new CustomEvent("board:updated", { detail: { board: now, previous: previous } }));
   }

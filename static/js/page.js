@@ -79,8 +79,10 @@
   });
 
   // A seek of ours was taken, or the rematch we offered began: follow the link the socket sends.
-  document.addEventListener("htmx:oobAfterSwap", function () {
-    const link = document.querySelector("a[data-follow]");
+  // Looked for in what was swapped in only: a board's every push swaps parts in out of band.
+  document.addEventListener("htmx:oobAfterSwap", function (e) {
+    const swapped = e.target;
+    const link = swapped.matches("a[data-follow]") ? swapped : swapped.querySelector("a[data-follow]");
     if (link) window.location.assign(link.getAttribute("href"));
   });
 })();

@@ -47,11 +47,12 @@ def test_the_list_puts_the_least_time_left_first(clock, players):
 def test_the_menu_counts_the_games_waiting_and_follows_each_move(clock, players, on_commit):
     alice, bob = players
     client = logged_in(alice)
-    assert "Your turn</a>" in client.get("/rules/").content.decode()
+    none, one = (f'Your turn<span id="your-turn-count">{n}</span></a>' for n in ("", " (1)"))
+    assert none in client.get("/rules/").content.decode()
     game = on_commit(corr_game, alice, bob)  # both are to cut
-    assert "Your turn (1)</a>" in client.get("/rules/").content.decode()
+    assert one in client.get("/rules/").content.decode()
     on_commit(move_once, game, {0: alice, 1: bob}, 0)
-    assert "Your turn</a>" in client.get("/rules/").content.decode()
+    assert none in client.get("/rules/").content.decode()
 
 
 def test_your_turn_asks_a_handful_of_queries_however_many_games(clock, players):

@@ -1,9 +1,11 @@
 """Games at your own pace in Chromium, at laptop and phone widths: one created from the lobby as an
-invitation with days a move, and the "Your turn" list a busy player comes back to, the least time
-left first, from the menu's count to the board's clock."""
+invitation with days a move, the "Your turn" list a busy player comes back to, the least time
+left first, from the menu's count to the board's clock, and that count following the other
+player's move on a page left open."""
 
 from __future__ import annotations
 
+import random
 import re
 from datetime import timedelta
 
@@ -16,6 +18,9 @@ from games.engine.rules import HouseRules
 from games.play import services
 from games.play.models import Game, SeatClock
 from tests.e2e.helpers import log_in, screenshot, serious_axe_violations
+from tests.live.support import HttpPlayer, session_key
+from tests.play.corr_support import corr_game, move_once
+from tests.play.factories import load, random_action
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -157,3 +162,37 @@ def test_a_table_at_your_own_pace_with_the_computer_in_a_seat(live_daphne: str, 
     page.locator("#board").scroll_into_view_if_needed()
     screenshot(page, f"corr-table-with-the-computer-{size}", full_page=False)
     assert serious_axe_violations(page) == []
+
+
+# A page of each kind of socket: the rules page's notices socket, the lobby's own.
+OPEN_PAGE = {"laptop": "/rules/", "phone": "/lobby/"}
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_your_turn_counts_the_other_players_move_on_a_page_left_open(live_daphne: str, page: Page, size: str):
+    page.set_viewport_size(SIZES[size])
+    alice, bob = _player("alice"), _player("bob")
+    _waiting_on(alice, _player("carol"), days=1, left=timedelta(hours=5))
+    game = corr_game(alice, bob)
+    move_once(game, {0: alice, 1: bob}, seat=0)  # alice cuts: it waits on bob
+    log_in(page, live_daphne, alice)
+    page.goto(f"{live_daphne}{OPEN_PAGE[size]}")
+    if size == "phone":
+        page.get_by_role("button", name="Menu").click()
+    link = page.get_by_test_id("your-turn-link")
+    expect(link).to_have_text("Your turn (1)")
+    # The page's socket is open (its user's group joined) before the move is made.
+    page.wait_for_function("""() => [...document.querySelectorAll("[data-socket]")].some((el) => {
+      const ws = window.LiveSocket.socketOf(el);
+      return ws && ws.readyState === WebSocket.OPEN;
+    })""")
+    game.refresh_from_db()
+    # Bob cuts through the site, as his browser would: now the deal waits on alice too.
+    cut = random_action(load(game), 1, random.Random(1))
+    status, _ = HttpPlayer(live_daphne, session_key(bob)).act(game.pk, game.version, cut)
+    assert status == 200
+    expect(link).to_have_text("Your turn (2)")
+    expect(page.get_by_test_id("your-turn-link")).to_have_count(1)
+    screenshot(page, f"corr-your-turn-live-{size}", full_page=False)
+    link.click()
+    expect(page.get_by_role("heading", name="Waiting on you (2)")).to_be_visible()

@@ -74,7 +74,8 @@ def peg_at(svg: ET.Element, prefix: str, track: int, kind: str) -> tuple[float, 
 
 def test_card_face_shows_rank_and_suit_in_colour():
     html = str(card_face(parse_card("5H")))
-    assert html.count('class="card__rank">5<') == 2  # both corners
+    assert html.count('data-suit="\u2665\ufe0e">5<') == 2  # both corners
+    assert str(card_face("5H", size="small")).count(">5<") == 1  # a small card shows one
     assert "\u2665" in html
     assert "card--red" in html
     assert 'aria-hidden="true"' in html
@@ -94,9 +95,9 @@ def test_spades_and_clubs_are_black_hearts_and_diamonds_red():
 
 
 def test_ten_is_written_10_and_courts_get_a_letter():
-    assert 'class="card__rank">10<' in card_face("TD")
+    assert 'data-suit="\u2666\ufe0e">10<' in card_face("TD")
     king = card_face(Card(13, "C"))
-    assert 'class="card__court">K<' in king
+    assert 'data-court="K"' in king
     assert "card--court" in king
 
 
@@ -115,7 +116,7 @@ def test_card_back_is_face_down_and_hidden_from_assistive_tech():
     html = str(card_back())
     assert "card--back" in html
     assert 'aria-hidden="true"' in html
-    assert "card__rank" not in html
+    assert "card__corner" not in html
 
 
 def test_card_name_filter():

@@ -1,6 +1,8 @@
 """A new tournament match reaches its players on any page they have open, not only the lobby and the
-board: a page listens (``/ws/news/``) only for an entrant of an event in progress, the round's start
-pushes "Your match is ready" to each of the match's players, and no one else hears of it."""
+board: every page of a signed-in player listens (``/ws/news/``, which also keeps the menu's "Your
+turn (N)" live), the news is looked for when it opens only for an entrant of an event in progress,
+the round's start pushes "Your match is ready" to each of the match's players, and no one else hears
+of it."""
 
 from __future__ import annotations
 
@@ -99,51 +101,42 @@ async def test_an_anonymous_socket_is_refused():
     assert not connected and code == 4401
 
 
-def test_only_an_entrant_of_an_event_in_progress_listens_and_never_twice():
-    entrant, later, outsider = make_players(3, "l")
+def test_every_page_of_a_player_listens_once_where_no_socket_of_its_own_serves():
+    entrant, outsider = make_players(2, "l")
     t = make_tournament([entrant, make_players(1, "m")[0]], format=Tournament.Format.ROUND_ROBIN)
-    make_tournament([later], name="Autumn Open")  # entered, but it has not started
-    for user in (entrant, later, outsider):
-        for path in ("/rules/", "/tournaments/", f"/accounts/u/{user.username}/"):
-            assert NEWS_SOCKET not in logged_in(user).get(path).content.decode(), (user, path)
     services.tournament_start(tournament_id=t.pk)
     client = logged_in(entrant)
     m = _mine(t, entrant)
-    for path in ("/rules/", "/tournaments/", f"/accounts/u/{entrant.username}/", "/games/mine/",
-                 f"/players/{entrant.username}/stats/", "/puzzles/"):
-        response = client.get(path, follow=True)
-        assert response.status_code == 200, path
-        assert response.content.decode().count(NEWS_SOCKET) == 1, path
-    for user in (later, outsider):
-        assert NEWS_SOCKET not in logged_in(user).get("/rules/").content.decode()
+    for user in (entrant, outsider):
+        for path in ("/rules/", "/tournaments/", f"/accounts/u/{user.username}/", "/games/mine/",
+                     f"/players/{user.username}/stats/", "/puzzles/"):
+            response = logged_in(user).get(path, follow=True)
+            assert response.status_code == 200, path
+            assert response.content.decode().count(NEWS_SOCKET) == 1, (user, path)
     other_event = make_tournament(name="Winter Open")
     assert client.get(other_event.get_absolute_url()).content.decode().count(NEWS_SOCKET) == 1
-    # The lobby, the board and the player's own event page carry the news on their own sockets.
+    # The lobby, the board and the player's own event page carry the count on their own sockets.
     for path in ("/lobby/", f"/games/{m.game_id}/", t.get_absolute_url()):
         assert NEWS_SOCKET not in client.get(path).content.decode(), path
+    client.logout()
+    assert NEWS_SOCKET not in client.get("/rules/").content.decode()  # a visitor's page
 
 
-def test_the_check_is_one_query_asked_only_by_pages_that_listen(monkeypatch):
-    from games.play import registry
+def test_a_page_asks_nothing_and_its_socket_looks_for_news_once_only_for_an_entrant():
+    from games.play.news import render_opening
 
     entrant, other = make_players(2, "q")
+    outsider, later = make_players(2, "o")
     t = make_tournament([entrant, other], format=Tournament.Format.ROUND_ROBIN)
+    make_tournament([later], name="Autumn Open")  # entered, but it has not started
     services.tournament_start(tournament_id=t.pk)
-    client = logged_in(entrant)
     with CaptureQueriesContext(connection) as page:
-        assert client.get("/rules/").status_code == 200
-    asked = [q["sql"] for q in page.captured_queries if "tournaments_entrant" in q["sql"]]
-    assert len(asked) == 1, asked
-    checks = []
-    looked_up = list(registry._expecting)
-    counted = [lambda user: checks.append(user) or any(f(user) for f in looked_up)]
-    monkeypatch.setattr(registry, "_expecting", counted)
-    client.get("/rules/")
-    assert len(checks) == 1  # once per request
-    m = _mine(t, entrant)
-    for path in ("/lobby/", f"/games/{m.game_id}/"):
-        client.get(path)
-    assert len(checks) == 1  # the lobby and the board never ask
-    client.logout()
-    client.get("/rules/")
-    assert len(checks) == 1  # nor does a visitor's page
+        assert logged_in(entrant).get("/rules/").status_code == 200
+    assert not [q["sql"] for q in page.captured_queries if "tournaments_entrant" in q["sql"]]
+    opened = render_opening(entrant)
+    assert opened.startswith('<span id="your-turn-count"') and "Your match is ready" in opened
+    for user in (outsider, later):
+        with CaptureQueriesContext(connection) as opening:
+            assert render_opening(user) == '<span id="your-turn-count" hx-swap-oob="true"></span>'
+        asked = [q["sql"] for q in opening.captured_queries if "tournaments_entrant" in q["sql"]]
+        assert len(asked) == 1, asked  # whether any news may be due: no news is drawn
