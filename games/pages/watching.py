@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.core.cache import cache
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
+from games.play import components
 from games.play.broadcast import WATCH_LIST_STAMP_KEY
 from games.play.models import ComputerLevel, Game, Seat
 from games.play.names import public_name
@@ -102,7 +102,7 @@ def list_html(stamp: str | None = None, *, oob: bool = False) -> str:
         with _drawing:  # the sockets of one process told of one change: one of them draws
             html = cache.get(key)
             if html is None:
-                html = render_to_string("pages/_watch_list.html", {"games": live_games()})
+                html = str(components.render("pages/watch_list.jinja", {"games": live_games()}))
                 cache.set(key, html, KEEP_SECONDS)
                 drawn += 1
     if oob:  # a push: the list's own element, told to morph into place

@@ -46,18 +46,24 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "pages/home.html", context)
 
 
+PREFIX = "cpu"  # the lobby's prefix for its computer form, whose view takes this one's post
+CARRIED = (*RULE_FIELDS, "hints", "private")
+FORM_DEFAULTS = {name: False if (value := ComputerGameForm.base_fields[name].initial) is None else value
+                 for name in ("level", *CARRIED)}
+
+
 def _computer(user) -> dict:
     """The one-click game against the computer: the strength to tap and the house rules the player
     last chose, carried as the lobby's form fields (``new_computer_game`` checks them as it does
-    the lobby's)."""
-    form = ComputerGameForm(prefix="cpu", initial=computer_defaults(user))
-    values = {name: form[name].value() for name in (*RULE_FIELDS, "hints", "private")}
-    hidden = [(form[name].html_name, "on" if value is True else value) for name, value in values.items()
-              if value not in (False, None, "")]
-    rules = Game(**{k: v for k, v in values.items() if k != "private"})
+    the lobby's form)."""
+    values = {**FORM_DEFAULTS, **computer_defaults(user)}
+    # An unticked box is sent as nothing, as the browser sends it (a 0 is a value: 0 == False).
+    hidden = [(f"{PREFIX}-{name}", "on" if values[name] is True else values[name]) for name in CARRIED
+              if values[name] is not False and values[name] is not None and values[name] != ""]
+    rules = Game(**{name: values[name] for name in CARRIED if name != "private"})
     words = rules.rules_summary() + (["private"] if values["private"] else [])
     return {
-        "level": form["level"].value(), "level_name": form["level"].html_name,
+        "level": values["level"], "level_name": f"{PREFIX}-level",
         "levels": ComputerLevel.choices, "hidden": hidden, "rules": ", ".join(words),
     }
 
