@@ -8,6 +8,7 @@ that committed the move, as it does in production."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from playwright.sync_api import Browser, expect
@@ -87,7 +88,30 @@ def test_the_first_screen_and_the_watch_list(browser: Browser, live_daphne: str)
         assert serious_axe_violations(page) == [], size
         if size == "laptop":
             _scores_live(page, browser, live_daphne, game, {0: alice, 1: bob})
+        # Any game listed opens as a spectator's board, followed over its socket.
+        page.locator(f"#live-game-{game.pk} a").click()
+        expect(page.locator("#connection")).to_have_attribute("data-state", "open")
+        expect(page.locator("#board.board-page--watch")).to_be_visible()
+        screenshot(page, f"spectator-{size}", full_page=False)
+        assert serious_axe_violations(page) == [], size
         context.close()
+    _one_click(browser, live_daphne, alice)
+
+
+def _one_click(browser: Browser, live_daphne: str, alice) -> None:
+    """One tap on a strength, one on the button: a game at that strength, remembered next time."""
+    context = browser.new_context(viewport=PHONE)
+    context.add_cookies([{"name": "sessionid", "value": session_key(alice), "url": live_daphne}])
+    page = context.new_page()
+    page.goto(live_daphne + "/")
+    expect(page.get_by_label("Standard")).to_be_checked()
+    page.get_by_text("Expert", exact=True).click()
+    page.get_by_test_id("play-computer").click()
+    expect(page).to_have_url(re.compile(r"/games/\d+/$"))
+    assert Game.objects.get(vs_computer=True, seats__user=alice).computer_level == "expert"
+    page.goto(live_daphne + "/")
+    expect(page.get_by_label("Expert")).to_be_checked()
+    context.close()
 
 
 def _scores_live(page, browser: Browser, live_daphne: str, game: Game, users: dict) -> None:
