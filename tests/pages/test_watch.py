@@ -112,6 +112,16 @@ def test_a_private_game_is_refused_to_strangers_and_open_to_its_players():
     response = Client().get(f"/games/{waiting.pk}/watch/")
     assert response.status_code == 404 and "has not begun" in response.content.decode()
     assert Client().get("/games/999999/watch/").status_code == 404
+    called_off = human_game(make_user("dan"), make_user("eve"))
+    services.game_abort(user=called_off.seats.get(index=0).user, game_id=called_off.pk)
+    response = Client().get(f"/games/{called_off.pk}/watch/")
+    assert response.status_code == 404 and "called off" in response.content.decode()
+    # A stranger who opens a player's board of a game anyone may watch is offered to watch it.
+    open_game = human_game(make_user("fay"), make_user("gus"))
+    page = logged_in(make_user("hal")).get(f"/games/{open_game.pk}/").content.decode()
+    assert f'href="/games/{open_game.pk}/watch/">Watch this game' in page
+    page = logged_in(make_user("ivy")).get(f"/games/{game.pk}/").content.decode()
+    assert "This is not your game" in page and "/watch/" not in page.split("<main")[1]
 
 
 def test_the_list_is_drawn_once_for_each_change_whoever_reads_it():
@@ -134,7 +144,7 @@ def test_a_spectator_of_a_game_between_friends_never_sees_a_card_the_table_has_n
     stranger = logged_in(make_user("stranger"))
     rng = random.Random(12)
     checked = shows = 0
-    while game.status == Game.Status.ACTIVE and checked < 240:
+    while game.status == Game.Status.ACTIVE and checked < 300:
         state = services.load_state(game)
         shows += state.phase == "show" and bool(state.show)
         hidden = set(DECK) - _shown(state)
@@ -142,14 +152,15 @@ def test_a_spectator_of_a_game_between_friends_never_sees_a_card_the_table_has_n
         board = home[home.index('<div id="board"'):home.index('id="mine-h"')]  # not the day's puzzle
         for where, page in (("page", Client().get(f"/games/{game.pk}/watch/").content.decode()),
                             ("signed-in page", stranger.get(f"/games/{game.pk}/watch/").content.decode()),
-                            ("push", render_watch_oob(game.pk)), ("home", board)):
+                            ("push", render_watch_oob(game.pk)), ("home", board),
+                            ("list", Client().get("/watch/").content.decode())):
             leaked = cards_in(without_last_deal(page, state), hidden)
             assert not leaked, f"{where} v{game.version} {state.phase}: {leaked}"
             checked += 1
         seat = min(state.to_act)
         act(game, (alice, bob)[seat], as_form(rng.choice(legal_actions(state, seat))))
         game.refresh_from_db()
-    assert checked >= 240 and shows >= 3  # deals through to their shows, the hands laid open only then
+    assert checked >= 300 and shows >= 3  # deals through to their shows, the hands laid open only then
 
 
 @pytest.mark.asyncio

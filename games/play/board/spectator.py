@@ -33,13 +33,16 @@ from games.play.services import load_state
 
 PRIVATE = "This game is private: only its players can see it."
 NOT_BEGUN = "This game has not begun yet: there is nothing to watch."
+CALLED_OFF = "This game was called off before it was played: there is nothing to watch."
 # A board drawn for one version serves every spectator of that version for this long.
 SHARED_SECONDS = 120
 
 
 def refusal(game: Game | None, user=None) -> str | None:
     """Why ``user`` may not watch ``game`` (None: they may). Its players always may."""
-    if game is None or game.state is None or game.status in (Game.Status.WAITING, Game.Status.ABORTED):
+    if game is not None and game.status == Game.Status.ABORTED:
+        return CALLED_OFF
+    if game is None or game.state is None or game.status == Game.Status.WAITING:
         return NOT_BEGUN
     if game.private and game.seat_of(user) is None:
         return PRIVATE
