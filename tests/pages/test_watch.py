@@ -173,6 +173,11 @@ async def test_the_watch_list_socket_sends_the_list_and_each_change():
     try:
         first = await socket.receive_from(timeout=10)
         assert 'id="watch-list" hx-swap-oob="morph"' in first and f'id="live-game-{game.pk}"' in first
+        # Changes in a burst: the socket is sent the latest once, not a list for each.
+        for _ in range(5):
+            await sync_to_async(broadcast.watch_list_changed)()
+        assert 'id="watch-list"' in await socket.receive_from(timeout=10)
+        assert await socket.receive_nothing(timeout=0.5)
 
         def until_a_score() -> list[int]:
             rng = random.Random(2)
