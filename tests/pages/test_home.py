@@ -9,6 +9,7 @@ import re
 import pytest
 from django.core.cache import cache
 from django.test import Client
+from django.urls import reverse
 
 from games.engine.rules import HouseRules
 from games.play import services
@@ -87,6 +88,9 @@ def test_the_last_strength_and_house_rules_are_remembered_and_changed_in_one_tap
     second = Game.objects.exclude(pk=first.pk).get()
     assert (second.computer_level, second.target, second.match_games, second.private) == ("easy", 61, 3, True)
     assert _form_fields(client.get("/").content.decode())["cpu-level"] == "easy"
+    # What is kept is the player's own data, in their download.
+    kept = client.get(reverse("account_data", args=["alice"])).json()["last_game_against_the_computer"]
+    assert kept["level"] == "easy" and kept["rules"]["target"] == 61 and kept["rules"]["private"] is True
 
 
 def test_a_bad_one_click_post_is_refused_with_the_lobby_s_form_and_changes_nothing():
