@@ -43,6 +43,7 @@ class LiveGame:
     match: str  # "games 1–0" in a match of several games, else ""
     event: str  # the tournament's name, for a tournament match
     vs_computer: bool
+    dealt: bool  # past the cut for deal: there are cards on the table to watch
 
     @property
     def sides(self) -> list[dict]:
@@ -62,7 +63,7 @@ def live_games(limit: int = SHOWN) -> list[LiveGame]:
         .exclude(state=None)
         .order_by("-organised", "vs_computer", "-updated_at")
         .values_list("id", "organised", "vs_computer", "target", "match_games", "state__scores",
-                     "state__match_scores")[:limit]
+                     "state__match_scores", "state__phase")[:limit]
     )
     ids = [row[0] for row in rows]
     names: dict[int, list[str]] = {}
@@ -72,12 +73,12 @@ def live_games(limit: int = SHOWN) -> list[LiveGame]:
         names.setdefault(game_id, []).append(name)
     events = organised([row[0] for row in rows if row[1]])
     out = []
-    for game_id, _, vs_computer, target, match_games, scores, match_scores in rows:
+    for game_id, _, vs_computer, target, match_games, scores, match_scores, phase in rows:
         scores = tuple(scores or ())
         event = events.get(game_id)
         match = "games " + "–".join(str(s) for s in match_scores) if match_games > 1 and match_scores else ""
         out.append(LiveGame(game_id, reverse("watch_game", args=[game_id]), tuple(names.get(game_id, ())),
-                            scores, target, match, event.name if event else "", vs_computer))
+                            scores, target, match, event.name if event else "", vs_computer, phase != "cut"))
     return out
 
 
@@ -113,5 +114,6 @@ def list_html(stamp: str | None = None, *, oob: bool = False) -> str:
 
 
 def by_interest(games: list[LiveGame]) -> list[LiveGame]:
-    """The games as the home page picks one to show: games between people first, in list order."""
-    return sorted(games, key=lambda g: g.vs_computer)
+    """The games as the home page picks one to show: games between people first, and among them
+    those dealt (cards on the table) first, in list order."""
+    return sorted(games, key=lambda g: (g.vs_computer, not g.dealt))

@@ -45,7 +45,7 @@ def test_the_first_screen_and_the_watch_list(browser: Browser, live_daphne: str)
     alice, bob, carol = make_user("alice"), make_user("bob"), make_user("carol")
     game = human_game(alice, bob)
     _pegging(game, {0: alice, 1: bob})
-    computer_game(carol)
+    _pegging(computer_game(carol), {0: carol})
     secret = services.game_create_seek(user=make_user("dave"), rules=game.house_rules, private=True)
     services.game_accept(user=make_user("erin"), game_id=secret.pk)
 
