@@ -45,7 +45,8 @@ def test_the_first_screen_and_the_watch_list(browser: Browser, live_daphne: str)
     alice, bob, carol = make_user("alice"), make_user("bob"), make_user("carol")
     game = human_game(alice, bob)
     _pegging(game, {0: alice, 1: bob})
-    _pegging(computer_game(carol), {0: carol})
+    computer = computer_game(carol)
+    _pegging(computer, {0: carol})
     secret = services.game_create_seek(user=make_user("dave"), rules=game.house_rules, private=True)
     services.game_accept(user=make_user("erin"), game_id=secret.pk)
 
@@ -96,6 +97,25 @@ def test_the_first_screen_and_the_watch_list(browser: Browser, live_daphne: str)
         assert serious_axe_violations(page) == [], size
         context.close()
     _one_click(browser, live_daphne, alice)
+    _next_game(browser, live_daphne, game, alice, computer)
+
+
+def _next_game(browser: Browser, live_daphne: str, game: Game, player, then: Game) -> None:
+    """The game shown on the home page ends: its result, then the next game being played."""
+    context = browser.new_context(viewport=LAPTOP)
+    page = context.new_page()
+    page.goto(live_daphne + "/")
+    board = page.locator("#front-live .front-board")
+    expect(board).to_have_attribute("data-state", "open")
+    expect(board).to_have_attribute("data-socket", f"/ws/watch/{game.pk}/")
+    page.evaluate("document.getElementById('front-live').dataset.nextAfterMs = '0'")  # no pause to wait out
+    players = _player(browser, live_daphne, player)
+    game.refresh_from_db()
+    _post_move(players, game, {"type": "resign", "version": game.version})
+    expect(board).to_have_attribute("data-socket", f"/ws/watch/{then.pk}/")
+    expect(page.locator("#live-h")).to_contain_text("carol")
+    players.close()
+    context.close()
 
 
 def _one_click(browser: Browser, live_daphne: str, alice) -> None:

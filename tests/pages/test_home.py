@@ -110,3 +110,10 @@ def test_a_private_game_is_never_the_one_shown_being_played():
     computer_game(make_user("carol"))
     cache.clear()
     assert "carol v Computer (easy)" in html.unescape(Client().get("/").content.decode())
+
+
+def test_the_next_game_shown_is_asked_for_as_the_section_alone():
+    game = human_game(make_user("alice"), make_user("bob"))
+    section = Client().get("/?live=next", headers={"HX-Request": "true"}).content.decode().strip()
+    assert section.startswith('<section class="front-panel front-live" id="front-live"')
+    assert section.endswith("</section>") and f'data-socket="/ws/watch/{game.pk}/"' in section

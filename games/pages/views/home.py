@@ -43,6 +43,8 @@ def home(request: HttpRequest) -> HttpResponse:
         context.update(your_turn=waiting[:ROWS], your_turn_more=max(0, len(waiting) - ROWS),
                        playing=live_games[:ROWS], playing_more=max(0, len(live_games) - ROWS))
     context["live"] = _live_game(own)
+    if request.htmx and request.GET.get("live") == "next":  # the game shown ended: the next one
+        return render(request, "pages/home.html#live", context)
     return render(request, "pages/home.html", context)
 
 
