@@ -55,11 +55,12 @@ class LiveGame:
 def live_games(limit: int = SHOWN) -> list[LiveGame]:
     """The games being played now that anyone may watch: tournament matches first, then games
     between people, then games against the computer, the latest moved first. Three queries.
-    A game passed round one device is its room's, not the site's: it is not listed."""
+    A game passed round one device is its room's, not the site's, and a lesson is its learner's:
+    neither is listed."""
     since = timezone.now() - IDLE_AFTER
     rows = list(
         Game.objects.filter(status=Game.Status.ACTIVE, private=False, days_per_move=0, updated_at__gte=since,
-                            pass_play__isnull=True)
+                            pass_play__isnull=True, lesson=False)
         .exclude(state=None)
         .order_by("-organised", "vs_computer", "-updated_at")
         .values_list("id", "organised", "vs_computer", "target", "match_games", "state__scores",

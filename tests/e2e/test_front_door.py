@@ -16,6 +16,7 @@ from playwright.sync_api import Browser, expect
 from games.engine.game import legal_actions
 from games.play import services
 from games.play.models import Game
+from games.puzzles import services as puzzle_services
 from tests.e2e.helpers import screenshot, serious_axe_violations
 from tests.e2e.test_board_fits import LAPTOP, PHONE, in_view, no_sideways_scroll
 from tests.live.support import session_key
@@ -42,6 +43,7 @@ def _pegging(game: Game, users: dict) -> None:
 
 
 def test_the_first_screen_and_the_watch_list(browser: Browser, live_daphne: str):
+    puzzle_services.puzzle_of_today()  # out already, whatever the hour the test runs at
     alice, bob, carol = make_user("alice"), make_user("bob"), make_user("carol")
     game = human_game(alice, bob)
     _pegging(game, {0: alice, 1: bob})

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import re
+from datetime import UTC, datetime
 
 import pytest
 from django.core.cache import cache
@@ -12,6 +13,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.engine.rules import HouseRules
+from games.puzzles import clock as puzzle_clock
 from games.play import services
 from games.play.models import Game
 from tests.play.factories import computer_game, fixed_secrets, human_game, logged_in, make_user
@@ -22,6 +24,8 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture(autouse=True)
 def _fresh(monkeypatch):
     fixed_secrets(monkeypatch, "home")
+    # Midday: today's puzzle is out (in a day's first moments the section links its page instead).
+    monkeypatch.setattr(puzzle_clock, "now", lambda: datetime(2026, 3, 10, 12, tzinfo=UTC))
     cache.clear()  # the shared list and boards are kept by stamp: each test starts without
 
 
@@ -117,3 +121,10 @@ def test_the_next_game_shown_is_asked_for_as_the_section_alone():
     section = Client().get("/?live=next", headers={"HX-Request": "true"}).content.decode().strip()
     assert section.startswith('<section class="front-panel front-live" id="front-live"')
     assert section.endswith("</section>") and f'data-socket="/ws/watch/{game.pk}/"' in section
+
+
+def test_in_a_day_s_first_moments_the_puzzle_section_links_its_page(monkeypatch):
+    monkeypatch.setattr(puzzle_clock, "now", lambda: datetime(2026, 3, 11, 0, 0, 5, tzinfo=UTC))
+    page = Client().get("/").content.decode()
+    assert 'aria-label="The six cards"' not in page
+    assert '<a href="/puzzles/">Today' in page

@@ -24,7 +24,9 @@ from games.play.board.spectator import watch_html
 from games.play.forms import RULE_FIELDS, ComputerGameForm
 from games.play.models import ComputerLevel, Game, Seat
 from games.play.names import public_name
-from games.puzzles.services import puzzle_of_today
+from games.puzzles import clock as puzzle_clock
+from games.puzzles import services as puzzle_services
+from games.puzzles.models import Puzzle
 
 log = logging.getLogger(__name__)
 
@@ -113,9 +115,15 @@ def _live_game(own: set[int]) -> dict | None:
             "url": game_url("watch_game", game.pk)}
 
 
-def _puzzle():
+def _puzzle() -> Puzzle | None:
+    """Today's puzzle, as its own page finds it: chosen by the midnight job, or by a request once
+    that job is late; in the first moments of a day, none yet (the section links its page)."""
+    day = puzzle_clock.today()
+    found = Puzzle.objects.filter(day=day).first()
+    if found is not None or not puzzle_services.scheduler_late():
+        return found
     try:
-        return puzzle_of_today()
+        return puzzle_services.puzzle_for(day, late=True)
     except Exception:  # noqa: BLE001 - the first screen stands without its puzzle
         log.warning("no puzzle for the home page", exc_info=True)
         return None

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('play', '0013_pass_and_play'),
+        ('play', '0015_connection_process'),
     ]
 
     operations = [
