@@ -13,9 +13,9 @@ from django.test import Client
 from django.urls import reverse
 
 from games.engine.rules import HouseRules
-from games.puzzles import clock as puzzle_clock
 from games.play import services
 from games.play.models import Game
+from games.puzzles import clock as puzzle_clock
 from tests.play.factories import computer_game, fixed_secrets, human_game, logged_in, make_user
 
 pytestmark = pytest.mark.django_db
