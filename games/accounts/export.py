@@ -61,6 +61,7 @@ def player_data(user: AbstractBaseUser) -> dict:
             "last_login": _iso(user.last_login),
         },
         "table_preferences": {name: getattr(prefs, name) for name in FIELDS},
+        "last_game_against_the_computer": {"level": prefs.computer_level, "rules": prefs.computer_rules},
         "browser_notifications": [
             {"push_service": sub.service, "created": _iso(sub.created),
              "last_success": _iso(sub.last_success)}

@@ -13,6 +13,14 @@ class TablePreferences(models.Model):
     )
     sound = models.BooleanField(default=False, help_text="Short sounds for a card, a peg and your turn.")
     motion = models.BooleanField(default=True, help_text="Cards and pegs move across the table.")
+    # How the player last started a game against the computer: the next one starts the same way.
+    computer_level = models.CharField(
+        max_length=10, blank=True, help_text="The computer's strength last time.",
+    )
+    computer_rules = models.JSONField(
+        default=dict, blank=True,
+        help_text="The house rules (and hints) of the last game against the computer.",
+    )
 
     class Meta:
         ordering = ["user_id"]

@@ -34,3 +34,28 @@ def preferences_set(*, user, **changes: bool) -> TablePreferences:
 def table_preferences(request) -> dict:
     """Context processor: ``table_prefs`` for the pages that draw a table, looked up only by them."""
     return {"table_prefs": SimpleLazyObject(lambda: preferences_of(request.user))}
+
+
+# What a game against the computer is started with, as the lobby's form names it.
+COMPUTER_RULES = ("target", "skunks", "triple_skunk", "peg_out_zone", "manual_counting", "muggins",
+                  "pone_cuts", "match_games", "hints", "private")
+
+
+def computer_defaults(user) -> dict:
+    """How the player last started a game against the computer ({} before their first)."""
+    if not getattr(user, "is_authenticated", False):
+        return {}
+    row = (TablePreferences.objects.filter(user=user)
+           .values_list("computer_level", "computer_rules").first())
+    if row is None or not row[0]:
+        return {}
+    level, rules = row
+    return {"level": level, **{k: v for k, v in (rules or {}).items() if k in COMPUTER_RULES}}
+
+
+def computer_remember(sender, *, game, user, **kwargs) -> None:
+    """Receiver of ``computer_game_created``: keep how the game was started for the next one."""
+    rules = {name: getattr(game, name) for name in COMPUTER_RULES}
+    prefs, _ = TablePreferences.objects.select_for_update().get_or_create(user=user)
+    prefs.computer_level, prefs.computer_rules = game.computer_level, rules
+    prefs.save(update_fields=["computer_level", "computer_rules"])

@@ -15,5 +15,6 @@ class PagesConfig(AppConfig):
         from games.play.registry import register_page
 
         register_page("home", lambda: reverse("home"))
+        register_page("watch", lambda: reverse("watch"))
         register_page("house_rules", lambda: reverse("how_to_play") + "#house-rules")
         register_page("hand_counter", lambda: reverse("how_to_play") + "#counter")

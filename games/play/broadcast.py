@@ -33,6 +33,11 @@ def game_group(game_id: int) -> str:
 
 
 LOBBY_GROUP = "lobby"
+# Every open list of games to watch. The list is the same for every reader, so each change is
+# drawn once and handed to all of them: the stamp below names the list as it is now, and the
+# drawn list is kept under it (``games.pages.watching``).
+WATCH_LIST_GROUP = "watch-list"
+WATCH_LIST_STAMP_KEY = "watch-list:stamp"
 
 
 def player_group(user_id: int) -> str:
@@ -87,6 +92,18 @@ def game_chat(game_id: int, seat: int, message: str) -> None:
 def lobby_changed(started: int | None = None, players: tuple[int, ...] = ()) -> None:
     """Seeks changed. ``started``: a game that just began, whose ``players`` should be sent to it."""
     group_send(LOBBY_GROUP, {"type": "lobby.changed", "started": started, "players": list(players)})
+
+
+def watch_list_changed() -> None:
+    """A game anyone may watch began, scored or ended: a new stamp, and the list's readers are told."""
+    from django.core.cache import cache
+
+    stamp = secrets.token_hex(8)
+    try:
+        cache.set(WATCH_LIST_STAMP_KEY, stamp, None)
+    except Exception:  # noqa: BLE001 - best effort as any push: the list heals on its next change
+        log.warning("the watch list's stamp could not be kept", exc_info=True)
+    group_send(WATCH_LIST_GROUP, {"type": "watch.changed", "stamp": stamp})
 
 
 def player_news(user_ids: Iterable[int]) -> None:

@@ -337,3 +337,32 @@ class NewsConsumer(Consumer):
         from games.play.news import render_turn_count
 
         return render_turn_count(self.scope["user"].pk)
+
+
+class SpectatorConsumer(GameConsumer):
+    """A spectator's socket on a game: the game's pushes, each drawn as the spectator's board
+    (``board.spectator``: nothing a player holds). Anyone may watch a game that is not private;
+    presence and quick messages stay the players' own."""
+
+    at_table = False  # a spectator is not at the table: the heartbeat keeps no presence for it
+
+    @database_sync_to_async
+    def _admitted(self) -> bool:
+        from games.play.board.spectator import watchable_game
+
+        return watchable_game(self.game_id, self.scope["user"]) is not None
+
+    async def _presence(self, what: str) -> None:
+        return  # a spectator is not at the table
+
+    async def game_presence(self, event: dict) -> None:
+        return
+
+    async def game_chat(self, event: dict) -> None:
+        return
+
+    @database_sync_to_async
+    def _render(self) -> str | None:
+        from games.play.board.spectator import render_watch_oob
+
+        return render_watch_oob(self.game_id, self.scope["user"])

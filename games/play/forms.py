@@ -101,8 +101,15 @@ class HouseRulesForm(forms.Form):
         )
 
 
+def _private_field() -> forms.BooleanField:
+    return forms.BooleanField(
+        required=False, label="Private game",
+        help_text="Not listed on the games to watch, and nobody but the players can open it.",
+    )
+
+
 class ComputerGameForm(HouseRulesForm):
-    field_order = ["level", "hints"]
+    field_order = ["level", "hints", "private"]
     lead = ("level",)
 
     level = forms.ChoiceField(
@@ -112,6 +119,7 @@ class ComputerGameForm(HouseRulesForm):
     hints = forms.BooleanField(
         required=False, label="Discard hints", help_text="Show what the expert would lay away.",
     )
+    private = _private_field()
 
 
 def _pace_or_timer(form: forms.Form, data: dict) -> None:
@@ -121,7 +129,7 @@ def _pace_or_timer(form: forms.Form, data: dict) -> None:
 
 
 class SeekForm(HouseRulesForm):
-    field_order = ["opponent", "days_per_move", "rated", "hints", "turn_timer"]
+    field_order = ["opponent", "days_per_move", "rated", "hints", "turn_timer", "private"]
     lead = ("opponent",)
 
     days_per_move = forms.TypedChoiceField(
@@ -148,6 +156,7 @@ class SeekForm(HouseRulesForm):
         required=False, max_length=150, label="Invite a player (optional)",
         help_text="Leave empty to post an open seek anyone can accept.",
     )
+    private = _private_field()
 
     def clean_opponent(self) -> User | None:
         name = self.cleaned_data.get("opponent", "").strip()
@@ -188,7 +197,7 @@ class TableForm(HouseRulesForm):
     """A table of three, or four in two partnerships (you and seat 3 against seats 2 and 4)."""
 
     field_order = ["players", "seat_1", "seat_1_player", "seat_2", "seat_2_player", "seat_3", "seat_3_player",
-                   "days_per_move", "turn_timer"]
+                   "days_per_move", "turn_timer", "private"]
     players = forms.TypedChoiceField(
         label="Players", coerce=int, initial=4,
         choices=[(3, "Three players"), (4, "Four players, two partnerships")],
@@ -201,6 +210,7 @@ class TableForm(HouseRulesForm):
                   "email when it is their turn; a computer in a seat answers at once.",
     )
     turn_timer = SeekForm.base_fields["turn_timer"]
+    private = _private_field()
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)

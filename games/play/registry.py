@@ -161,6 +161,7 @@ def rating_for(target: int) -> Callable[[Any], float | None] | None:
 # the owner's URL name.
 PAGES = {
     "home": "the site's home page",
+    "watch": "the list of games being played that anyone may watch",
     "record": "a finished game's record (a game id)",
     "fair_deals": "how a deal's commitment is checked",
     "house_rules": "what each house rule means",
@@ -213,3 +214,22 @@ def coach_for(game, seat_view, user) -> dict | None:
     if not getattr(game, "lesson", False):
         return None
     return next((panel for coach in _coaches if (panel := coach(game, seat_view, user)) is not None), None)
+
+
+ComputerDefaults = Callable[[Any], dict]
+_computer_defaults: list[ComputerDefaults] = []
+
+
+def register_computer_defaults(lookup: ComputerDefaults) -> None:
+    """Called from the ``AppConfig.ready`` of the app that keeps a player's preferences:
+    ``lookup(user)`` answers how the player last started a game against the computer, as the
+    lobby's form takes it (``{"level": "expert", "target": 61, ...}``; empty: the form's defaults)."""
+    if lookup not in _computer_defaults:
+        _computer_defaults.append(lookup)
+
+
+def computer_defaults(user) -> dict:
+    """How ``user`` last started a game against the computer ({} for a visitor or a first game)."""
+    if not getattr(user, "is_authenticated", False) or not _computer_defaults:
+        return {}
+    return _computer_defaults[0](user)

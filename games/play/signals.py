@@ -33,6 +33,8 @@ board_served = Signal()  # kwargs: game_id, user
 # A correspondence game came to these players' turn (games.play.services.clock_keeping): sent in the
 # move's transaction; a listener enqueues its work there (a task row), so it commits with the move.
 turn_due = Signal()  # kwargs: game (games.play.models.Game), user_ids
+# A player started a game against the computer: the account remembers how, for the next one.
+computer_game_created = Signal()  # kwargs: game (games.play.models.Game), user
 
 
 def guarded(receiver: Callable[..., None]) -> Callable[..., None]:

@@ -1,7 +1,7 @@
 from django.urls import path
 
 import games.play.converters  # noqa: F401  registers <id:...>, the one converter for ids
-from games.play.views import game, lobby, pass_play
+from games.play.views import game, lobby, pass_play, spectate
 
 urlpatterns = [
     # Every move, every computer step: first, so that resolving them tries nothing else.
@@ -19,6 +19,7 @@ urlpatterns = [
     path("games/<id:game_id>/rematch/", lobby.rematch, name="rematch"),
     path("invite/<str:token>/", lobby.invitation, name="invitation"),
     path("games/<id:game_id>/", game.game_page, name="game"),
+    path("games/<id:game_id>/watch/", spectate.watch, name="watch_game"),
     path("games/<id:game_id>/claim/", game.claim_win, name="claim_win"),
     path("games/<id:game_id>/abort/", game.abort, name="abort"),
     path("games/<id:game_id>/claim-on-time/", game.claim_on_time, name="claim_on_time"),

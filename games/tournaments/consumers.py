@@ -1,15 +1,13 @@
 """The tournament page's socket: anyone watching the page (signed in or not) is pushed its live part
 for their own user whenever the tournament changes, drawn once for each change and shared by the
-sockets that see the same page (``live_pages``); and a spectator's socket on one of its games.
-Neither writes to the database."""
+sockets that see the same page (``live_pages``). It never writes to the database."""
 
 from __future__ import annotations
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from games.infra.sockets import database_sync_to_async as pooled_database_sync_to_async
-from games.play.consumers import GameConsumer, TurnCounts
+from games.play.consumers import TurnCounts
 from games.tournaments.broadcast import tournament_group
 
 
@@ -54,32 +52,3 @@ class TournamentConsumer(TurnCounts, AsyncWebsocketConsumer):
         from games.tournaments.live_pages import pages
 
         return pages.page(self.tournament_id, self.scope["user"], stamp)
-
-
-class WatchConsumer(GameConsumer):
-    """A spectator's socket on a tournament game: the game's pushes, each drawn as the spectator's
-    board (``watch.render_watch_oob``: nothing a player holds). Anyone may watch, as anyone may
-    read the tournament page; presence and quick messages stay the players' own."""
-
-    at_table = False  # a spectator is not at the table: the heartbeat keeps no presence for it
-
-    @pooled_database_sync_to_async
-    def _admitted(self) -> bool:
-        from games.tournaments.watch import watchable_game
-
-        return watchable_game(self.game_id) is not None
-
-    async def _presence(self, what: str) -> None:
-        return  # a spectator is not at the table
-
-    async def game_presence(self, event: dict) -> None:
-        return
-
-    async def game_chat(self, event: dict) -> None:
-        return
-
-    @pooled_database_sync_to_async
-    def _render(self) -> str | None:
-        from games.tournaments.watch import render_watch_oob
-
-        return render_watch_oob(self.game_id)

@@ -1,9 +1,8 @@
 from django.urls import path
 
 import games.play.converters  # noqa: F401  registers <id:...>, the one converter for ids
-from games.tournaments.consumers import TournamentConsumer, WatchConsumer
+from games.tournaments.consumers import TournamentConsumer
 
 websocket_urlpatterns = [
     path("ws/tournament/<id:tournament_id>/", TournamentConsumer.as_asgi()),
-    path("ws/watch/<id:game_id>/", WatchConsumer.as_asgi()),
 ]

@@ -316,7 +316,7 @@ def watch(request: HttpRequest, tournament_id: int, match_id: int) -> HttpRespon
     """A match's game for spectators: the board as the table shows it, followed over a socket."""
     m = get_object_or_404(Match.objects.select_related("tournament", "entrant1", "entrant2"), pk=match_id,
                           tournament_id=tournament_id)
-    game = watching.watchable_game(m.game_id) if m.game_id else None
+    game = watching.match_game(m.game_id, request.user) if m.game_id else None
     if game is None:
         raise Http404("This match has no game to watch yet.")
     return render(request, "tournaments/watch.html", {

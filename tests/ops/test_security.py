@@ -439,13 +439,21 @@ def test_a_stranger_sees_no_hidden_card_of_a_game(world):
     hidden = hidden_cards(world.game)
     assert len(hidden) >= 40
     client = world.client("stranger")
+    # The cards cut for deal were laid face up on the table (back in the pack since, as its log says).
+    cut_for_deal = {c for c in load(world.game).cut_cards if c is not None}
     for route in ROUTES:
         if not any(name == "game_id" for name, _ in route.params):
             continue
+        # The spectator's board is open to anyone, and shows only what the table shows.
+        spectators = route.name == "watch_game"
+        allowed = (302, 403, 404, 405, *((200,) if spectators else ()))
         for headers in ({}, HTMX):
             response = client.get(route.fill(world.value), headers=headers)
-            assert response.status_code in (302, 403, 404, 405), (route.template, response.status_code)
-            assert not cards_in(response.content.decode(errors="replace"), hidden), route.template
+            assert response.status_code in allowed, (route.template, response.status_code)
+            unseen = hidden - cut_for_deal if spectators else hidden
+            assert not cards_in(response.content.decode(errors="replace"), unseen), route.template
+    Game.objects.filter(pk=world.game.pk).update(private=True)
+    assert client.get(f"/games/{world.game.pk}/watch/").status_code == 403
 
 
 def test_a_stranger_cannot_act_in_a_game_or_take_a_seat(world):

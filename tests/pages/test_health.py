@@ -14,7 +14,7 @@ def test_health_endpoint(client, db):
     assert response.json()["ok"] is True
 
 
-def test_home_page_explains_the_site(client):
+def test_home_page_explains_the_site(client, db):
     response = client.get("/")
     assert response.status_code == 200
     assert b"Play cribbage online" in response.content

@@ -1,6 +1,6 @@
 """Watching a tournament match: the spectator's board shows only what the table shows, anyone may
-watch a tournament game, nobody may watch a friendly one, and the spectator's socket follows the
-game without the players' presence or messages."""
+watch a tournament game (and any game not made private: tests/pages/test_watch.py), and the
+spectator's socket follows the game without the players' presence or messages."""
 
 from __future__ import annotations
 
@@ -91,11 +91,13 @@ def test_a_spectator_never_sees_a_card_the_table_has_not_shown() -> None:
     assert "wins" in render_watch_oob(game.pk)
 
 
-def test_a_friendly_game_cannot_be_watched() -> None:
+def test_a_private_game_cannot_be_watched_nor_a_match_from_another_tournament() -> None:
     t, m = _knockout()
     players = [m.entrant1.user, m.entrant2.user]
-    friendly = game_services.game_create_between(players=players, rules=HouseRules())
-    assert render_watch_oob(friendly.pk) is None
+    seek = game_services.game_create_seek(user=players[0], rules=HouseRules(), private=True)
+    private = game_services.game_accept(user=players[1], game_id=seek.pk)
+    assert render_watch_oob(private.pk) is None
+    assert render_watch_oob(private.pk, players[1]) is not None  # its players see it
     other = make_tournament(make_players(2, prefix="o"), format="ko", name="Other")
     services.tournament_start(tournament_id=other.pk)
     (theirs,) = active_matches(other)
@@ -117,16 +119,17 @@ def test_the_tournament_page_offers_watching_to_everyone_but_the_players() -> No
     assert f'data-socket="/ws/watch/{m.game_id}/"' in watch and "<form" not in watch.split('id="board"')[1]
 
 
-def _friendly() -> Game:
-    return game_services.game_create_between(players=[make_user("f1"), make_user("f2")], rules=HouseRules())
+def _private() -> Game:
+    seek = game_services.game_create_seek(user=make_user("f1"), rules=HouseRules(), private=True)
+    return game_services.game_accept(user=make_user("f2"), game_id=seek.pk)
 
 
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_a_spectator_socket_follows_the_game_and_nothing_else():
     t, m = await sync_to_async(_knockout)()
-    friendly = await sync_to_async(_friendly)()
-    refused = WebsocketCommunicator(application, f"/ws/watch/{friendly.pk}/", headers=socket_headers())
+    private = await sync_to_async(_private)()
+    refused = WebsocketCommunicator(application, f"/ws/watch/{private.pk}/", headers=socket_headers())
     connected, code = await refused.connect()
     assert not connected and code == 4403
 
@@ -159,8 +162,7 @@ async def test_the_heartbeat_keeps_a_player_s_presence_and_not_a_spectator_s(mon
     import asyncio
 
     from games.play import layer_watch, presence
-    from games.play.consumers import GameConsumer
-    from games.tournaments.consumers import WatchConsumer
+    from games.play.consumers import GameConsumer, SpectatorConsumer
 
     loop = asyncio.get_running_loop()
     heard = asyncio.Event()
@@ -173,7 +175,7 @@ async def test_the_heartbeat_keeps_a_player_s_presence_and_not_a_spectator_s(mon
     monkeypatch.setattr(presence, "heartbeats", record)
     watch = layer_watch.LayerWatch()
     sockets = []
-    for kind in (GameConsumer, WatchConsumer):
+    for kind in (GameConsumer, SpectatorConsumer):
         socket = kind()
         socket.game_id, socket.channel_name, socket.sent_version = 1, f"{kind.__name__}-channel", 10**6
         sockets.append(socket)

@@ -1,4 +1,4 @@
-"""Pages that are not about one game: home, health, and a DEBUG-only style sheet demo."""
+"""Pages that are not about one game: health, the CSRF failure page and the favicon."""
 
 from __future__ import annotations
 
@@ -25,10 +25,6 @@ log = logging.getLogger(__name__)
 
 # Each check must answer within this many seconds or it counts as down (a probe must not hang).
 HEALTH_TIMEOUT_SECONDS = 3.0
-
-
-def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "pages/home.html")
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:

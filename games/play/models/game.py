@@ -161,6 +161,10 @@ class Game(HouseRuleFields):
     # Set up by an organiser (a tournament's match): it cannot be called off, and the organiser
     # has the last word on its result.
     organised = models.BooleanField(default=False, editable=False)
+    # Kept to its players: not on the watch list, and a stranger may not open it as a spectator.
+    private = models.BooleanField(
+        default=False, help_text="Only the players see this game: it is not listed to watch.",
+    )
 
     objects = GameQuerySet.as_manager()
 

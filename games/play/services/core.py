@@ -50,6 +50,8 @@ def _start(game: Game, *, by: int | None = None) -> None:
     if game.days_per_move:
         # The clocks' rows name the game: the caller has saved it before starting it.
         clock_keeping.start_clocks(game, state, by=by)
+    if not game.private:
+        transaction.on_commit(broadcast.watch_list_changed)
 
 
 def redraw_boards(game_ids: list[int]) -> None:
@@ -148,6 +150,9 @@ def _apply(
     if game.status == Game.Status.FINISHED:
         game_finished.send(sender=Game, game=game)
     _after_commit(game, origin=origin, actor=actor)
+    if not game.private and (game.status == Game.Status.FINISHED or new_state.scores != state.scores
+                             or new_state.match_scores != state.match_scores):
+        transaction.on_commit(broadcast.watch_list_changed)  # the scores the list of games shows
     return Outcome(game, events)
 
 

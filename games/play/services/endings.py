@@ -77,6 +77,8 @@ def game_abort(*, user: AbstractBaseUser, game_id: int) -> Game:
     game.save(update_fields=["status", "finished_at", "version", "last_events", "updated_at"])
     _after_commit(game)
     transaction.on_commit(broadcast.lobby_changed)
+    if not game.private:
+        transaction.on_commit(broadcast.watch_list_changed)
     if game.days_per_move:  # no longer waiting on anyone: "Your turn (N)" counts it no more
         users = [s.user_id for s in game.seat_list()]
         transaction.on_commit(lambda: correspondence.forget_counts(users))

@@ -9,7 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.engine.rules import HouseRules
-from games.play import broadcast, correspondence
+from games.play import broadcast, correspondence, signals
 from games.play.models import ComputerLevel, Game, Seat
 from games.play.services.core import (
     _after_commit,
@@ -31,19 +31,23 @@ log = logging.getLogger("games.actions")
 @transaction.atomic
 def game_create_vs_computer(
     *, user: AbstractBaseUser, level: str, rules: HouseRules, hints: bool = False, lesson: bool = False,
-    secret: str | None = None,
+    secret: str | None = None, private: bool = False,
 ) -> Game:
     """A game against the computer. ``lesson``: a game that teaches (its board has the coach);
-    ``secret``: the game's private seed, chosen by the caller (a lesson's, for its first deals)."""
+    ``secret``: the game's private seed, chosen by the caller (a lesson's, for its first deals).
+    What a game the player chose was started with is announced (``signals.computer_game_created``)
+    so the next one can start the same way."""
     if level not in ComputerLevel.values:
         raise ServiceError("Choose easy, standard or expert.")
     chosen = {"secret": secret} if secret else {}
     game = Game.objects.create(created_by=user, vs_computer=True, computer_level=level, hints=hints,
-                               lesson=lesson, **chosen, **_rule_fields(rules))
+                               lesson=lesson, private=private, **chosen, **_rule_fields(rules))
     Seat.objects.create(game=game, index=0, user=user)
     Seat.objects.create(game=game, index=1, computer_level=level)
     _start(game)
     game.save()
+    if not lesson:  # a lesson's rules are the lesson's, not the player's choice
+        signals.computer_game_created.send(sender=Game, game=game, user=user)
     log.info("game=%s user=%s action=create vs=computer level=%s", game.pk, user.pk, level)
     return game
 
@@ -68,9 +72,11 @@ def game_create_seek(
     turn_timer: int = 0,
     hints: bool = False,
     days_per_move: int = 0,
+    private: bool = False,
 ) -> Game:
     """An open seek, or an invitation to ``invited``. ``days_per_move``: a correspondence game,
-    played at each player's own pace (``games.play.correspondence``)."""
+    played at each player's own pace (``games.play.correspondence``). ``private``: not listed to
+    watch, and no stranger may open it."""
     if invited is not None and invited.pk == user.pk:
         raise ServiceError("You cannot invite yourself.")
     _check_pace(days_per_move, turn_timer)
@@ -80,7 +86,7 @@ def game_create_seek(
         raise ServiceError("Rated games have no discard hints.")
     game = Game.objects.create(
         created_by=user, rated=rated, invited=invited, turn_timer=turn_timer, hints=hints,
-        days_per_move=days_per_move, **_rule_fields(rules),
+        days_per_move=days_per_move, private=private, **_rule_fields(rules),
     )
     Seat.objects.create(game=game, index=0, user=user)
     transaction.on_commit(broadcast.lobby_changed)
@@ -114,7 +120,7 @@ def game_create_between(
 @transaction.atomic
 def game_create_table(
     *, user: AbstractBaseUser, rules: HouseRules, seats: list[dict], turn_timer: int = 0,
-    days_per_move: int = 0,
+    days_per_move: int = 0, private: bool = False,
 ) -> Game:
     """A table of three or four. ``seats`` describes seats 1..n-1 in order: ``{"kind": "computer",
     "level": "standard"}``, ``{"kind": "open"}`` or ``{"kind": "invite", "user": <User>}``. With four
@@ -144,7 +150,7 @@ def game_create_table(
     humans = 1 + sum(1 for spot in plan[1:] if spot["kind"] != "computer")
     game = Game.objects.create(
         created_by=user, players=n, seat_plan=plan, turn_timer=turn_timer, days_per_move=days_per_move,
-        vs_computer=humans == 1,
+        vs_computer=humans == 1, private=private,
         computer_level=next((s["level"] for s in plan if s["kind"] == "computer"), ""), **_rule_fields(rules),
     )
     game.invitees.set(invitees)
@@ -272,7 +278,7 @@ def game_rematch(*, user: AbstractBaseUser, game_id: int) -> Game:
         return _table_rematch(old, user)
     if old.vs_computer:
         new = game_create_vs_computer(
-            user=user, level=old.computer_level, rules=old.house_rules, hints=old.hints
+            user=user, level=old.computer_level, rules=old.house_rules, hints=old.hints, private=old.private,
         )
     else:
         opponent = next(s.user for s in old.seats.all() if s.user_id != user.pk)
@@ -283,7 +289,7 @@ def game_rematch(*, user: AbstractBaseUser, game_id: int) -> Game:
             return game_accept(user=user, game_id=theirs.pk)
         new = game_create_seek(
             user=user, rules=old.house_rules, rated=old.rated, invited=opponent, turn_timer=old.turn_timer,
-            hints=old.hints, days_per_move=old.days_per_move,
+            hints=old.hints, days_per_move=old.days_per_move, private=old.private,
         )
         # The opponent may still be looking at the finished board: it says "Accept rematch" at once.
         redraw_boards([old.pk])
@@ -309,7 +315,7 @@ def _table_rematch(old: Game, user: AbstractBaseUser) -> Game:
         seats.append({"kind": "computer", "level": seat.computer_level} if seat.is_computer
                      else {"kind": "invite", "user": seat.user})
     new = game_create_table(user=user, rules=old.house_rules, seats=seats, turn_timer=old.turn_timer,
-                            days_per_move=old.days_per_move)
+                            days_per_move=old.days_per_move, private=old.private)
     Game.objects.filter(pk=new.pk).update(rematch_of=old)
     redraw_boards([old.pk])  # the others' finished boards offer to take their seats in it
     return new

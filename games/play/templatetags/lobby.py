@@ -19,12 +19,13 @@ def new_game_fields(form: Form) -> str:
     the three forms' thirty-odd fields were half the cost of each lobby page."""
     if form.is_bound or settings.DEBUG:  # DEBUG: template edits show at once
         return _draw(form)
-    return _blank(type(form), form.prefix)
+    # A form that starts as a player's last game did: players who chose alike share its drawing.
+    return _blank(type(form), form.prefix, tuple(sorted(form.initial.items())))
 
 
-@functools.cache
-def _blank(form_class: type[Form], prefix: str | None) -> str:
-    return _draw(form_class(prefix=prefix))
+@functools.lru_cache(maxsize=256)
+def _blank(form_class: type[Form], prefix: str | None, initial: tuple = ()) -> str:
+    return _draw(form_class(prefix=prefix, initial=dict(initial)))
 
 
 def _draw(form: Form) -> str:

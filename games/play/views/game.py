@@ -18,6 +18,7 @@ from django.views.decorators.http import require_POST
 
 from games.infra import timeline
 from games.play import broadcast, presence, ratelimit, services, signals
+from games.play.board import spectator
 from games.play.board.correspondence import waiting_on
 from games.play.board.player import announce_html, board_context, board_html
 from games.play.board.status import presence_context
@@ -60,18 +61,21 @@ def _redirect_with_calls(request: HttpRequest, game: Game) -> HttpResponse:
     return redirect(game)
 
 
-def not_your_game(request: HttpRequest) -> HttpResponse:
-    """403 for someone without a seat: a page with the site around it, or a short line for htmx."""
+def not_your_game(request: HttpRequest, game: Game | None = None) -> HttpResponse:
+    """403 for someone without a seat: a page with the site around it, or a short line for htmx.
+    The page offers to watch ``game`` where anyone may."""
     if request.htmx:
         return HttpResponse("This is not your game.", status=403, content_type="text/plain")
-    return render(request, "play/not_your_game.html", status=403)
+    watch = game is not None and spectator.refusal(game, request.user) is None
+    return render(request, "play/not_your_game.html", {"watch_url": reverse("watch_game", args=[game.pk])
+                                                       if watch else ""}, status=403)
 
 
 @login_required
 def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.with_seats(), pk=game_id)
     if game.seat_of(request.user) is None:
-        return not_your_game(request)
+        return not_your_game(request, game)
     if game.state is None:  # a seek not accepted yet, or withdrawn: there is no board
         return redirect("invitation", token=game.invite_token)
     if game.pass_play is not None and not request.htmx and request.session.get(CALLS_KEY) != game.pk:
@@ -168,7 +172,7 @@ def computer_step(request: HttpRequest, game_id: int) -> HttpResponse:
     """One computer action (the board asks for it after a short pause, so plays appear one by one)."""
     game = get_object_or_404(Game.objects.with_seats(), pk=game_id)
     if game.seat_of(request.user) is None:
-        return not_your_game(request)
+        return not_your_game(request, game)
     if game.has_computer:
         # Two pages (or a page and a push) may ask at once; the loser of the race just gets the board.
         with contextlib.suppress(services.ServiceError):
@@ -183,7 +187,7 @@ def _service_post(request: HttpRequest, game_id: int, call, *, quiet: bool = Fal
     """Run a service for a player and answer with the board (htmx) or a redirect (no JavaScript)."""
     game = get_object_or_404(Game.objects.with_seats(), pk=game_id)
     if game.seat_of(request.user) is None:
-        return not_your_game(request)
+        return not_your_game(request, game)
     error, status = "", 200
     try:
         call(user=request.user, game_id=game.pk)
@@ -240,7 +244,7 @@ def timeout(request: HttpRequest, game_id: int) -> HttpResponse:
 def presence_fragment(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.with_seats(), pk=game_id)
     if game.seat_of(request.user) is None:
-        return not_your_game(request)
+        return not_your_game(request, game)
     return render(request, "play/_presence.jinja", presence_context(game, request.user))
 
 

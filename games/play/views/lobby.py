@@ -16,7 +16,7 @@ from games.play.board.table import seat_names
 from games.play.forms import ComputerGameForm, SeekForm, TableForm
 from games.play.game_result import final_result
 from games.play.models import Game
-from games.play.registry import organised, player_notices
+from games.play.registry import computer_defaults, organised, player_notices
 
 
 def lobby_context(user) -> dict:
@@ -69,9 +69,11 @@ def _free_seats(game: Game, user) -> list[dict]:
     return out
 
 
-def forms_context(**forms) -> dict:
+def forms_context(user=None, **forms) -> dict:
+    """The lobby's three forms; the computer's starts as the player's last game against it did."""
     return {
-        "computer_form": forms.get("computer_form") or ComputerGameForm(prefix="cpu"),
+        "computer_form": forms.get("computer_form")
+        or ComputerGameForm(prefix="cpu", initial=computer_defaults(user) if user is not None else None),
         "seek_form": forms.get("seek_form") or SeekForm(prefix="seek"),
         "table_form": forms.get("table_form") or TableForm(prefix="table"),
     }
@@ -86,7 +88,7 @@ def render_lobby_lists(user, csrf_token: str = "") -> str:
 
 @login_required
 def lobby(request: HttpRequest) -> HttpResponse:
-    context = {**lobby_context(request.user), **forms_context()}
+    context = {**lobby_context(request.user), **forms_context(request.user)}
     return render(request, "play/lobby.html", context)
 
 
@@ -99,7 +101,7 @@ def new_computer_game(request: HttpRequest) -> HttpResponse:
         return render(request, "play/lobby.html", context, status=400)
     game = services.game_create_vs_computer(
         user=request.user, level=form.cleaned_data["level"], rules=form.house_rules(),
-        hints=form.cleaned_data["hints"],
+        hints=form.cleaned_data["hints"], private=form.cleaned_data["private"],
     )
     return redirect(game)
 
@@ -114,6 +116,7 @@ def new_seek(request: HttpRequest) -> HttpResponse:
                 user=request.user, rules=form.house_rules(), rated=form.cleaned_data["rated"],
                 invited=form.cleaned_data["opponent"], turn_timer=form.cleaned_data["turn_timer"],
                 hints=form.cleaned_data["hints"], days_per_move=form.cleaned_data["days_per_move"],
+                private=form.cleaned_data["private"],
             )
         except services.ServiceError as exc:
             form.add_error(None, exc.message)
@@ -123,7 +126,7 @@ def new_seek(request: HttpRequest) -> HttpResponse:
             else:
                 messages.success(request, "Your seek is posted; the game opens when someone accepts.")
             return redirect("lobby")
-    context = {**lobby_context(request.user), **forms_context(seek_form=form)}
+    context = {**lobby_context(request.user), **forms_context(request.user, seek_form=form)}
     return render(request, "play/lobby.html", context, status=400)
 
 
@@ -136,6 +139,7 @@ def new_table(request: HttpRequest) -> HttpResponse:
             game = services.game_create_table(
                 user=request.user, rules=form.house_rules(), seats=form.cleaned_data["seats"],
                 turn_timer=form.cleaned_data["turn_timer"], days_per_move=form.cleaned_data["days_per_move"],
+                private=form.cleaned_data["private"],
             )
         except services.ServiceError as exc:
             form.add_error(None, exc.message)
@@ -144,7 +148,7 @@ def new_table(request: HttpRequest) -> HttpResponse:
                 return redirect(game)
             messages.success(request, "Your table is posted; it starts when every seat is filled.")
             return redirect("lobby")
-    context = {**lobby_context(request.user), **forms_context(table_form=form)}
+    context = {**lobby_context(request.user), **forms_context(request.user, table_form=form)}
     return render(request, "play/lobby.html", context, status=400)
 
 
