@@ -11,13 +11,15 @@ from games.play import services
 
 
 def keep_clocks(slot: datetime) -> str:
-    """Tell players an opponent ran out of time (once a deadline), end the games left out of time
-    and withdraw the seeks nobody took: each looks at what is due now, so a run late catches up."""
+    """Tell players an opponent ran out of time (once a deadline), end the games left out of time,
+    withdraw the seeks nobody took and send again for the computer's turns in games left waiting on
+    it: each looks at what is due now, so a run late catches up."""
     told = send_out_of_time_notices()
     ended = services.end_abandoned()
     withdrawn = services.withdraw_stale_seeks()
+    computers = services.computers_left_waiting()
     return (f"told of an opponent out of time: {told}; games ended as abandoned: {ended}; "
-            f"seeks withdrawn: {withdrawn}")
+            f"seeks withdrawn: {withdrawn}; computers sent for again: {computers}")
 
 
 def send_digest(slot: datetime) -> str:

@@ -12,6 +12,10 @@ class PlayConfig(AppConfig):
     def ready(self) -> None:
         from django.core import checks
 
-        from games.play.models import check_for_play
+        from games.play.models import Game, check_for_play
+        from games.play.signals import computer_due
+        from games.play.tasks import on_computer_due
 
         checks.register(check_for_play, checks.Tags.models)
+        # Not guarded: the computer's task is written with the move or not at all.
+        computer_due.connect(on_computer_due, sender=Game, weak=False, dispatch_uid="play.computer_due")

@@ -207,7 +207,7 @@ class TableForm(HouseRulesForm):
         label="Pace", coerce=int, initial=0, required=False, empty_value=0,
         choices=SeekForm.base_fields["days_per_move"].choices,
         help_text="At your own pace each person has days for each move and a time bank, and hears by "
-                  "email when it is their turn; a computer in a seat answers at once.",
+                  "email when it is their turn; a computer in a seat moves as soon as its turn comes.",
     )
     turn_timer = SeekForm.base_fields["turn_timer"]
     private = _private_field()

@@ -33,6 +33,9 @@ board_served = Signal()  # kwargs: game_id, user
 # A correspondence game came to these players' turn (games.play.services.clock_keeping): sent in the
 # move's transaction; a listener enqueues its work there (a task row), so it commits with the move.
 turn_due = Signal()  # kwargs: game (games.play.models.Game), user_ids
+# A move in a game at your own pace left a computer seat to act (clock_keeping, in the move's
+# transaction): its turns are enqueued as a task (games.play.tasks), made by the task worker.
+computer_due = Signal()  # kwargs: game (games.play.models.Game, at the version the move gave it)
 # A player started a game against the computer: the account remembers how, for the next one.
 computer_game_created = Signal()  # kwargs: game (games.play.models.Game), user
 

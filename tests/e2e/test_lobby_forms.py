@@ -50,9 +50,9 @@ def test_a_table_at_your_own_pace_from_the_lobby(live_daphne: str, page: Page, s
     form.get_by_label("Players").select_option("3")
     page.locator("#id_table-seat_1").select_option("open")
     form.get_by_label("Pace").select_option("3")
-    # A computer may sit at a table played at each one's own pace: it answers at once.
+    # A computer may sit at a table played at each one's own pace: it moves when its turn comes.
     expect(page.locator("#id_table-seat_2")).to_have_value("standard")
-    expect(form.get_by_text("a computer in a seat answers at once")).to_be_visible()
+    expect(form.get_by_text("a computer in a seat moves as soon as its turn comes")).to_be_visible()
     form.locator("#id_table-seat_2").scroll_into_view_if_needed()
     screenshot(page, f"lobby-table-own-pace-form-{size}", full_page=False)
     form.get_by_role("button", name="Open the table").click()

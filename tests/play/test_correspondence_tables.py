@@ -1,5 +1,5 @@
 """Tables of three and four at your own pace: a clock for each person, a claim on time only against
-another side, and a computer in a seat that answers at once, board open or not. Time is moved
+another side, and a computer in a seat that moves from its task, board open or not. Time is moved
 through ``games.play.correspondence.now``."""
 
 from __future__ import annotations
@@ -109,14 +109,16 @@ def test_the_lobby_s_table_form_opens_a_table_at_your_own_pace(clock, four):
     assert with_computer.plan[2] == {"kind": "computer", "level": "standard"}
 
 
-def test_a_computer_at_your_own_pace_answers_each_move_without_a_board(clock, monkeypatch):
+def test_a_computer_at_your_own_pace_moves_from_its_task_after_each_move(clock, monkeypatch):
     """Two people and the computer, moves posted as a page would and no board asking for the
-    computer's: after every move a person is due again (or the game is over), the computer has no
-    clock, and the person it hands the turn to hears of it."""
+    computer's: a move that leaves the computer to act sends for its task and makes none of its
+    moves; the task (run here as the worker would) plays until a person is due again (or the game
+    is over). The computer has no clock, and the person it hands the turn to hears of it."""
     from games.play import signals
 
-    told = []
+    told, sent_for = [], []
     monkeypatch.setattr(signals.turn_due, "send", lambda sender, game, user_ids: told.extend(user_ids))
+    monkeypatch.setattr(signals.computer_due, "send", lambda sender, game: sent_for.append(game.version))
     ann, ben = make_user("ann"), make_user("ben")
     table = services.game_create_table(
         user=ann, rules=HouseRules(players=3), days_per_move=2,
@@ -127,14 +129,15 @@ def test_a_computer_at_your_own_pace_answers_each_move_without_a_board(clock, mo
     pages = {seat: Client() for seat in users}
     for seat, user in users.items():
         pages[seat].force_login(user)
-    computer_moves = 0
+    assert sent_for == [table.version]  # everyone cuts for deal at once, the computer too
+    computer_moves = services.game_computer_turns(game_id=table.pk, version=sent_for.pop())
     for _ in range(600):
         table.refresh_from_db()
         if table.status != Game.Status.ACTIVE:
             break
         state = load(table)
         due = [s for s in state.to_act if s in users]
-        assert due, f"the computer was left due in {state.phase}"
+        assert due and not services.computer_to_act(table), f"the computer was left due in {state.phase}"
         seat = due[0]
         told.clear()
         moves_before = table.move_count
@@ -142,11 +145,22 @@ def test_a_computer_at_your_own_pace_answers_each_move_without_a_board(clock, mo
                                     {**as_form(random_action(state, seat, rng)), "version": table.version})
         assert response.status_code == 302, response.content.decode()[:500]
         table.refresh_from_db()
-        computer_moves += table.move_count - moves_before - 1
-        if table.status == Game.Status.ACTIVE:
-            # The other person, newly due, was told; the mover, at the board, never is.
-            newly = {users[s].pk for s in load(table).to_act if s in users} - {users[s].pk for s in due}
-            assert set(told) == newly - {users[seat].pk}
+        assert table.move_count == moves_before + 1  # the person's move alone
+        assert sent_for == ([table.version] if services.computer_to_act(table) else [])
+        after = {users[s].pk for s in load(table).to_act if s in users}
+        # The other person, newly due, was told; the mover, at the board, never is.
+        assert set(told) == after - {users[s].pk for s in due} - {users[seat].pk}
+        if sent_for:  # the worker runs the task
+            told.clear()
+            version = sent_for.pop()
+            made = services.game_computer_turns(game_id=table.pk, version=version)
+            assert made > 0 and not sent_for  # the computer's own moves send for no other task
+            computer_moves += made
+            assert services.game_computer_turns(game_id=table.pk, version=version) == 0  # run twice
+            table.refresh_from_db()
+            now_due = {users[s].pk for s in load(table).to_act if s in users}
+            # Whoever the computer hands the turn to hears of it, the person who moved before it too.
+            assert set(told) <= now_due and now_due - after <= set(told)
     else:
         raise AssertionError("the game did not end")
     assert computer_moves > 20

@@ -91,7 +91,8 @@ def board_context(game: Game, user, *, error: str = "") -> dict:
         "calls": (shown := folded(off_board([ln for ln in log_lines(table, calls, ending) if ln.loud][-4:],
                                              result))),
         "quiet_calls": said_by_the_result(shown, result),
-        "computer_pending": computer_to_act(game),
+        # At your own pace the computer moves from its task, and its moves come as pushes.
+        "computer_pending": not game.days_per_move and computer_to_act(game),
         "computer_delay_ms": int(settings.COMPUTER_DELAY_SECONDS * 1000),
         "act_url": game_url("act", game.pk),
         "computer_url": game_url("computer_step", game.pk),

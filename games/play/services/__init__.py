@@ -56,8 +56,10 @@ from games.play.services.moves import (
     SIMULTANEOUS_ACTIONS,
     STALE_MESSAGE,
     computer_to_act,
+    computers_left_waiting,
     game_act,
     game_computer_step,
+    game_computer_turns,
     parse_action,
     play_computer_turns,
 )
@@ -67,8 +69,10 @@ from games.play.services.results import game_enter_result
 __all__ = [
     "ABORTED_EVENT", "BAD_CARD_MESSAGE", "FINISHED_PHASES", "ORGANISED_REFUSAL", "SIMULTANEOUS_ACTIONS",
     "STALE_MESSAGE", "AlreadyMade", "IllegalMove", "NotAPlayer", "NotAvailable", "Outcome", "RateLimited",
-    "RematchWaiting", "ServiceError", "StaleVersion", "abort_refusal", "computer_to_act", "game_abort",
-    "game_accept", "game_act", "game_claim_win", "game_computer_step", "game_create_between",
+    "RematchWaiting", "ServiceError", "StaleVersion", "abort_refusal", "computer_to_act",
+    "computers_left_waiting", "game_abort",
+    "game_accept", "game_act", "game_claim_win", "game_computer_step", "game_computer_turns",
+    "game_create_between",
     "game_enter_result", "game_cover_hands", "game_create_pass_and_play",
     "game_show_hand",
     "game_create_seek", "game_create_table", "game_create_vs_computer", "game_decline", "game_leave",

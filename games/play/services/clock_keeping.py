@@ -1,5 +1,7 @@
 """Keeping a correspondence game's clocks with each move (``core._apply`` and ``core._start`` call
-this in the move's transaction); the arithmetic is ``games.play.correspondence``'s."""
+this in the move's transaction); the arithmetic is ``games.play.correspondence``'s. A computer in a
+seat has no clock: a move that leaves it to act sends ``signals.computer_due``, and its turns are
+made by a task (``games.play.tasks``), not in the request of the person who moved."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ from django.db import transaction
 from games.engine import game as engine
 from games.play import correspondence
 from games.play.models import Game, SeatClock, Vacation
-from games.play.signals import turn_due
+from games.play.signals import computer_due, turn_due
 
 
 def start_clocks(game: Game, state: engine.GameState, *, by: int | None = None) -> None:
@@ -27,7 +29,8 @@ def update_clocks(
 ) -> None:
     """After a move by seat ``actor`` (None: the game began), stop the clocks of the seats no
     longer to move (keeping what they have left of their bank) and start those newly due. Players
-    newly due hear of it (``signals.turn_due``), except the one who just moved."""
+    newly due hear of it (``signals.turn_due``), except the one who just moved; a computer due after
+    anyone's move but a computer's (whose task plays on) is sent for (``signals.computer_due``)."""
     at = correspondence.now()
     clocks = list(SeatClock.objects.filter(game=game))
     over = state.phase == "match_over"
@@ -54,3 +57,13 @@ def update_clocks(
         transaction.on_commit(lambda: correspondence.forget_counts(users))
     if newly:
         turn_due.send(sender=Game, game=game, user_ids=tuple(newly))
+    if _computer_due(game, state, actor):
+        computer_due.send(sender=Game, game=game)
+
+
+def _computer_due(game: Game, state: engine.GameState, actor: int | None) -> bool:
+    # Between games of a match the next one is the people's to start, as in a live game.
+    if state.phase in ("game_over", "match_over"):
+        return False
+    computers = {seat.index for seat in game.seat_list() if seat.is_computer}
+    return actor not in computers and not computers.isdisjoint(state.to_act)

@@ -126,7 +126,7 @@ def game_create_table(
     "level": "standard"}``, ``{"kind": "open"}`` or ``{"kind": "invite", "user": <User>}``. With four
     players seat 2 is the creator's partner. The table starts when every seat is filled.
     ``days_per_move``: played at each one's own pace, a clock for each person; a computer's moves are
-    made as soon as a person's move leaves it due (``views.game.act``), board open or not."""
+    made by a task as soon as a move leaves it due (``games.play.tasks``), board open or not."""
     n = rules.players
     if n not in (3, 4) or len(seats) != n - 1:
         raise ServiceError("A table has three or four seats.")

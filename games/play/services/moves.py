@@ -6,9 +6,11 @@ import contextlib
 import logging
 import random
 import time
+from datetime import timedelta
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.utils import timezone
 
 from games.engine import game as engine
 from games.engine.actions import Action, action_from_dict, action_to_dict
@@ -30,6 +32,7 @@ from games.play.services.errors import (
     NotAvailable,
     StaleVersion,
 )
+from games.play.signals import computer_due
 
 log = logging.getLogger("games.actions")
 
@@ -141,12 +144,15 @@ def _others_acted_alongside(game: Game, seat: int, version: int, action: dict) -
 
 
 @transaction.atomic
-def game_computer_step(*, game_id: int, origin: str = "", asked_by: int | None = None) -> Outcome | None:
-    """Let one computer seat take one action, if one is due. Returns None when none is.
-    ``origin`` and ``asked_by``: the page that asked and its user, as for ``game_act``."""
+def game_computer_step(
+    *, game_id: int, origin: str = "", asked_by: int | None = None, version: int | None = None
+) -> Outcome | None:
+    """Let one computer seat take one action, if one is due. Returns None when none is, or when
+    ``version`` is given and the game is no longer at it. ``origin`` and ``asked_by``: the page that
+    asked and its user, as for ``game_act``."""
     started = time.perf_counter()
     game = _lock(game_id)
-    if game.status != Game.Status.ACTIVE:
+    if game.status != Game.Status.ACTIVE or version not in (None, game.version):
         return None
     action = _computer_action(game, load_state(game))
     if action is None:
@@ -162,13 +168,43 @@ def game_computer_step(*, game_id: int, origin: str = "", asked_by: int | None =
 def play_computer_turns(
     game_id: int, limit: int = 200, *, origin: str = "", asked_by: int | None = None
 ) -> int:
-    """Run computer actions until a person must act (for pages without JavaScript, for games at
-    your own pace, and for tests); ``origin`` and ``asked_by`` as for ``game_computer_step``.
+    """Run computer actions until a person must act (for live games' pages without JavaScript, and
+    for tests); ``origin`` and ``asked_by`` as for ``game_computer_step``.
     Returns how many were made."""
     for made in range(limit):
         if game_computer_step(game_id=game_id, origin=origin, asked_by=asked_by) is None:
             return made
     return limit
+
+
+def game_computer_turns(*, game_id: int, version: int, limit: int = 200) -> int:
+    """The computer's turns in a game at your own pace, made by the task a move at ``version`` sent
+    for (``games.play.tasks``): one action at a time, each in its own transaction under the game's
+    lock, until no computer is due. Safe to run late or twice: a game moved on since ``version`` by
+    anything but this run (a person's move, which sent for a task of its own) is left alone, so a
+    second run makes nothing. Returns how many actions were made."""
+    for made in range(limit):
+        outcome = game_computer_step(game_id=game_id, version=version)
+        if outcome is None:
+            return made
+        version = outcome.game.version
+    return limit
+
+
+def computers_left_waiting(*, idle: timedelta = timedelta(minutes=2), limit: int = 500) -> int:
+    """Games at your own pace still waiting on a computer ``idle`` after their last change (its task
+    made stale by a change that was no move, such as more time given, or cut short by a worker that
+    died): their computer's turns are sent for again. Returns how many games."""
+    cutoff = timezone.now() - idle
+    waiting = (Game.objects.with_seats().filter(status=Game.Status.ACTIVE, days_per_move__gt=0,
+                                                 seats__user__isnull=True, updated_at__lt=cutoff)
+               .distinct().order_by("updated_at")[:limit])
+    sent = 0
+    for game in waiting:
+        if computer_to_act(game):
+            computer_due.send(sender=Game, game=game)
+            sent += 1
+    return sent
 
 
 def _computer_seats_due(game: Game, state: engine.GameState) -> list[Seat]:

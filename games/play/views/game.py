@@ -85,8 +85,9 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         game.refresh_from_db()
     if game.organised:
         signals.board_served.send(sender=Game, game_id=game.pk, user=request.user)
-    if not request.htmx and services.computer_to_act(game):
-        # Without JavaScript nothing would fetch the computer's moves one at a time: make them now.
+    if not request.htmx and not game.days_per_move and services.computer_to_act(game):
+        # Without JavaScript nothing would fetch the computer's moves one at a time: make them now
+        # (at your own pace its task makes them, board open or not).
         with contextlib.suppress(services.ServiceError):  # another page won the race: show the board
             services.play_computer_turns(game.pk)
         game.refresh_from_db()
@@ -141,14 +142,7 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
             return redirect(game)
         return _board_response(request, game, status=exc.status, error=exc.message)
     game = outcome.game
-    if game.days_per_move and game.has_computer and game.status == Game.Status.ACTIVE:
-        # At your own pace nobody may be at a board to ask for the computer's moves: they are made
-        # now, each in its own transaction after the person's, until a person is due again.
-        made = 0
-        with contextlib.suppress(services.ServiceError):  # an open board asked first: it stands
-            made = services.play_computer_turns(game.pk, origin=board_tab(request), asked_by=request.user.pk)
-        if made:
-            game = Game.objects.with_seats().get(pk=game.pk)
+    # At your own pace a computer left to act moves from its task (games.play.tasks), not here.
     if game.days_per_move and (following := next_waiting(game, request.user)):
         # At your own pace, a move made opens the next game waiting on the player, as turn-based
         # game apps do; the board just left shows what came of the move when they come back.
@@ -169,11 +163,12 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def computer_step(request: HttpRequest, game_id: int) -> HttpResponse:
-    """One computer action (the board asks for it after a short pause, so plays appear one by one)."""
+    """One computer action (the board asks for it after a short pause, so plays appear one by one).
+    At your own pace the computer's task moves (a board from before says so): the board is the answer."""
     game = get_object_or_404(Game.objects.with_seats(), pk=game_id)
     if game.seat_of(request.user) is None:
         return not_your_game(request, game)
-    if game.has_computer:
+    if game.has_computer and not game.days_per_move:
         # Two pages (or a page and a push) may ask at once; the loser of the race just gets the board.
         with contextlib.suppress(services.ServiceError):
             services.game_computer_step(game_id=game.pk, origin=board_tab(request), asked_by=request.user.pk)
