@@ -15,10 +15,10 @@ import threading
 from dataclasses import dataclass
 from datetime import timedelta
 
-from django.core.cache import cache
 from django.urls import reverse
 from django.utils import timezone
 
+from games.infra import shared_cache
 from games.play import components
 from games.play.broadcast import WATCH_LIST_STAMP_KEY
 from games.play.models import ComputerLevel, Game, Seat
@@ -85,13 +85,14 @@ def live_games(limit: int = SHOWN) -> list[LiveGame]:
 
 def current_stamp() -> str:
     """The stamp of the list as it is: the last change's, or a first one."""
-    stamp = cache.get(WATCH_LIST_STAMP_KEY)
+    stamp = shared_cache.kept(WATCH_LIST_STAMP_KEY, DOING)
     if stamp is None:
-        cache.add(WATCH_LIST_STAMP_KEY, secrets.token_hex(8), None)
-        stamp = cache.get(WATCH_LIST_STAMP_KEY) or ""
+        shared_cache.keep(WATCH_LIST_STAMP_KEY, secrets.token_hex(8), None, DOING, only_if_new=True)
+        stamp = shared_cache.kept(WATCH_LIST_STAMP_KEY, DOING) or ""
     return stamp
 
 
+DOING = "the list of games to watch"
 _drawing = threading.Lock()
 drawn = 0  # lists drawn by this process (the tests and the bench count them)
 
@@ -101,13 +102,13 @@ def list_html(stamp: str | None = None, *, oob: bool = False) -> str:
     global drawn
     stamp = stamp or current_stamp()
     key = f"watch-list:html:{stamp}"
-    html = cache.get(key)
+    html = shared_cache.kept(key, DOING)
     if html is None:
         with _drawing:  # the sockets of one process told of one change: one of them draws
-            html = cache.get(key)
+            html = shared_cache.kept(key, DOING)
             if html is None:
                 html = str(components.render("pages/watch_list.jinja", {"games": live_games()}))
-                cache.set(key, html, KEEP_SECONDS)
+                shared_cache.keep(key, html, KEEP_SECONDS, DOING)
                 drawn += 1
     if oob:  # a push: the list's own element, told to morph into place
         html = html.replace('<div id="watch-list"', '<div id="watch-list" hx-swap-oob="morph"', 1)

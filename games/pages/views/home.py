@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import logging
 
-from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from games.accounts.preferences import computer_defaults
 from games.correspondence.lists import games_in_progress
+from games.infra import shared_cache
 from games.pages import watching
 from games.play.board.links import game_url
 from games.play.board.spectator import watch_html
@@ -102,10 +102,10 @@ def _live_game(own: set[int]) -> dict | None:
     games to watch (people before the computer), other than the reader's own (``own``)."""
     stamp = watching.current_stamp()
     key = f"home-live:{stamp}"
-    candidates = cache.get(key)
+    candidates = shared_cache.kept(key, watching.DOING)
     if candidates is None:
         candidates = [g.game_id for g in watching.by_interest(watching.live_games(limit=8))]
-        cache.set(key, candidates, watching.KEEP_SECONDS)
+        shared_cache.keep(key, candidates, watching.KEEP_SECONDS, watching.DOING)
     game_id = next((pk for pk in candidates if pk not in own), None)
     game = Game.objects.for_play(game_id) if game_id else None
     if game is None or game.private or game.state is None:

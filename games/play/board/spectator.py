@@ -10,10 +10,10 @@ so it is drawn once for each version of the game and kept (``SHARED_SECONDS``) f
 
 from __future__ import annotations
 
-from django.core.cache import cache
 from django.utils.safestring import SafeString, mark_safe
 
 from games.engine.view import public_view
+from games.infra import shared_cache
 from games.play import components
 from games.play.board.player import turn_clock
 from games.play.board.table import (
@@ -87,10 +87,10 @@ def watch_html(game: Game, *, oob: bool = False) -> SafeString:
         return components.render("play/board/spectator.jinja", {**watch_context(game), "oob": oob})
     changed = game.updated_at.timestamp() if game.updated_at else 0
     key = f"spectator-board:{game.pk}:{game.version}:{changed}:{int(oob)}"
-    html = cache.get(key)
+    html = shared_cache.kept(key, "a spectator's board")
     if html is None:
         html = str(components.render("play/board/spectator.jinja", {**watch_context(game), "oob": oob}))
-        cache.set(key, html, SHARED_SECONDS)
+        shared_cache.keep(key, html, SHARED_SECONDS, "a spectator's board")
     return mark_safe(html)  # drawn by the template above, which escapes what it shows
 
 
