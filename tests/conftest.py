@@ -51,6 +51,7 @@ SCREEN = (
     "tests/e2e/test_hints.py",
     "tests/history/test_e2e_charts.py",
     "tests/history/test_e2e_record_first_screen.py",
+    "tests/e2e/test_replay_fits.py",
     "tests/e2e/test_counting_practice.py",
     "tests/e2e/test_lesson.py",
 )
