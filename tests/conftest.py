@@ -39,7 +39,9 @@ BROWSER_FIXTURES = {"page", "browser", "context"}
 # Tests that behave the same on any database, cache and channel layer. CI's PostgreSQL + Redis pass
 # exists for those semantics and leaves these out (-m "not screen and not pure"); the SQLite pass
 # runs them. "screen": draws a page and measures or moves it (layout, fits, motion, focus and keys,
-# charts); "pure": touches no database, cache or channel layer at all.
+# charts, and the whole games one browser plays against the computer: one player, no push between
+# processes, their moves' database work the services' that both passes test); "pure": touches no
+# database, cache or channel layer at all.
 SCREEN = (
     "tests/e2e/test_board_fits.py",
     "tests/e2e/test_board_layout.py",
@@ -54,6 +56,8 @@ SCREEN = (
     "tests/e2e/test_replay_fits.py",
     "tests/e2e/test_counting_practice.py",
     "tests/e2e/test_lesson.py",
+    "tests/e2e/test_play_computer.py",
+    "tests/e2e/test_four_players.py",
 )
 PURE = (
     "tests/engine/",
