@@ -106,7 +106,7 @@ def current(request: HttpRequest) -> Hand:
 
 
 def last(request: HttpRequest, number: int) -> Counted | None:
-    """Hand ``number`` with its count, if it is the last one this session counted."""
+    """Hand ``number`` with its count, if it is the last hand counted in this browser."""
     state = _state(request)
     done = state.get("last")
     if not isinstance(done, dict) or done.get("number") != number:
