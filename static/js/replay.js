@@ -3,9 +3,9 @@
 (function () {
   "use strict";
   const KEYS = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };
-  // The request in flight, from its beforeRequest until the new step has settled. htmx takes over
-  // the swapped-in form only when it settles: a press before that would click a button htmx does
-  // not yet handle, and the browser would submit the form itself.
+  // The step in flight, from its beforeRequest until its request has ended. htmx takes over the
+  // swapped-in form only when it settles: a press before that would click a button htmx does not
+  // yet handle, and the browser would submit the form itself.
   let pending = null;
   let refocus = null;
   // Presses and clicks made while a step is loading, played in turn once it has settled: two quick
@@ -46,43 +46,49 @@
     press(which);
   });
 
+  // A step is in flight from its beforeRequest until its request ends, however it ends: the answer
+  // swapped and settled, refused, lost, or swapped into a page Back took away. Its end is read off the
+  // request itself ("loadend" comes after htmx has handled the answer, and settles with no delay), so a
+  // settle that is never heard cannot leave the keys queueing behind a step that is over.
   document.addEventListener("htmx:beforeRequest", function (e) {
     const replay = document.getElementById("replay");
     if (!replay || !replay.contains(e.detail.elt)) return;
-    pending = e.detail.xhr;
+    const xhr = e.detail.xhr;
+    pending = xhr;
     const focused = document.activeElement;
     refocus = focused && focused.dataset ? focused.dataset.replay || null : null;
+    xhr.addEventListener("loadend", function () {
+      if (pending !== xhr) return;
+      pending = null;
+      if (xhr.status >= 200 && xhr.status < 300) next();
+      else queue.length = 0;  // a refused or lost step: what was queued behind it is dropped
+    });
   });
 
-  function reset() {
-    queue.length = 0;
-    pending = null;
-  }
-
-  // A refused or lost request swaps nothing, so nothing will settle: drop what was queued behind it.
-  function failed(e) {
-    if (pending && e.detail.xhr === pending) reset();
-  }
-  document.addEventListener("htmx:afterRequest", function (e) { if (!e.detail.successful) failed(e); });
-  document.addEventListener("htmx:onLoadError", failed);
-  // Back or Forward through htmx's history puts an earlier page in place: a step still loading
-  // would land in the page that was taken away, and settle where no listener hears it.
-  document.addEventListener("htmx:historyRestore", reset);
-
   // The new step is in and htmx handles its buttons: put keyboard focus back on the successor of the
-  // button the swap replaced, then play the next queued press.
+  // button the swap replaced.
   document.addEventListener("htmx:afterSettle", function (e) {
     const replay = document.getElementById("replay");
-    if (!replay || e.target !== replay || !pending) return;
-    if (refocus) {
-      const order = refocus === "next" || refocus === "last" ? [refocus, "prev"] : [refocus, "next"];
-      for (const which of order) {
-        const button = replay.querySelector('[data-replay="' + which + '"]:not([disabled])');
-        if (button) { button.focus(); break; }
-      }
-      refocus = null;
+    if (!replay || e.target !== replay || !refocus) return;
+    const order = refocus === "next" || refocus === "last" ? [refocus, "prev"] : [refocus, "next"];
+    for (const which of order) {
+      const button = replay.querySelector('[data-replay="' + which + '"]:not([disabled])');
+      if (button) { button.focus(); break; }
     }
-    pending = null;
+    refocus = null;
+  });
+
+  function next() {
     if (queue.length) press(queue.shift());
+  }
+
+  // Back or Forward through htmx's history puts an earlier page in place: the step still loading
+  // belongs to the page taken away, and is called off before its answer pushes that page's URL.
+  document.addEventListener("htmx:historyRestore", function () {
+    const xhr = pending;
+    pending = null;
+    queue.length = 0;
+    refocus = null;
+    if (xhr) xhr.abort();
   });
 })();

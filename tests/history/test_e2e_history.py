@@ -145,16 +145,39 @@ def test_replay_presses_as_a_step_lands_are_steps_by_htmx(live_daphne: str, page
         expect(page).to_have_url(re.compile(rf"\?step={shown[step]}$"))
     assert loads == []
 
-    # Back in the browser while a step is still loading: the keys go on working from the step
-    # restored (the step in flight lands in the page taken away and is never heard to settle).
-    held = hold_the_next_step(page, lambda: page.keyboard.press("ArrowRight"))
+    # Back in the browser while a step is still loading: the step in flight belonged to the page
+    # taken away, so it is called off (its answer would push its URL over the restored step), and the
+    # keys go on working from the step restored.
+    called_off = []
+    page.on("requestfailed", lambda r: called_off.append(r.url) if A_STEP.search(r.url) else None)
+    hold_the_next_step(page, lambda: page.keyboard.press("ArrowRight"))
     page.go_back()
     expect(page.get_by_test_id("step")).to_have_text(str(shown[step - 1]))
-    held.continue_()
+    until_handled(page, lambda: called_off, "the step of the page taken away called off")
+    expect(page).to_have_url(re.compile(rf"\?step={shown[step - 1]}$"))
     page.unroute(A_STEP)
     page.keyboard.press("ArrowRight")
     expect(page.get_by_test_id("step")).to_have_text(str(shown[step]))
     assert loads == []
+
+
+def test_a_step_answered_with_nothing_to_swap_does_not_hold_up_the_next(live_daphne: str, page: Page,
+                                                                         alice, bob):
+    """A step can end without a settle on the replay (an answer with nothing to swap, or one Back
+    took away): the next press is a step, not a press queued behind a step that is over."""
+    page.set_default_timeout(15000)
+    game = finish_between(alice, bob, seed=61, rules=HouseRules(target=61))
+    shown = shown_moves(list(Move.objects.filter(game=game).order_by("seq")))
+    log_in(page, live_daphne, alice)
+    page.goto(f"{live_daphne}/games/{game.pk}/replay/?step={shown[2]}")
+    expect(page.get_by_test_id("step")).to_have_text(str(shown[2]))
+    answered = []
+    page.route(A_STEP, lambda route: (answered.append(route.request.url), route.fulfill(status=204)), times=1)
+    page.keyboard.press("ArrowRight")
+    until_handled(page, lambda: answered, "the step answered with nothing")
+    page.keyboard.press("ArrowRight")
+    expect(page.get_by_test_id("step")).to_have_text(str(shown[3]))
+    expect(page).to_have_url(re.compile(rf"\?step={shown[3]}$"))
 
 
 def test_replay_clicks_while_a_step_loads_are_each_a_step(live_daphne: str, page: Page, alice, bob):
