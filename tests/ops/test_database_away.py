@@ -139,7 +139,9 @@ def test_a_move_made_while_postgresql_restarts_lands_once_it_is_back(page: Page,
         # The kept move goes by itself, within seconds of the database returning, and lands once.
         page.wait_for_function("(v) => Number(document.querySelector('#board').dataset.version) > v",
                                arg=seen, timeout=RESUME_MS)
-        expect(page.locator("#unsent")).to_be_hidden()
+        # The player is told it went, and the line clears by itself (moves.js: after 6 s).
+        expect(page.locator("#unsent")).to_have_text("Your move was sent.")
+        expect(page.locator("#unsent")).to_be_hidden(timeout=10000)
         body = page.locator("body").inner_text()
         assert "Traceback" not in body and "Server Error" not in body
         connections.close_all()
