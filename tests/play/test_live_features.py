@@ -399,12 +399,12 @@ def test_presence_and_the_claim_follow_every_board(alice, bob, settings):
     answer = client.post(reverse("act", args=[game.pk]),
                          {"type": "play", "card": str(mine), "version": game.version}).content.decode()
     presence_part = answer.split('<div id="presence"', 1)[1]
-    assert presence_part.startswith(' class="presence" hx-swap-oob="true"')
+    assert presence_part.startswith(' class="presence" hx-swap-oob="morph"')
     # Now it is the absent player's turn: the claim counts down, from when their turn began.
     assert "you may claim the win in <time" in presence_part and "data-countdown>1:00<" in presence_part
     assert 'hx-trigger="load delay:' in presence_part  # and the line is asked for again when it is due
     pushed = render_board_oob(game.pk, mover, "x" * 64)
-    assert '<div id="presence" class="presence" hx-swap-oob="true"' in pushed
+    assert '<div id="presence" class="presence" hx-swap-oob="morph"' in pushed
     computer = computer_game(alice)  # a game against the computer has nobody to wait for
     assert '<div id="presence"' not in render_board_oob(computer.pk, alice, "x" * 64)
 

@@ -10,6 +10,7 @@ from games.play import components, presence
 from games.play.board.links import game_url
 from games.play.board.table import seat_names
 from games.play.chat import MESSAGES
+from games.play.jinja import morph_key
 from games.play.models import Game
 from games.play.narration import and_list
 
@@ -53,7 +54,7 @@ def render_presence(game_id: int, user, *, oob: bool = False, csrf_token: str = 
     if game is None or game.vs_computer:  # a game against the computer has no #presence to update
         return None
     context = {**presence_context(game, user), "oob": oob, "csrf_token": csrf_token}
-    return components.render("play/_presence.jinja", context)
+    return morph_key(components.render("play/_presence.jinja", context))
 
 
 def render_chat(game_id: int, user, seat: int, message: str) -> str | None:
