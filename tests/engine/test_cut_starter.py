@@ -14,8 +14,21 @@ from games.engine.players import choose_action
 from games.engine.rules import HouseRules
 from games.engine.state import GameState
 from games.engine.view import public_view, view
-from tests.engine.game_support import GO_DISCARDS, GO_PLAY, D, deal, kinds, parse_moves, refused, run
-from tests.engine.test_game_multi import HANDS3, HANDS4, deal3, deal4, lay_away_last
+from tests.engine.game_support import (
+    GO_DISCARDS,
+    GO_PLAY,
+    HANDS3,
+    HANDS4,
+    D,
+    deal,
+    deal3,
+    deal4,
+    kinds,
+    lay_away_last,
+    parse_moves,
+    refused,
+    run,
+)
 
 CUTS = HouseRules(pone_cuts=True)
 

@@ -15,8 +15,21 @@ from games.engine.errors import IllegalAction, NotYourTurn, WrongPhase
 from games.engine.game import apply, legal_actions
 from games.engine.rules import HouseRules
 from games.engine.view import view
-from tests.engine.game_support import kinds, parse_moves, played, refused, run, scored
-from tests.engine.test_game_multi import HANDS3, HANDS4, PLAY3, PLAY4, deal3, deal4, lay_away_last
+from tests.engine.game_support import (
+    HANDS3,
+    HANDS4,
+    PLAY3,
+    PLAY4,
+    deal3,
+    deal4,
+    kinds,
+    lay_away_last,
+    parse_moves,
+    played,
+    refused,
+    run,
+    scored,
+)
 
 MANUAL = HouseRules(manual_counting=True)
 MUGGINS = HouseRules(manual_counting=True, muggins=True)

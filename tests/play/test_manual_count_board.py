@@ -15,8 +15,18 @@ from django.urls import reverse
 from games.engine.rules import HouseRules
 from games.play import services
 from games.play.models import Game
-from tests.engine.game_support import parse_moves, played, run
-from tests.engine.test_game_multi import HANDS3, HANDS4, PLAY3, PLAY4, deal3, deal4, lay_away_last
+from tests.engine.game_support import (
+    HANDS3,
+    HANDS4,
+    PLAY3,
+    PLAY4,
+    deal3,
+    deal4,
+    lay_away_last,
+    parse_moves,
+    played,
+    run,
+)
 from tests.play.factories import (
     GO_HANDS,
     GO_PLAY,
