@@ -11,6 +11,7 @@ from django.urls import reverse
 from games.engine.rules import HouseRules
 from games.play import services
 from games.play.models import Game
+from tests.play.board_support import assert_board_partial, board_error, post_act, text
 from tests.play.factories import (
     GO_HANDS,
     act,
@@ -22,7 +23,6 @@ from tests.play.factories import (
     logged_in,
     stack,
 )
-from tests.play.test_board_views import assert_board_partial, board_error, post_act, text
 
 pytestmark = pytest.mark.django_db
 
