@@ -14,6 +14,9 @@ from games.play.models import Game, Move
 from games.play.models import game as game_module
 from tests.play.factories import FixedSecrets, act, as_form, play_out, random_action
 
+# A table seat for an easy computer (``game_create_table``).
+EASY = {"kind": "computer", "level": "easy"}
+
 
 def finish_vs_computer(user, *, seed: int = 1, rules: HouseRules | None = None, level: str = "easy") -> Game:
     """A game against the computer, played to the end with random legal moves for the person."""

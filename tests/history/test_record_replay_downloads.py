@@ -1,140 +1,24 @@
-"""The pages: game lists with filters and pages, the record, the replay, downloads, the board's commitment."""
+"""A finished game's pages: the record (score chart, deals and seeds, rating changes, the score said
+once), the replay stepping through the game, the JSON and text downloads, none of them while the game
+is in progress; the fair-deals page and the finished board's link to the record."""
 
 from __future__ import annotations
 
 import json
-from datetime import timedelta
 
 import pytest
-from django.utils import timezone
 
 from games.engine.actions import action_from_dict
 from games.engine.deck import deal_seed
 from games.engine.game import apply, new_game
 from games.engine.rules import HouseRules
-from games.history.models import PlayerGame
 from games.history.tasks import analyse
 from games.play import services
-from games.play.models import Game, Move, Round
-from tests.history.helpers import (
-    finish_between,
-    finish_vs_computer,
-    resign_after,
-    resign_vs_computer,
-    whole_record,
-)
-from tests.play.factories import act, human_game, make_user
+from games.play.models import Move, Round
+from tests.history.helpers import finish_between, finish_vs_computer, resign_after, whole_record
+from tests.play.factories import act, human_game
 
 pytestmark = pytest.mark.django_db
-
-
-def _rows_shown(html: str) -> list[int]:
-    import re
-
-    return [int(n) for n in re.findall(r'data-game="(\d+)"', html)]
-
-
-# --- the list ---------------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def history(alice, bob, carol):
-    """Alice resigns to the computer (61) and to bob (121); bob (61, rated) and carol (61, no skunks)
-    resign to her part way through."""
-    games = {
-        "computer": resign_vs_computer(alice, 6, rules=HouseRules(target=61)),
-        "bob": resign_after(alice, bob, 16, resigner=1, rated=True, rules=HouseRules(target=61)),
-        "carol": resign_after(carol, alice, 9, resigner=0, rules=HouseRules(target=61, skunks=False)),
-        "resigned": resign_after(alice, bob, 0, resigner=0),
-    }
-    # Spread the finishing dates so the date filters have something to tell apart.
-    now = timezone.now()
-    for days, key in enumerate(("resigned", "carol", "bob", "computer")):
-        PlayerGame.objects.filter(game=games[key]).update(finished_at=now - timedelta(days=10 * days))
-    return games
-
-
-def test_my_games_redirects_to_my_list(alice, client):
-    assert client.get("/games/mine/").status_code == 302  # to the login page
-    client.force_login(alice)
-    response = client.get("/games/mine/?result=win")
-    assert response.status_code == 302 and response.url == "/players/alice/games/?result=win"
-
-
-def test_my_list_shows_everything_newest_first(history, alice, client):
-    client.force_login(alice)
-    html = client.get("/players/alice/games/").content.decode()
-    order = ["resigned", "carol", "bob", "computer"]
-    assert _rows_shown(html) == [history[k].pk for k in order]
-    assert "Computer (easy)" in html and "4 games" in html
-    assert "(resignation)" in html and "no skunks" in html and "Online, rated" in html
-
-
-def test_a_public_list_shows_only_online_games(history, alice, bob, client):
-    client.force_login(bob)
-    html = client.get("/players/alice/games/").content.decode()
-    assert history["computer"].pk not in _rows_shown(html) and len(_rows_shown(html)) == 3
-    assert 'name="kind"' not in html
-    client.logout()
-    assert len(_rows_shown(client.get("/players/alice/games/?kind=computer").content.decode())) == 3
-    assert client.get("/players/nobody/games/").status_code == 404
-
-
-@pytest.mark.parametrize(
-    ("query", "expected"),
-    [
-        ("opponent=bob", ["resigned", "bob"]),
-        ("opponent=BOB", ["resigned", "bob"]),
-        ("opponent=computer", ["computer"]),
-        ("kind=online", ["resigned", "carol", "bob"]),
-        ("kind=computer", ["computer"]),
-        ("result=loss", ["resigned", "computer"]),
-        ("result=win", ["carol", "bob"]),
-        ("rule=61", ["carol", "bob", "computer"]),
-        ("rule=121", ["resigned"]),
-        ("rule=rated", ["bob"]),
-        ("rule=no_skunks", ["carol"]),
-        ("rule=casual", ["resigned", "carol"]),
-        ("sort=date", ["computer", "bob", "carol", "resigned"]),
-        ("result=bogus", ["resigned", "carol", "bob", "computer"]),  # a bad value is ignored
-    ],
-)
-def test_filters(history, alice, client, query, expected):
-    client.force_login(alice)
-    html = client.get(f"/players/alice/games/?{query}").content.decode()
-    assert _rows_shown(html) == [history[k].pk for k in expected]
-
-
-def test_date_filters(history, alice, client):
-    client.force_login(alice)
-    today = timezone.now().date()
-    since = (today - timedelta(days=15)).isoformat()
-    until = (today - timedelta(days=5)).isoformat()
-    html = client.get(f"/players/alice/games/?since={since}&until={until}").content.decode()
-    assert _rows_shown(html) == [history["carol"].pk]
-
-
-def test_sort_by_margin(history, alice, client):
-    client.force_login(alice)
-    margins = dict(PlayerGame.objects.filter(user=alice).values_list("game_id", "margin"))
-    html = client.get("/players/alice/games/?sort=-margin").content.decode()
-    shown = _rows_shown(html)
-    assert [margins[g] for g in shown] == sorted(margins.values(), reverse=True)
-    html = client.get("/players/alice/games/?sort=margin").content.decode()
-    assert [margins[g] for g in _rows_shown(html)] == sorted(margins.values())
-
-
-def test_pagination_keeps_the_filters(alice, bob, client):
-    for _ in range(23):
-        resign_after(alice, bob, 0, resigner=1)
-    client.force_login(alice)
-    first = client.get("/players/alice/games/?opponent=bob").content.decode()
-    assert len(_rows_shown(first)) == 20 and "Page 1 of 2" in first
-    assert "?opponent=bob&amp;page=2" in first
-    second = client.get("/players/alice/games/?opponent=bob&page=2").content.decode()
-    assert len(_rows_shown(second)) == 3
-    assert set(_rows_shown(first)).isdisjoint(_rows_shown(second))
-    assert len(_rows_shown(client.get("/players/alice/games/?page=99").content.decode())) == 3
 
 
 # --- the record ------------------------------------------------------------------------------------
@@ -201,6 +85,28 @@ def test_the_record_shows_rating_changes(alice, bob, client):
     game = resign_after(alice, bob, 0, resigner=1, rated=True)
     html = client.get(f"/games/{game.pk}/record/").content.decode()
     assert "alice</a>: 1500 → " in html and "(121 points)" not in html or "121 points" in html
+
+
+def test_a_played_out_record_says_the_score_once(alice, bob, client):
+    game = finish_between(alice, bob, seed=44, rules=HouseRules(target=61))
+    html = " ".join(client.get(f"/games/{game.pk}/record/").content.decode().split())
+    line = html.split('<p class="record-game">')[1].split("</p>")[0]
+    winner, loser = sorted(game.result["scores"], reverse=True)
+    assert f"{winner}–{loser}" not in line and "won; final score" in line
+    resigned = resign_after(alice, bob, 16, resigner=1)
+    html = " ".join(client.get(f"/games/{resigned.pk}/record/").content.decode().split())
+    assert "won by resignation; final score" in html, html.split("record-game")[1][:300]
+
+
+def test_show_breakdowns_and_the_analysis_write_cards_as_players_do(alice, bob, client):
+    game = finish_between(alice, bob, seed=44, rules=HouseRules(target=61))
+    analyse(game)
+    client.force_login(alice)
+    html = whole_record(client, game)
+    assert 'class="card-text card-text--red" title="' in html
+    analysis = client.get(f"/games/{game.pk}/record/analysis/discards/", headers={"HX-Request": "true"})
+    analysis = analysis.content.decode()
+    assert "T\u2665" not in analysis and "card-text" in analysis
 
 
 # --- the replay ------------------------------------------------------------------------------------
@@ -285,6 +191,28 @@ def test_the_replay_names_the_cards_played_before_the_count_went_back(alice, bob
     assert seen
 
 
+def test_a_move_that_shows_nothing_new_is_folded_into_the_next(alice, bob, client):
+    """"Ready for the next deal" by one player while the other has yet to say so, or the first cut
+    for deal, changes nothing on the table: the replay steps over it, and names each step by its
+    move in the log, as its address does."""
+    from games.history.replay_board import shown_moves
+
+    game = finish_between(alice, bob, seed=49, rules=HouseRules(target=61))
+    moves = list(Move.objects.filter(game=game).order_by("seq"))
+    quiet = [n for n, m in enumerate(moves, start=1) if m.action["type"] in ("next_deal", "cut_for_deal")
+             and not m.events]
+    assert quiet[0] == 1 and len(quiet) > 2  # the first cut for deal, a first "ready" of each deal
+    shown = shown_moves(moves)
+    assert not set(quiet) & set(shown) and len(shown) == len(moves) + 1 - len(quiet)
+    client.force_login(alice)
+    html = client.get(f"/games/{game.pk}/replay/?step={quiet[0]}").content.decode()
+    assert f'data-step="{quiet[0] + 1}"' in html  # a quiet move asked for shows the move that follows
+    assert f'Move <strong data-testid="step">{quiet[0] + 1}</strong> of {len(moves)}' in html
+    assert "The cut for deal</span>" in html  # both cuts, shown together
+    before = client.get(f"/games/{game.pk}/replay/?step={quiet[0] - 1}").content.decode()
+    assert f'value="{quiet[0] + 1}" data-replay="next"' in before  # Forward steps over it
+
+
 # --- downloads -------------------------------------------------------------------------------------
 
 
@@ -338,86 +266,3 @@ def test_the_finished_board_links_to_the_record(alice, client):
     client.force_login(alice)
     html = client.get(f"/games/{game.pk}/").content.decode()
     assert f"/games/{game.pk}/record/" in html
-
-
-def test_the_profile_links_to_games_and_statistics(alice, client):
-    make_user("dave")
-    html = client.get("/accounts/u/dave/").content.decode()
-    assert "No finished games yet." in html and "/players/dave/stats/" in html
-    assert Game.objects.count() == 0
-
-
-def test_a_public_profile_lists_recent_online_games_only(alice, bob, client):
-    online = resign_after(alice, bob, 0, resigner=1)
-    private = resign_vs_computer(alice)
-    client.force_login(bob)
-    html = client.get("/accounts/u/alice/").content.decode()
-    assert f'data-game="{online.pk}"' in html and f'data-game="{private.pk}"' not in html
-    client.force_login(alice)
-    html = client.get("/accounts/u/alice/").content.decode()
-    assert f'data-game="{online.pk}"' in html and f'data-game="{private.pk}"' in html
-
-
-def test_a_bad_filter_is_marked_and_said_to_be_left_out(history, alice, client):
-    client.force_login(alice)
-    html = client.get("/players/alice/games/?result=zzz&until=2026-13-45").content.decode()
-    assert _rows_shown(html) == [history[k].pk for k in ("resigned", "carol", "bob", "computer")]
-    assert html.count('class="errorlist"') == 2 and "Enter a valid date." in html
-    assert "4 games match the filters that could be used (the ones marked above are left out)." in html
-    html = client.get("/players/alice/games/?since=2026-05-02&until=2026-05-01").content.decode()
-    assert "This date is before the From date." in html
-    html = client.get("/players/alice/games/?kind=computer").content.decode()
-    assert "1 game matches these filters." in html and "errorlist" not in html
-    html = client.get("/players/alice/games/?since=2030-01-01").content.decode()
-    assert "No finished games match these filters." in html and "0 games" not in html  # said once
-
-
-def test_a_player_with_no_games_yet_is_sent_to_the_lobby(alice, client):
-    client.force_login(alice)
-    html = client.get("/players/alice/games/").content.decode()
-    assert "No finished games yet." in html and 'href="/lobby/">Start one in the lobby' in html
-    assert "0 games" not in html
-
-
-def test_a_played_out_record_says_the_score_once(alice, bob, client):
-    game = finish_between(alice, bob, seed=44, rules=HouseRules(target=61))
-    html = " ".join(client.get(f"/games/{game.pk}/record/").content.decode().split())
-    line = html.split('<p class="record-game">')[1].split("</p>")[0]
-    winner, loser = sorted(game.result["scores"], reverse=True)
-    assert f"{winner}–{loser}" not in line and "won; final score" in line
-    resigned = resign_after(alice, bob, 16, resigner=1)
-    html = " ".join(client.get(f"/games/{resigned.pk}/record/").content.decode().split())
-    assert "won by resignation; final score" in html, html.split("record-game")[1][:300]
-
-
-def test_show_breakdowns_and_the_analysis_write_cards_as_players_do(alice, bob, client):
-    game = finish_between(alice, bob, seed=44, rules=HouseRules(target=61))
-    analyse(game)
-    client.force_login(alice)
-    html = whole_record(client, game)
-    assert 'class="card-text card-text--red" title="' in html
-    analysis = client.get(f"/games/{game.pk}/record/analysis/discards/", headers={"HX-Request": "true"})
-    analysis = analysis.content.decode()
-    assert "T\u2665" not in analysis and "card-text" in analysis
-
-
-def test_a_move_that_shows_nothing_new_is_folded_into_the_next(alice, bob, client):
-    """"Ready for the next deal" by one player while the other has yet to say so, or the first cut
-    for deal, changes nothing on the table: the replay steps over it, and names each step by its
-    move in the log, as its address does."""
-    from games.history.replay_board import shown_moves
-
-    game = finish_between(alice, bob, seed=49, rules=HouseRules(target=61))
-    moves = list(Move.objects.filter(game=game).order_by("seq"))
-    quiet = [n for n, m in enumerate(moves, start=1) if m.action["type"] in ("next_deal", "cut_for_deal")
-             and not m.events]
-    assert quiet[0] == 1 and len(quiet) > 2  # the first cut for deal, a first "ready" of each deal
-    shown = shown_moves(moves)
-    assert not set(quiet) & set(shown) and len(shown) == len(moves) + 1 - len(quiet)
-    client.force_login(alice)
-    html = client.get(f"/games/{game.pk}/replay/?step={quiet[0]}").content.decode()
-    assert f'data-step="{quiet[0] + 1}"' in html  # a quiet move asked for shows the move that follows
-    assert f'Move <strong data-testid="step">{quiet[0] + 1}</strong> of {len(moves)}' in html
-    assert "The cut for deal</span>" in html  # both cuts, shown together
-    before = client.get(f"/games/{game.pk}/replay/?step={quiet[0] - 1}").content.decode()
-    assert f'value="{quiet[0] + 1}" data-replay="next"' in before  # Forward steps over it
