@@ -4,11 +4,19 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from games.play import services as game_services
 from games.play.models import Game
 from games.tournaments import notice_words, services
 from games.tournaments.models import Entrant, Match, Tournament
-from tests.play.factories import make_user, play_out
+from tests.play.factories import fixed_secrets, make_user, play_out
+
+
+@pytest.fixture(autouse=True)
+def _secrets(monkeypatch):
+    """Autouse in each tournament service test module that imports it: their games' secrets."""
+    fixed_secrets(monkeypatch, "tournaments")
 
 
 def make_players(n: int, prefix: str = "p") -> list:
