@@ -1,4 +1,5 @@
-"""Fixtures for the operations tests: static files collected once, a log file per test."""
+"""Fixtures for the operations tests: static files collected once, a log file per test, the world the
+security tests attack."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import os
 
 import pytest
 
+from tests.ops.security_support import World
 from tests.ops.support import collect_static
 
 
@@ -26,3 +28,8 @@ def server_log(tmp_path):
 def redis_url() -> str:
     """The Redis of a PostgreSQL + Redis run, or '' on the SQLite + in-memory run."""
     return os.environ.get("REDIS_URL", "")
+
+
+@pytest.fixture
+def world() -> World:
+    return World()

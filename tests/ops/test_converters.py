@@ -1,6 +1,6 @@
 """The one converter for ids in paths (cribsite/converters.py): its rule, and that every route uses it.
 
-The walk of every URL and socket route with bad values, as every kind of user, is in test_security.
+The walk of every URL and socket route with bad values, as every kind of user, is in test_bad_path_values.
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ def test_every_id_in_every_url_and_socket_route_goes_through_it():
         for name, converter in pattern.pattern.converters.items():
             assert not isinstance(converter, IntConverter), template
             # Django's admin takes any primary key (<path:object_id>) and answers a missing object
-            # itself (test_security walks it as staff); every other id of the site is the converter's.
+            # itself (test_bad_path_values walks it as staff); every other id of the site is the converter's.
             if name.endswith("_id") and not (template.startswith("admin/") and name.endswith("object_id")
                                              or name == "content_type_id"):
                 assert isinstance(converter, IdConverter), template
