@@ -46,6 +46,8 @@ SCREEN = (
     "tests/e2e/test_board_fits.py",
     "tests/e2e/test_board_layout.py",
     "tests/e2e/test_board_motion.py",
+    "tests/e2e/test_board_keys.py",
+    "tests/e2e/test_board_turn_cues.py",
     "tests/e2e/test_board_focus.py",
     "tests/e2e/test_charts_fit.py",
     "tests/e2e/test_lobby_fits.py",
@@ -143,7 +145,7 @@ def browser_context_args(browser_context_args: dict) -> dict:
     """The ``page`` fixture's browser asks for reduced motion. A click aims at where a card lies at
     one instant and lands a few milliseconds later: a card still gliding in from the pack has moved
     from under it, and the click picks nothing or the card beside it. The motion tests open their
-    own contexts with motion on (tests/e2e/test_board_motion.py)."""
+    own contexts with motion on (open_game, tests/e2e/board_watch.py)."""
     return {**browser_context_args, "reduced_motion": "reduce"}
 
 

@@ -1,246 +1,35 @@
-"""The table moves, every action has a key, and the turn is cued, in Chromium.
-
-A whole game against the computer is played with the keyboard alone; cards are laid away by
-dragging them onto the crib (mouse, and touch through Chromium's touch events); a move pushed
-while a card is still moving is drawn at once; under reduced motion, and with the player's
-"Animations" switch off, nothing animates; a hidden tab says "Your turn"; sounds are made when
-turned on. Screenshots at 1280x720 and 390x844: the keys' list, a drag, the waiting line."""
+"""The table moves, in Chromium: cards are laid away by dragging them onto the crib (mouse, and
+touch through Chromium's touch events, with screenshots of a drag at 1280x720 and 390x844); cards move
+by default; a move pushed while a card is still moving is drawn at once and the next key is not held;
+under reduced motion, and with the player's "Animations" switch off, nothing animates."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from games.accounts.models import TablePreferences
-from games.engine.rules import HouseRules
-from games.play.models import Game
-from tests.e2e.helpers import screenshot, serious_axe_violations
-from tests.live.support import session_key
+from tests.e2e.board_watch import (
+    LAPTOP,
+    PHONE,
+    WAIT_MS,
+    at_the_lay_away,
+    boards,
+    laid_away_deal,
+    open_game,
+    version,
+    wait_past,
+)
+from tests.e2e.helpers import screenshot
 from tests.play.factories import (
-    GO_HANDS,
-    GO_PLAY,
-    act,
-    computer_game,
-    human_game,
     load,
     make_user,
-    play_out,
-    stack,
 )
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True), pytest.mark.timeout(240)]
 
-LAPTOP = {"width": 1280, "height": 720}
-PHONE = {"width": 390, "height": 844}
-WAIT_MS = 15000
-MAX_KEYS = 600
-
-# Before any script of the page: what ran on each new board (animations still running a moment
-# later), the sounds the page made, and a tab that can be told it is hidden. The board's own hooks
-# (board.js) say when a board is about to be morphed and when it is in place. Only what moves on the
-# board counts (not the calls' fade): a button's hover elsewhere on the page, or the transition of
-# the switch just pressed, is not the table moving, and counting them failed a test by chance.
-WATCH = """
-window.__boards = [];
-window.__sounds = [];
-window.__beforeSwap = [];
-window.__hidden = false;
-Object.defineProperty(document, "hidden", {configurable: true, get: () => window.__hidden});
-Object.defineProperty(document, "visibilityState", {configurable: true,
-  get: () => window.__hidden ? "hidden" : "visible"});
-document.addEventListener("table:sound", (e) => window.__sounds.push(e.detail.kind));
-const moving = () => document.getAnimations().filter((a) => a.playState !== "finished"
-  && a.effect && a.effect.target && a.effect.target.closest("#board"));
-document.addEventListener("board:beforeUpdate", () => window.__beforeSwap.push(
-  moving().filter((a) => a.playState === "running").length));
-document.addEventListener("board:updated", (e) => {
-  if (e.detail.previous === null) return;  // the page's first board: nothing was swapped
-  const version = Number(e.detail.board.dataset.version);
-  const running = window.__beforeSwap[window.__beforeSwap.length - 1] || 0;
-  // In the first frame drawn and a moment later (the pegs' transitions start once it is in place).
-  const longest = (list) => Math.max(0, ...list.map((a) => a.effect.getComputedTiming().endTime));
-  requestAnimationFrame(() => {
-    const now = moving();
-    setTimeout(() => {
-      const later = moving();
-      window.__boards.push({version, running, now: now.length, later: later.length,
-                            longest: Math.max(longest(now), longest(later))});
-    }, 40);
-  });
-});
-"""
-
-
-def open_game(browser: Browser, live_daphne: str, user, game: Game, viewport: dict = LAPTOP,
-              **options) -> Page:
-    context: BrowserContext = browser.new_context(viewport=viewport, **options)
-    context.add_cookies([{"name": "sessionid", "value": session_key(user), "url": live_daphne}])
-    context.add_init_script(WATCH)
-    page = context.new_page()
-    page.goto(f"{live_daphne}/games/{game.pk}/")
-    expect(page.locator("#connection")).to_have_attribute("data-state", "open", timeout=WAIT_MS)
-    return page
-
-
-def version(page: Page) -> int:
-    return int(page.locator("#board").get_attribute("data-version"))
-
-
-def wait_past(page: Page, seen: int, timeout: int = WAIT_MS) -> bool:
-    """The board shown is newer than version ``seen`` (a timeout fails the test)."""
-    page.wait_for_function("(v) => Number(document.querySelector('#board').dataset.version) > v",
-                           arg=seen, timeout=timeout)
-    return True
-
-
-# The key the board asks for next, "done" at the game's end, null while the computer is to move
-# or nothing is offered yet.
-NEXT_KEY = """() => {
-  const board = document.querySelector('#board');
-  const q = (s) => board.querySelector(s);
-  if (document.querySelector('section.result')) return 'done';
-  if (q('.computer-step')) return null;
-  const phase = board.className;
-  if (phase.includes('phase-cut') && q('.fan button:not([disabled])')) return 'c';
-  const hand = board.querySelectorAll('.discard-form input[name=cards]');
-  if (phase.includes('phase-discard') && hand.length === 6) return 'l';
-  if (phase.includes('phase-starter') && q('.cut-starter-form button')) return 'c';
-  if (phase.includes('phase-play') && q('button[data-shortcut=g]')) return 'g';
-  if (phase.includes('phase-play') && q('.play-form button.playable')) {
-    const cards = [...board.querySelectorAll('.play-form .hand button[name=card]')];
-    return String(cards.findIndex((b) => !b.disabled) + 1);
-  }
-  if (q('button[data-shortcut=n]:not([disabled])')) return 'n';
-  return null;
-}"""
-
-
-def boards(page: Page) -> list[dict]:
-    return page.evaluate("() => window.__boards")
-
-
-def laid_away_deal(alice, bob) -> Game:
-    """alice deals; both have laid away; bob (the pone) leads: KH 9C AH 2C against TD 5D 6D 7D."""
-    game = stack(human_game(alice, bob), dealer=0, hands=GO_HANDS, starter="5C")
-    act(game, alice, {"type": "discard", "cards": ["8S", "9S"]})
-    act(game, bob, {"type": "discard", "cards": ["3S", "4S"]})
-    return game
-
-
-# ---------- the keyboard alone ----------
-
-
-def test_a_whole_game_against_the_computer_with_the_keyboard_alone(browser: Browser, live_daphne: str):
-    alice = make_user("keys")
-    game = computer_game(alice, rules=HouseRules(target=61, pone_cuts=True))
-    page = open_game(browser, live_daphne, alice, game)
-
-    # The list of keys: opened by ?, read as a dialog, closed by Escape.
-    page.keyboard.press("?")
-    keys = page.get_by_role("dialog", name="Keys at the table")
-    expect(keys).to_be_visible()
-    expect(keys).to_contain_text("Lay the picked cards away to the crib")
-    screenshot(page, "motion-keys-laptop", full_page=False)
-    assert serious_axe_violations(page) == []
-    page.keyboard.press("1")  # the list is in front: the board waits
-    page.keyboard.press("Escape")
-    expect(keys).to_be_hidden()
-
-    used: set[str] = set()
-    for _ in range(MAX_KEYS):
-        key = page.wait_for_function(NEXT_KEY, timeout=WAIT_MS).json_value()
-        if key == "done":
-            break
-        seen = version(page)
-        if key == "l":
-            if not page.locator(".card-pick__box:checked").count():  # not ticked before a redraw
-                page.keyboard.press("1")
-                page.keyboard.press("2")
-            expect(page.locator(".card-pick__box:checked")).to_have_count(2)
-        page.keyboard.press(key)
-        used.add(key)
-        if key == "l":  # the computer's own lay-away may be drawn first: wait for ours
-            expect(page.locator(".discard-form")).to_have_count(0, timeout=WAIT_MS)
-        else:
-            wait_past(page, seen)
-    else:
-        pytest.fail("the game did not end")
-
-    game.refresh_from_db()
-    assert game.status == Game.Status.FINISHED
-    assert {"c", "l", "1", "n"} <= used, used
-    # Cards dealt, played, laid away and turned, pegs moved: each motion within 300 ms.
-    drawn = boards(page)
-    # Boards that moved as they were drawn (in their first frame or a moment later). How many of a
-    # game's boards are caught moving depends on the machine's timing (a glide can end before its
-    # first frame is read), so this asks that motion happened; which motions, the tests below.
-    assert sum(1 for b in drawn if b["now"] or b["later"]) >= 2
-    assert max(b["longest"] for b in drawn) <= 300
-    expect(page.locator("section.result")).to_contain_text("Final score")
-    page.context.close()
-
-
-def test_the_keys_list_on_a_phone(browser: Browser, live_daphne: str):
-    alice = make_user("keysphone")
-    game = computer_game(alice)
-    page = open_game(browser, live_daphne, alice, game, PHONE)
-    expect(page.get_by_role("button", name="Keys")).to_be_hidden()  # a phone keeps its one line
-    page.keyboard.press("?")
-    expect(page.get_by_role("dialog", name="Keys at the table")).to_be_visible()
-    screenshot(page, "motion-keys-phone", full_page=False)
-    page.get_by_role("button", name="Close").click()
-    expect(page.get_by_role("dialog")).to_be_hidden()
-    page.context.close()
-
-
-def test_keys_typed_into_a_field_are_the_player_s_own(browser: Browser, live_daphne: str):
-    page = at_the_lay_away(browser, live_daphne, "typing", LAPTOP)
-    # Any text field on the page (a chat box, a form of the page around the board).
-    page.evaluate("() => { const f = document.createElement('input'); f.id = 'words';"
-                  " f.setAttribute('aria-label', 'Words');"
-                  " document.querySelector('.board-status').append(f); }")
-    page.locator("#words").type("12l?")
-    expect(page.locator("#words")).to_have_value("12l?")
-    expect(page.locator(".card-pick__box:checked")).to_have_count(0)
-    expect(page.get_by_role("dialog")).to_be_hidden()
-    page.locator("#words").blur()
-    page.keyboard.press("2")  # out of the field, the same key picks the second card
-    expect(page.locator(".card-pick__box:checked")).to_have_count(1)
-    page.context.close()
-
-
-def test_a_move_made_the_moment_a_board_is_drawn_goes_through_htmx(browser: Browser, live_daphne: str):
-    """A key or a tap in the instant after a board is swapped in is a move like any other, not a
-    form the browser submits itself (a page load)."""
-    page = at_the_lay_away(browser, live_daphne, "instant", LAPTOP)
-    seen = version(page)
-    page.evaluate("""() => {
-      window.__samePage = true;
-      document.addEventListener("htmx:afterSwap", () => setTimeout(() => {
-        for (const box of document.querySelectorAll("#board .discard-form input[name=cards]")) {
-          if (document.querySelectorAll("#board .card-pick__box:checked").length < 2) box.click();
-        }
-        document.querySelector('#board [data-shortcut="l"]').click();
-      }), {once: true});
-      htmx.ajax("GET", window.location.pathname, {target: "#board", swap: "outerHTML"});
-    }""")
-    expect(page.locator(".discard-form")).to_have_count(0, timeout=WAIT_MS)
-    assert version(page) > seen
-    assert page.evaluate("() => window.__samePage === true")
-    page.context.close()
-
 
 # ---------- dragging to the crib ----------
-
-
-def at_the_lay_away(browser: Browser, live_daphne: str, name: str, viewport: dict, **options) -> Page:
-    alice = make_user(name)
-    game = stack(computer_game(alice), dealer=0, hands=GO_HANDS, starter="5C")
-    page = open_game(browser, live_daphne, alice, game, viewport, **options)
-    expect(page.locator(".discard-form input[name=cards]")).to_have_count(6, timeout=WAIT_MS)
-    return page
 
 
 def centre(page: Page, selector: str) -> tuple[float, float]:
@@ -397,114 +186,4 @@ def test_nothing_moves_under_reduced_motion_or_with_the_switch_off(browser: Brow
         expect(page.get_by_role("switch", name="Animations")).not_to_be_checked()
         expect(page.locator(".board-live")).to_have_attribute("data-motion", "off")
     page.context.close()
-    theirs.context.close()
-
-
-# ---------- turn cues ----------
-
-
-def test_a_hidden_tab_says_your_turn_and_sounds_mark_the_moves(browser: Browser, live_daphne: str):
-    alice, bob = make_user("alicet"), make_user("bobt")
-    game = laid_away_deal(alice, bob)
-    page = open_game(browser, live_daphne, alice, game)
-    theirs = open_game(browser, live_daphne, bob, game)
-    sound = page.get_by_role("switch", name="Sound")
-    expect(sound).not_to_be_checked()  # off until the player turns it on
-    with page.expect_response(lambda r: r.url.endswith("/accounts/table/")):
-        sound.check()
-    assert TablePreferences.objects.get(user=alice).sound is True
-
-    page.evaluate("() => { window.__hidden = true; document.dispatchEvent(new Event('visibilitychange')); }")
-    seen = version(page)
-    theirs.locator("button[value=KH]").click()
-    assert wait_past(page, seen)
-    page.wait_for_function("() => document.title.startsWith('Your turn · ')")
-    assert page.evaluate("() => window.__sounds") == ["card", "turn"]
-    page.evaluate("() => { window.__hidden = false; document.dispatchEvent(new Event('visibilitychange')); }")
-    page.wait_for_function("() => document.title.startsWith('Your move · ')")
-
-    page.evaluate("() => { window.__sounds = []; }")
-    seen = version(page)
-    five = page.locator(".play-form .hand button[name=card]").evaluate_all(
-        "bs => bs.findIndex(b => b.value === '5D')")
-    page.keyboard.press(str(five + 1))  # fifteen two: a card, then a peg
-    assert wait_past(page, seen)
-    page.wait_for_function("() => window.__sounds.includes('peg')")
-    seen = version(page)
-    theirs.locator("button[value='9C']").click()
-    assert wait_past(page, seen)
-    assert page.evaluate("() => window.__sounds") == ["card", "peg", "card", "turn"]
-    page.context.close()
-    theirs.context.close()
-
-
-# ---------- whom the board waits for ----------
-
-
-@pytest.mark.parametrize(("name", "viewport"), [("laptop", LAPTOP), ("phone", PHONE)])
-def test_after_next_hand_each_board_says_whom_it_waits_for(browser: Browser, live_daphne: str,
-                                                           name: str, viewport: dict):
-    alice, bob = make_user(f"alicew{name}"), make_user(f"bobw{name}")
-    game = human_game(alice, bob)
-    play_out(game, {0: alice, 1: bob}, random.Random(4),
-             stop=lambda s: s.phase == "show" and s.turn is None and not any(s.acks))
-    page = open_game(browser, live_daphne, alice, game, viewport)
-    theirs = open_game(browser, live_daphne, bob, game, viewport)
-    seen = version(theirs)
-    page.keyboard.press("n")
-    expect(page.locator(".waiting-line")).to_have_text(f"Waiting for bobw{name}…")
-    assert wait_past(theirs, seen)
-    expect(theirs.locator(".waiting-line")).to_have_text(f"alicew{name} is ready.")
-    page.locator(".waiting-line").scroll_into_view_if_needed()
-    screenshot(page, f"motion-waiting-{name}", full_page=False)
-    theirs.locator(".waiting-line").scroll_into_view_if_needed()
-    screenshot(theirs, f"motion-ready-{name}", full_page=False)
-    assert serious_axe_violations(page) == []
-    page.context.close()
-    theirs.context.close()
-
-
-# ---------- the show by keys ----------
-
-
-def test_counting_muggins_and_accepting_by_keys(browser: Browser, live_daphne: str):
-    alice, bob = make_user("alicek"), make_user("bobk")
-    game = stack(human_game(alice, bob, rules=HouseRules(manual_counting=True, muggins=True)),
-                 dealer=0, hands=GO_HANDS, starter="5C")
-    act(game, alice, {"type": "discard", "cards": ["8S", "9S"]})
-    act(game, bob, {"type": "discard", "cards": ["3S", "4S"]})
-    users = {0: alice, 1: bob}
-    for seat, action in GO_PLAY:
-        act(game, users[seat], action)
-    assert load(game).phase == "show"
-    mine = open_game(browser, live_daphne, alice, game)
-    theirs = open_game(browser, live_daphne, bob, game)
-
-    # bob counts his hand short: K takes him to the field, the digits are typed there, Enter counts.
-    theirs.locator("body").focus()
-    theirs.keyboard.press("k")
-    expect(theirs.locator("#count-points")).to_be_focused()
-    theirs.keyboard.type("2")
-    seen = version(mine)
-    theirs.keyboard.press("Enter")
-    assert wait_past(mine, seen)
-    expect(mine.get_by_role("button", name="Muggins!")).to_be_visible()
-    seen = version(mine)
-    mine.keyboard.press("m")  # alice takes what he missed
-    assert wait_past(mine, seen)
-    assert load(game).show[0].muggins == 2
-
-    # alice counts hers right, and bob accepts with A.
-    mine.keyboard.press("k")
-    expect(mine.locator("#count-points")).to_be_focused()
-    mine.keyboard.type("16")
-    seen = version(theirs)
-    mine.keyboard.press("Enter")
-    assert wait_past(theirs, seen)
-    expect(theirs.get_by_role("button", name="Accept the count")).to_be_visible()
-    seen = version(theirs)
-    theirs.keyboard.press("a")
-    assert wait_past(theirs, seen)
-    assert load(game).show[1].status == "done"
-    mine.context.close()
     theirs.context.close()
