@@ -300,7 +300,7 @@ def board_html(context: dict, request=None) -> SafeString:
     values = {**context, "csrf_token": token, "htmx": request is not None and bool(request.htmx)}
     template = ("play/board/aborted.jinja" if "aborted_by" in context
                 else "play/board/pass.jinja" if "pass_to" in context else "play/board/player.jinja")
-    return components.render(template, values)
+    return components.board(template, values)
 
 
 def announce_html(calls: list[LogLine]) -> SafeString:

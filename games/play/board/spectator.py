@@ -84,12 +84,12 @@ def watch_html(game: Game, *, oob: bool = False) -> SafeString:
     A timed game's clock counts down from when it is drawn, and an organised game's ending is its
     organiser's word, which may change beside the game: their boards are drawn for each."""
     if game.turn_timer or game.organised:
-        return components.render("play/board/spectator.jinja", {**watch_context(game), "oob": oob})
+        return components.board("play/board/spectator.jinja", {**watch_context(game), "oob": oob})
     changed = game.updated_at.timestamp() if game.updated_at else 0
     key = f"spectator-board:{game.pk}:{game.version}:{changed}:{int(oob)}"
     html = shared_cache.kept(key, "a spectator's board")
     if html is None:
-        html = str(components.render("play/board/spectator.jinja", {**watch_context(game), "oob": oob}))
+        html = str(components.board("play/board/spectator.jinja", {**watch_context(game), "oob": oob}))
         shared_cache.keep(key, html, SHARED_SECONDS, "a spectator's board")
     return mark_safe(html)  # drawn by the template above, which escapes what it shows
 
