@@ -98,11 +98,12 @@ def _players_waiting(count: int, prefix: str) -> None:
 
     from django.contrib.auth import get_user_model
 
-    from games.play import correspondence
-    from games.play.models import Game, Seat, SeatClock
+    from games.correspondence import clock
+    from games.correspondence.models import SeatClock
+    from games.play.models import Game, Seat
 
     users = get_user_model()
-    now = correspondence.now()
+    now = clock.now()
     made = users.objects.bulk_create([users(username=f"{prefix}{n}", email=f"{prefix}{n}@example.com")
                                       for n in range(count)], batch_size=1000)
     made = list(users.objects.filter(username__startswith=prefix).order_by("pk"))
@@ -129,15 +130,15 @@ def digest_memory(players: int) -> None:
     for count, prefix in ((players // 10, "small"), (players, "large")):
         _players_waiting(count, prefix)
     # Both groups are in the tables: each run counts one group, everyone else marked as sent today.
-    from games.correspondence import services
-    from games.play import correspondence
+    from games.correspondence import clock, services
+    from games.correspondence.models import NoticePreferences
 
-    day = correspondence.now().date()
+    day = clock.now().date()
     with override_settings(EMAIL_BACKEND="django.core.mail.backends.dummy.EmailBackend"):
         for count, prefix in ((players // 10, "small"), (players, "large")):
             from django.contrib.auth import get_user_model
 
-            mine = services.NoticePreferences.objects.filter(user__username__startswith=prefix)
+            mine = NoticePreferences.objects.filter(user__username__startswith=prefix)
             mine.update(digest_sent_on=None)
             others = get_user_model().objects.exclude(username__startswith=prefix)
             ids = list(others.values_list("pk", flat=True))

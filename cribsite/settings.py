@@ -361,7 +361,7 @@ LOGGING = {
             "games.play.consumers", "games.play.layer_watch")},
         **{name: {"filters": ["cache_outage"]} for name in (
             "games.infra.sessions", "games.play.presence", "games.play.ratelimit",
-            "games.play.correspondence")},
+            "games.correspondence.turn_count")},
         "games": {"handlers": ["console"], "level": os.environ.get("GAMES_LOG_LEVEL", "INFO")},
         "cribsite": {"handlers": ["console"], "level": "INFO"},
         # A timestamp at each stage of every move (games/infra/timeline.py): for bench.load --stages.

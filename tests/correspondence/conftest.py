@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.play.corr_support import clock  # noqa: F401  the clock every test here moves
+from tests.correspondence.support import clock  # noqa: F401  the clock every test here moves
 from tests.play.factories import fixed_secrets, make_user
 
 

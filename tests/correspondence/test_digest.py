@@ -11,10 +11,10 @@ from django.core.management import call_command
 
 from games.correspondence import digest, services
 from games.correspondence.models import NoticePreferences
-from games.play import services as play
+from games.correspondence.services import game_give_time
 from games.play.models import Game
 from tests.correspondence.conftest import player
-from tests.play.corr_support import corr_game, move_once
+from tests.correspondence.support import corr_game, move_once
 
 pytestmark = pytest.mark.django_db
 
@@ -100,7 +100,7 @@ def test_the_clock_command_tells_the_waiting_player_once_that_time_ran_out(clock
     assert message.subject == "bob ran out of time (Cribbage Hall)"
     assert "claim the win on time, or give them more time" in message.body
     assert "abandoned in 2 days 22 hours" in message.body
-    play.game_give_time(user=alice, game_id=game.pk)
+    game_give_time(user=alice, game_id=game.pk)
     clock.advance(days=1, hours=1)
     call_command("correspondence_clock", stdout=StringIO())
     assert len(mail.outbox) == 2  # a new deadline, run out again

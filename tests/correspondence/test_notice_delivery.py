@@ -13,7 +13,7 @@ from django.test import override_settings
 
 from games.correspondence.notices import send_turn_notice
 from games.play.models import Game
-from tests.play.corr_support import corr_game, move_once
+from tests.correspondence.support import corr_game, move_once
 from tests.play.factories import as_form, load, logged_in, random_action
 from tests.queue.support import database_tasks, run_due
 

@@ -15,7 +15,7 @@ from django_tasks_db.models import DBTaskResult
 from games.correspondence import notices, services, tokens
 from games.correspondence.models import NoticePreferences, TurnNotice
 from games.play.models import Connection
-from tests.play.corr_support import corr_game, move_once
+from tests.correspondence.support import corr_game, move_once
 from tests.play.factories import load, logged_in
 from tests.queue.support import database_tasks, run_due
 

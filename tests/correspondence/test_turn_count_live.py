@@ -13,7 +13,7 @@ from channels.testing import WebsocketCommunicator
 from cribsite.asgi import application
 from games.play import broadcast
 from tests.correspondence.conftest import player
-from tests.play.corr_support import corr_game, move_once, passing_move
+from tests.correspondence.support import corr_game, move_once, passing_move
 from tests.play.factories import act, as_form, socket_headers
 
 COUNT = '<span id="your-turn-count" hx-swap-oob="true">{}</span>'

@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games.play.models import Game
 from tests.correspondence.conftest import player
-from tests.play.corr_support import corr_game, move_once, passing_move
+from tests.correspondence.support import corr_game, move_once, passing_move
 from tests.play.factories import as_form, logged_in
 
 pytestmark = pytest.mark.django_db

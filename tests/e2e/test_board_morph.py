@@ -15,9 +15,9 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from games.play.models import Game, Move
+from tests.correspondence.support import corr_game, move_once, passing_move
 from tests.e2e.helpers import screenshot
 from tests.live.support import HttpPlayer, session_key
-from tests.play.corr_support import corr_game, move_once, passing_move
 from tests.play.factories import GO_HANDS, act, as_form, human_game, make_user, stack
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True), pytest.mark.timeout(120)]

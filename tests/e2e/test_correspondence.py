@@ -17,9 +17,9 @@ from playwright.sync_api import Page, expect
 from games.engine.rules import HouseRules
 from games.play import services
 from games.play.models import Game, SeatClock
+from tests.correspondence.support import corr_game, move_once
 from tests.e2e.helpers import log_in, screenshot, serious_axe_violations
 from tests.live.support import HttpPlayer, session_key
-from tests.play.corr_support import corr_game, move_once
 from tests.play.factories import load, random_action
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]

@@ -12,4 +12,4 @@ def _secrets(monkeypatch):
     fixed_secrets(monkeypatch, "web")
 
 
-from tests.play.corr_support import clock  # noqa: E402, F401  the correspondence clock tests move
+from tests.correspondence.support import clock  # noqa: E402, F401  the correspondence clock tests move

@@ -17,7 +17,7 @@ from django_tasks_db.models import DBTaskResult
 from games.correspondence.tasks import turn_notice
 from games.queue.models import WorkerBeat
 from games.queue.worker import requeue_orphans
-from tests.play.corr_support import corr_game, move_once
+from tests.correspondence.support import corr_game, move_once
 from tests.play.factories import as_form, load, logged_in, random_action
 from tests.queue.conftest import player
 from tests.queue.support import database_tasks, run_due, statuses

@@ -13,8 +13,8 @@ from django.urls import reverse
 from django_tasks_db.models import DBTaskResult
 
 from games.queue import retry
+from tests.correspondence.support import corr_game
 from tests.ops.support import closed_port
-from tests.play.corr_support import corr_game
 from tests.play.factories import as_form, load, logged_in, random_action
 from tests.queue.conftest import player
 from tests.queue.support import database_tasks, let_time_pass, run_due

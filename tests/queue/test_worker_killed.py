@@ -17,8 +17,8 @@ import pytest
 from django.conf import settings
 from django_tasks_db.models import DBTaskResult
 
+from tests.correspondence.support import corr_game
 from tests.ops.support import ROOT, database_url
-from tests.play.corr_support import corr_game
 from tests.queue.conftest import player
 from tests.queue.support import database_tasks, statuses
 

@@ -19,7 +19,6 @@ from django.utils.safestring import SafeString
 from games.engine.actions import CutForDeal, NextDeal
 from games.engine.view import SeatView, view
 from games.play import components, endings
-from games.play.board.correspondence import corr_clock
 from games.play.board.links import game_url
 from games.play.board.pass_screen import pass_context
 from games.play.board.status import presence_context
@@ -38,7 +37,7 @@ from games.play.game_result import final_result
 from games.play.models import Game
 from games.play.narration import LogLine, log_lines
 from games.play.pass_play import pass_to
-from games.play.registry import coach_for, organiser_of, page_url
+from games.play.registry import coach_for, correspondence_panel, organiser_of, page_url
 
 
 def board_context(game: Game, user, *, error: str = "") -> dict:
@@ -112,7 +111,7 @@ def board_context(game: Game, user, *, error: str = "") -> dict:
         "online": not game.vs_computer,
         "can_abort": not abort_refusal(game, state),
         "clock": turn_clock(game, v, names),
-        "corr": corr_clock(game, seat, names, user),
+        "correspondence": correspondence_panel(game, seat, names, user),
         "say_url": game_url("say", game.pk),
         "abort_url": game_url("abort", game.pk),
         # Who else is at the table, redrawn with every board: whose turn it is decides who may be

@@ -9,7 +9,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.engine.rules import HouseRules
-from games.play import broadcast, correspondence, signals
+from games.play import broadcast, signals
+from games.play.house_rules import DAYS_PER_MOVE_CHOICES
 from games.play.models import ComputerLevel, Game, Seat
 from games.play.services.core import (
     _after_commit,
@@ -56,7 +57,7 @@ def _check_pace(days_per_move: int, turn_timer: int) -> None:
     """A turn timer offered, or days a move offered: not both."""
     if turn_timer not in (0, 30, 60, 180):
         raise ServiceError("The turn timer is off, 30 s, 60 s or 3 minutes.")
-    if days_per_move and days_per_move not in correspondence.DAYS_PER_MOVE:
+    if days_per_move and days_per_move not in dict(DAYS_PER_MOVE_CHOICES):
         raise ServiceError("A correspondence game has 1, 2, 3, 5 or 7 days a move.")
     if days_per_move and turn_timer:
         raise ServiceError("A correspondence game has days a move, not a turn timer.")
@@ -75,8 +76,8 @@ def game_create_seek(
     private: bool = False,
 ) -> Game:
     """An open seek, or an invitation to ``invited``. ``days_per_move``: a correspondence game,
-    played at each player's own pace (``games.play.correspondence``). ``private``: not listed to
-    watch, and no stranger may open it."""
+    played at each player's own pace, days for each move. ``private``: not listed to watch, and no
+    stranger may open it."""
     if invited is not None and invited.pk == user.pk:
         raise ServiceError("You cannot invite yourself.")
     _check_pace(days_per_move, turn_timer)
