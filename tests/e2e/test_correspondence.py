@@ -14,9 +14,10 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 from playwright.sync_api import Page, expect
 
+from games.correspondence.models import SeatClock
 from games.engine.rules import HouseRules
 from games.play import services
-from games.play.models import Game, SeatClock
+from games.play.models import Game
 from tests.correspondence.support import corr_game, move_once
 from tests.e2e.helpers import log_in, screenshot, serious_axe_violations
 from tests.live.support import HttpPlayer, session_key
