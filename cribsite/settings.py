@@ -312,7 +312,7 @@ TASK_WORKER_STALE_SECONDS = float(os.environ.get("TASK_WORKER_STALE_SECONDS", "3
 # worker's own loop (quick and frequent: their next period is their retry); the others are tasks.
 SCHEDULE = {
     "daily_puzzle": {"run": "games.puzzles.jobs.choose_puzzle", "daily": "00:00"},
-    "own_pace_clocks": {"run": "games.correspondence.jobs.keep_clocks", "every": 300},
+    "correspondence_clocks": {"run": "games.correspondence.jobs.keep_clocks", "every": 300},
     "daily_digest": {"run": "games.correspondence.jobs.send_digest", "daily": "07:00"},
     "tournament_forfeits": {"run": "games.tournaments.jobs.apply_forfeits", "every": 60, "inline": True},
     "dead_sockets": {"run": "games.play.jobs.close_dead_sockets", "every": 5, "inline": True},

@@ -4,7 +4,7 @@ on), one email listing those games, the least time left first.
 Players are taken a chunk at a time by their id (keyset pagination: never a list of every player,
 never an OFFSET that slows with the table), and each chunk's emails are sent over one connection
 before the next chunk is read, so memory stays the same for ten players or a hundred thousand
-(``bench.corr`` measures it)."""
+(``bench.correspondence`` measures it)."""
 
 from __future__ import annotations
 

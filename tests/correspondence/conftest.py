@@ -8,7 +8,7 @@ from tests.play.factories import fixed_secrets, make_user
 
 @pytest.fixture(autouse=True)
 def _secrets(monkeypatch):
-    fixed_secrets(monkeypatch, "corr")
+    fixed_secrets(monkeypatch, "correspondence")
 
 
 def player(name: str):

@@ -37,7 +37,7 @@ def clock(monkeypatch) -> Clock:
     return Clock(monkeypatch)
 
 
-def corr_game(alice, bob, days: int = 1) -> Game:
+def correspondence_game(alice, bob, days: int = 1) -> Game:
     seek = services.game_create_seek(user=alice, rules=HouseRules(), invited=bob, days_per_move=days)
     return services.game_accept(user=bob, game_id=seek.pk)
 

@@ -22,7 +22,7 @@ from games.engine.rules import HouseRules
 from games.play import services
 from games.play.models import Game
 from games.play.services import ServiceError
-from tests.correspondence.support import DAY, START, clocks, corr_game, move_once
+from tests.correspondence.support import DAY, START, clocks, correspondence_game, move_once
 from tests.play.factories import load, make_user, play_out
 
 
@@ -33,7 +33,7 @@ def players():
 pytestmark = pytest.mark.django_db
 
 def test_the_clock_starts_for_both_on_the_cut_with_days_and_bank(clock, players):
-    game = corr_game(*players, days=2)
+    game = correspondence_game(*players, days=2)
     both = clocks(game)
     bank = starting_bank(2)
     assert bank == 4 * 86400
@@ -44,7 +44,7 @@ def test_the_clock_starts_for_both_on_the_cut_with_days_and_bank(clock, players)
 
 def test_a_move_in_time_keeps_the_bank_and_stops_the_clock(clock, players):
     alice, bob = players
-    game = corr_game(alice, bob)
+    game = correspondence_game(alice, bob)
     clock.advance(hours=20)
     move_once(game, {0: alice, 1: bob}, seat=0)
     mine = clocks(game)[0]
@@ -54,7 +54,7 @@ def test_a_move_in_time_keeps_the_bank_and_stops_the_clock(clock, players):
 
 def test_a_late_move_draws_on_the_bank(clock, players):
     alice, bob = players
-    game = corr_game(alice, bob)
+    game = correspondence_game(alice, bob)
     clock.advance(days=1, hours=6)  # six hours past the day
     move_once(game, {0: alice, 1: bob}, seat=0)
     assert clocks(game)[0].bank_seconds == starting_bank(1) - 6 * 3600
@@ -62,7 +62,7 @@ def test_a_late_move_draws_on_the_bank(clock, players):
 
 def test_the_clock_runs_only_on_the_player_to_move(clock, players):
     alice, bob = players
-    game = corr_game(alice, bob)
+    game = correspondence_game(alice, bob)
     users = {0: alice, 1: bob}
     play_out(game, users, random.Random(3), stop=lambda s: s.phase == "play")
     state = load(game)
@@ -74,7 +74,7 @@ def test_the_clock_runs_only_on_the_player_to_move(clock, players):
 
 def test_out_of_time_the_opponent_claims_the_win(clock, players):
     alice, bob = players
-    game = corr_game(alice, bob)
+    game = correspondence_game(alice, bob)
     move_once(game, {0: alice, 1: bob}, seat=0)  # alice cuts; bob does not
     with pytest.raises(services.NotAvailable):
         game_claim_on_time(user=alice, game_id=game.pk)
@@ -88,7 +88,7 @@ def test_out_of_time_the_opponent_claims_the_win(clock, players):
 
 def test_the_late_player_cannot_claim_against_the_one_waiting(clock, players):
     alice, bob = players
-    game = corr_game(alice, bob)
+    game = correspondence_game(alice, bob)
     move_once(game, {0: alice, 1: bob}, seat=0)
     clock.advance(days=4)
     with pytest.raises(services.NotAvailable):
@@ -97,7 +97,7 @@ def test_the_late_player_cannot_claim_against_the_one_waiting(clock, players):
 
 def test_giving_more_time_instead(clock, players):
     alice, bob = players
-    game = corr_game(alice, bob, days=3)
+    game = correspondence_game(alice, bob, days=3)
     move_once(game, {0: alice, 1: bob}, seat=0)
     clock.advance(days=10)
     game_give_time(user=alice, game_id=game.pk)
@@ -111,7 +111,7 @@ def test_giving_more_time_instead(clock, players):
 
 def test_a_game_left_out_of_time_ends_by_itself_as_abandoned(clock, players):
     alice, bob = players
-    game = corr_game(alice, bob)
+    game = correspondence_game(alice, bob)
     move_once(game, {0: alice, 1: bob}, seat=0)
     clock.advance(days=3, hours=1)
     assert end_abandoned() == 0  # out of time, but the opponent may still choose
@@ -125,7 +125,7 @@ def test_a_game_left_out_of_time_ends_by_itself_as_abandoned(clock, players):
 
 def test_vacation_stops_the_clocks_and_ending_it_early_gives_back_the_days(clock, players):
     alice, bob = players
-    game = corr_game(alice, bob)
+    game = correspondence_game(alice, bob)
     move_once(game, {0: alice, 1: bob}, seat=0)
     before = clocks(game)[1].deadline_at
     vacation_start(user=bob, days=5)
@@ -141,7 +141,7 @@ def test_vacation_stops_the_clocks_and_ending_it_early_gives_back_the_days(clock
 
 def test_a_turn_that_comes_during_vacation_starts_when_it_ends(clock, players):
     alice, bob = players
-    game = corr_game(alice, bob)
+    game = correspondence_game(alice, bob)
     vacation_start(user=alice, days=3)
     move_once(game, {0: alice, 1: bob}, seat=1)
     move_once(game, {0: alice, 1: bob}, seat=0)  # the cut made, the deal comes to both
@@ -169,9 +169,9 @@ def test_never_against_the_computer_and_never_with_a_turn_timer(players):
 
 def test_a_rematch_is_correspondence_too(clock, players):
     alice, bob = players
-    game = corr_game(alice, bob, days=5)
+    game = correspondence_game(alice, bob, days=5)
     services.game_abort(user=alice, game_id=game.pk)
-    finished = corr_game(alice, bob, days=5)
+    finished = correspondence_game(alice, bob, days=5)
     move_once(finished, {0: alice, 1: bob}, seat=0)
     clock.advance(days=20)
     game_claim_on_time(user=alice, game_id=finished.pk)
@@ -205,7 +205,7 @@ def test_absence_is_no_way_to_win_a_game_at_your_own_pace(players):
     from games.play import presence
 
     alice, bob = players
-    game = corr_game(alice, bob)
+    game = correspondence_game(alice, bob)
     move_once(game, {0: alice, 1: bob}, seat=0)  # bob to cut, and he has never opened the game
     long_ago = timezone.now() - timedelta(days=2)
     Game.objects.filter(pk=game.pk).update(created_at=long_ago, turn_started_at=long_ago)
@@ -221,7 +221,7 @@ def test_at_your_own_pace_the_absent_are_named_plainly_not_warned_about(players)
     from games.play.board.status import presence_context
 
     alice, bob = players
-    game = corr_game(alice, bob)
+    game = correspondence_game(alice, bob)
     context = presence_context(game, alice)
     assert context["paced_line"] == "bob is not at the table just now"
     assert context["unseen_line"] == "" and context["away"] == []

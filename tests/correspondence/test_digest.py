@@ -14,13 +14,13 @@ from games.correspondence.models import NoticePreferences
 from games.correspondence.services import game_give_time
 from games.play.models import Game
 from tests.correspondence.conftest import player
-from tests.correspondence.support import corr_game, move_once
+from tests.correspondence.support import correspondence_game, move_once
 
 pytestmark = pytest.mark.django_db
 
 
 def waiting_on(user, opponent, days: int) -> Game:
-    game = corr_game(user, opponent, days=days)
+    game = correspondence_game(user, opponent, days=days)
     move_once(game, {0: user, 1: opponent}, seat=1)  # the opponent cut: waiting on ``user`` alone
     return game
 
@@ -76,7 +76,7 @@ def test_players_are_read_a_chunk_at_a_time(clock, players, monkeypatch):
 
 def test_the_clock_command_ends_abandoned_games(clock, players):
     alice, bob = players
-    game = corr_game(alice, bob)
+    game = correspondence_game(alice, bob)
     move_once(game, {0: alice, 1: bob}, seat=0)
     clock.advance(days=7)
     out = StringIO()
@@ -89,7 +89,7 @@ def test_the_clock_command_ends_abandoned_games(clock, players):
 
 def test_the_clock_command_tells_the_waiting_player_once_that_time_ran_out(clock, players):
     alice, bob = players
-    game = corr_game(alice, bob)
+    game = correspondence_game(alice, bob)
     move_once(game, {0: alice, 1: bob}, seat=0)  # waiting on bob
     clock.advance(days=3, hours=2)
     mail.outbox.clear()

@@ -24,7 +24,7 @@ from tests.play.factories import as_form, load, make_user, play_out, random_acti
 pytestmark = pytest.mark.django_db
 
 
-def corr_table(users: list, days: int = 1) -> Game:
+def correspondence_table(users: list, days: int = 1) -> Game:
     """``users[0]`` opens a table for all of them at ``days`` a move; the others take their seats."""
     host, *guests = users
     table = services.game_create_table(
@@ -42,7 +42,7 @@ def four():
 
 
 def test_every_player_at_the_table_has_a_clock_and_only_those_due_run(clock, four):
-    game = corr_table(four, days=2)
+    game = correspondence_table(four, days=2)
     assert game.status == Game.Status.ACTIVE and game.days_per_move == 2
     assert sorted(clocks(game)) == [0, 1, 2, 3]
     users = dict(enumerate(four))
@@ -54,7 +54,7 @@ def test_every_player_at_the_table_has_a_clock_and_only_those_due_run(clock, fou
 
 
 def test_at_four_a_late_player_s_opponents_claim_and_their_side_loses(clock, four):
-    game = corr_table(four)
+    game = correspondence_table(four)
     users = dict(enumerate(four))
     for seat in (0, 1, 2):  # all but dan cut; dan's clock runs
         move_once(game, users, seat=seat)
@@ -71,7 +71,7 @@ def test_at_four_a_late_player_s_opponents_claim_and_their_side_loses(clock, fou
 
 def test_at_three_either_other_player_may_give_the_late_one_more_time(clock):
     three = [make_user(name) for name in ("ann", "ben", "cat")]
-    game = corr_table(three, days=3)
+    game = correspondence_table(three, days=3)
     users = dict(enumerate(three))
     move_once(game, users, seat=0)
     move_once(game, users, seat=1)
@@ -179,7 +179,7 @@ def test_the_table_form_says_what_is_wrong_with_a_pace_and_a_timer_together():
 
 
 def test_the_clocks_start_when_the_last_seat_is_taken(clock, four):
-    game = corr_table(four)
+    game = correspondence_table(four)
     first = START + timedelta(days=1, seconds=starting_bank(1))
     assert all(c.deadline_at == first for c in clocks(game).values())
 
@@ -195,7 +195,7 @@ def test_notices_at_a_table_name_the_table_and_the_late_player_and_spare_the_par
     for user in four:
         user.email = f"{user.username}@example.com"
         user.save(update_fields=["email"])
-    game = corr_table(four)
+    game = correspondence_table(four)
     subject, body = turn_words(game, four[0])
     assert subject == "Your turn at your table with ben, cat and dan (Cribbage Hall)"
     assert "It is your turn at your table with ben, cat and dan (1 day a move)." in body
@@ -231,7 +231,7 @@ def test_a_rematch_of_a_table_against_computers_is_the_same_table_again():
 
 def test_a_rematch_of_a_table_of_people_waits_for_every_seat_and_keeps_the_places(clock, four):
     ann, ben, cat, dan = four
-    old = corr_table(four, days=2)
+    old = correspondence_table(four, days=2)
     services.game_act(user=ann, game_id=old.pk, version=old.version, action={"type": "resign"})
     # Cat asks first: she sits first, and everyone keeps their place around her (ann stays opposite).
     new = services.game_rematch(user=cat, game_id=old.pk)
@@ -268,7 +268,7 @@ def test_the_finished_table_s_board_offers_the_others_their_seat(four):
 def test_the_your_turn_lists_say_who_sits_at_the_table(clock, four):
     from games.correspondence.lists import games_in_progress
 
-    game = corr_table(four)
+    game = correspondence_table(four)
     mine, theirs = games_in_progress(four[0])
     assert [(r.game_id, r.opponent) for r in mine] == [(game.pk, "at a table with ben, cat and dan")]
     assert theirs == []

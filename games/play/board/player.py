@@ -110,7 +110,7 @@ def board_context(game: Game, user, *, error: str = "") -> dict:
         "play_order": _play_order(v, names),
         "online": not game.vs_computer,
         "can_abort": not abort_refusal(game, state),
-        "clock": turn_clock(game, v, names),
+        "turn_timer": turn_timer_panel(game, v, names),
         "correspondence": correspondence_panel(game, seat, names, user),
         "say_url": game_url("say", game.pk),
         "abort_url": game_url("abort", game.pk),
@@ -224,7 +224,7 @@ def _play_order(v: SeatView, names: list[str]) -> list[str]:
     return [names[(v.dealer + k) % v.players] for k in range(1, v.players + 1)]
 
 
-def turn_clock(game: Game, v, names: list[str]) -> dict | None:
+def turn_timer_panel(game: Game, v, names: list[str]) -> dict | None:
     """The turn timer: who is on the clock and how long they have left."""
     if not game.turn_timer or game.status != Game.Status.ACTIVE or v.phase in ("game_over", "match_over"):
         return None

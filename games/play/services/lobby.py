@@ -335,18 +335,18 @@ def rematch_in_play(old: Game, user: AbstractBaseUser | int) -> Game | None:
             .order_by("-pk").first())
 
 
-def organiser_notice(*, game_ids: list[int], text: str, stop_clock: bool = True) -> None:
-    """An organiser's word on its games in play. Their boards say it from now on. ``stop_clock``
+def organiser_notice(*, game_ids: list[int], text: str, stop_turn_timer: bool = True) -> None:
+    """An organiser's word on its games in play. Their boards say it from now on. ``stop_turn_timer``
     (a tournament cancelled: they no longer count): no clock runs on them any more, since nothing
     rides on them; an announcement leaves the clocks alone."""
-    fields = {"notice": text[:300], **({"turn_timer": 0} if stop_clock else {})}
+    fields = {"notice": text[:300], **({"turn_timer": 0} if stop_turn_timer else {})}
     Game.objects.filter(pk__in=game_ids, status=Game.Status.ACTIVE).update(**fields)
     redraw_boards(game_ids)
 
 
 @transaction.atomic
-def organiser_start_clock(*, game_id: int, seconds: int) -> bool:
-    """An organiser starts the turn clock of one of its games in play, made without one so that
+def organiser_start_turn_timer(*, game_id: int, seconds: int) -> bool:
+    """An organiser starts the turn timer of one of its games in play, made without one so that
     nobody lost time before both players were at the table: from now each decision has
     ``seconds``. Returns whether it started (not for a game over, or one whose clock runs)."""
     if seconds not in (30, 60, 180):
@@ -359,7 +359,7 @@ def organiser_start_clock(*, game_id: int, seconds: int) -> bool:
     game.version += 1
     game.save(update_fields=["turn_timer", "turn_started_at", "version", "updated_at"])
     _after_commit(game)
-    log.info("game=%s action=start_clock seconds=%s", game.pk, seconds)
+    log.info("game=%s action=start_turn_timer seconds=%s", game.pk, seconds)
     return True
 
 

@@ -1,4 +1,4 @@
-"""Correspondence games at scale: ``python -m bench.corr [--games 200] [--players 10000]``.
+"""Correspondence games at scale: ``python -m bench.correspondence [--games 200] [--players 10000]``.
 
 1. "Your turn" for a player with ``--games`` correspondence games open (half waiting on them):
    the server time of the page through the real view (a test client), its median and p95, and its
@@ -21,9 +21,9 @@ import tracemalloc
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cribsite.settings")
 os.environ.setdefault("DEBUG", "false")
-os.environ.setdefault("SECRET_KEY", "bench-corr-" + "x" * 40)
+os.environ.setdefault("SECRET_KEY", "bench-correspondence-" + "x" * 40)
 os.environ.setdefault("HTTPS", "false")
-os.environ.setdefault("TEST_DB_NAME", "bench_corr.sqlite3")
+os.environ.setdefault("TEST_DB_NAME", "bench_correspondence.sqlite3")
 
 
 def _timed_get(client, path: str, times: int) -> tuple[list[float], int]:
@@ -85,7 +85,7 @@ def your_turn(games: int, times: int) -> None:
     page, page_q = _timed_get(client, "/your-turn/", times)
     base, base_q = _timed_get(client, "/rules/", times)
     body = client.get("/your-turn/").content.decode()
-    listed = body.count("corr-row__link")
+    listed = body.count("correspondence-row__link")
     print(f"Your turn ({games} games, {listed} listed): {_summary(page)}, {page_q} queries")
     print(f"rules page (baseline):  {_summary(base)}, {base_q} queries")
     print(f"ratio Your turn / rules: {statistics.median(page) / statistics.median(base):.2f}")
