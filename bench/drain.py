@@ -43,10 +43,10 @@ def notice_target():
     from django.contrib.auth import get_user_model
 
     from games.correspondence import services as notice_services
-    from games.correspondence.models import NoticePreferences
+    from games.correspondence.models import NoticePreferences, SeatClock
     from games.engine.rules import HouseRules
     from games.play import services
-    from games.play.models import Game, SeatClock
+    from games.play.models import Game
 
     users = get_user_model().objects
     alice = users.filter(username="drain-alice").first()

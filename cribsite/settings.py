@@ -312,7 +312,7 @@ TASK_WORKER_STALE_SECONDS = float(os.environ.get("TASK_WORKER_STALE_SECONDS", "3
 # worker's own loop (quick and frequent: their next period is their retry); the others are tasks.
 SCHEDULE = {
     "daily_puzzle": {"run": "games.puzzles.jobs.choose_puzzle", "daily": "00:00"},
-    "own_pace_clocks": {"run": "games.correspondence.jobs.keep_clocks", "every": 300},
+    "correspondence_clocks": {"run": "games.correspondence.jobs.keep_clocks", "every": 300},
     "daily_digest": {"run": "games.correspondence.jobs.send_digest", "daily": "07:00"},
     "tournament_forfeits": {"run": "games.tournaments.jobs.apply_forfeits", "every": 60, "inline": True},
     "dead_sockets": {"run": "games.play.jobs.close_dead_sockets", "every": 5, "inline": True},
@@ -361,7 +361,7 @@ LOGGING = {
             "games.play.consumers", "games.play.layer_watch")},
         **{name: {"filters": ["cache_outage"]} for name in (
             "games.infra.sessions", "games.play.presence", "games.play.ratelimit",
-            "games.play.correspondence")},
+            "games.correspondence.turn_count")},
         "games": {"handlers": ["console"], "level": os.environ.get("GAMES_LOG_LEVEL", "INFO")},
         "cribsite": {"handlers": ["console"], "level": "INFO"},
         # A timestamp at each stage of every move (games/infra/timeline.py): for bench.load --stages.

@@ -73,6 +73,17 @@ def test_imports_point_down_the_graph(part: str) -> None:
     assert not wrong, "\n".join(wrong)
 
 
+def test_play_imports_nothing_of_games_at_your_own_pace() -> None:
+    """The correspondence app builds on play: play sends signals and offers hooks
+    (``registry.register_correspondence``) and knows only that a game has days per move. No module
+    of games/play imports games.correspondence, lazily or not, nor names its models or templates."""
+    wrong = [f"{path.relative_to(ROOT)}:{line} imports {module}"
+             for path in _python_files("play") for line, module in _imports(path)
+             if module.split(".")[:2] == ["games", "correspondence"]]
+    wrong += [found for found in _named_elsewhere("play") if found.endswith("(correspondence)")]
+    assert not wrong, "\n".join(wrong)
+
+
 LOAD_RE = re.compile(r"{%\s*load\s+([^%]+?)\s*%}")
 
 

@@ -4,7 +4,7 @@ on), one email listing those games, the least time left first.
 Players are taken a chunk at a time by their id (keyset pagination: never a list of every player,
 never an OFFSET that slows with the table), and each chunk's emails are sent over one connection
 before the next chunk is read, so memory stays the same for ten players or a hundred thousand
-(``bench.corr`` measures it)."""
+(``bench.correspondence`` measures it)."""
 
 from __future__ import annotations
 
@@ -16,11 +16,11 @@ from django.contrib.auth import get_user_model
 from django.core.mail import EmailMessage, get_connection
 from django.urls import reverse
 
-from games.correspondence import services
+from games.correspondence import clock, services
 from games.correspondence.lists import against
+from games.correspondence.models import SeatClock, Vacation
 from games.correspondence.notices import email, game_link, site_link
-from games.play import correspondence
-from games.play.models import Game, Seat, SeatClock, Vacation
+from games.play.models import Game, Seat
 
 CHUNK = 200
 # A summary lists this many games; the rest are on the "Your turn" page it links to.
@@ -58,7 +58,7 @@ def build(user_ids: list[int]) -> list[tuple[int, EmailMessage]]:
             .values_list("user_id", "game_id", "deadline_at", "bank_seconds"))
     for user_id, game_id, deadline, bank in rows:
         waiting.setdefault(user_id, []).append((game_id, deadline, bank))
-    at = correspondence.now()
+    at = clock.now()
     away = dict(Vacation.objects.filter(user_id__in=users, until__gt=at).values_list("user_id", "until"))
     game_ids = {g for games in waiting.values() for g, _, _ in games}
     names: dict[int, list[tuple[int, str]]] = {}
@@ -72,9 +72,9 @@ def build(user_ids: list[int]) -> list[tuple[int, EmailMessage]]:
         lines = []
         for game_id, deadline, bank in games[:LISTED]:
             them = against([n for pk, n in names.get(game_id, ()) if pk != user_id])
-            clock = correspondence.clock_words(deadline - at, timedelta(seconds=bank),
-                                               vacation_until=away.get(user_id), at=at)
-            lines.append(f"- {them}: {clock} — {game_link(game_id)}")
+            words = clock.clock_words(deadline - at, timedelta(seconds=bank),
+                                      vacation_until=away.get(user_id), at=at)
+            lines.append(f"- {them}: {words} — {game_link(game_id)}")
         if len(games) > LISTED:
             lines.append(f"- and {len(games) - LISTED} more")
         count = len(games)
@@ -90,7 +90,7 @@ def build(user_ids: list[int]) -> list[tuple[int, EmailMessage]]:
 
 def send_digests(day: date | None = None) -> int:
     """Send the day's summaries (a second run the same day sends none again). Returns how many."""
-    day = day or correspondence.now().astimezone(UTC).date()
+    day = day or clock.now().astimezone(UTC).date()
     sent = 0
     connection = get_connection()
     for ids in chunks(day):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from games.correspondence import services
-from games.play.models import Vacation
+from games.correspondence.models import Vacation
 
 
 def player_data(user) -> dict:

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 from django import forms
 
+from games.correspondence import clock
 from games.correspondence.models import NoticePreferences
-from games.play import correspondence
 
 
 class NoticeForm(forms.Form):
@@ -16,7 +16,7 @@ class NoticeForm(forms.Form):
 
 class VacationForm(forms.Form):
     days = forms.IntegerField(
-        label="Days away", min_value=1, max_value=correspondence.VACATION_DAYS_A_YEAR, initial=7,
-        help_text=f"{correspondence.VACATION_DAYS_A_YEAR} days a year. Your clocks stop while you are away; "
+        label="Days away", min_value=1, max_value=clock.VACATION_DAYS_A_YEAR, initial=7,
+        help_text=f"{clock.VACATION_DAYS_A_YEAR} days a year. Your clocks stop while you are away; "
                   "come back early and the days left are yours again.",
     )

@@ -5,9 +5,10 @@ from __future__ import annotations
 from datetime import datetime
 
 from cribsite import origin
+from games.correspondence import services
 from games.correspondence.notices import send_out_of_time_notices
 from games.correspondence.tasks import daily_digest
-from games.play import services
+from games.play import services as play
 
 
 def keep_clocks(slot: datetime) -> str:
@@ -17,7 +18,7 @@ def keep_clocks(slot: datetime) -> str:
     told = send_out_of_time_notices()
     ended = services.end_abandoned()
     withdrawn = services.withdraw_stale_seeks()
-    computers = services.computers_left_waiting()
+    computers = play.computers_left_waiting()
     return (f"told of an opponent out of time: {told}; games ended as abandoned: {ended}; "
             f"seeks withdrawn: {withdrawn}; computers sent for again: {computers}")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.utils.functional import SimpleLazyObject
 
-from games.play import correspondence
+from games.correspondence import turn_count
 
 
 def your_turn(request) -> dict:
@@ -13,4 +13,4 @@ def your_turn(request) -> dict:
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return {"your_turn": 0}
-    return {"your_turn": SimpleLazyObject(lambda: correspondence.waiting_count(user.pk))}
+    return {"your_turn": SimpleLazyObject(lambda: turn_count.waiting_count(user.pk))}

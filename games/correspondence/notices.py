@@ -18,10 +18,10 @@ from django.core.mail import EmailMessage
 from django.urls import reverse
 
 from cribsite import origin
-from games.correspondence import services, tokens
-from games.correspondence.models import NoticePreferences
-from games.play import correspondence, presence
-from games.play.models import Game, SeatClock, Vacation
+from games.correspondence import clock, services, tokens
+from games.correspondence.models import NoticePreferences, SeatClock, Vacation
+from games.play import presence
+from games.play.models import Game
 from games.play.narration import and_list
 from games.webpush.delivery import push_to_user
 
@@ -92,7 +92,7 @@ def wants_turn_notice(game: Game, user) -> bool:
     prefs = services.preferences_of(user.pk)
     if prefs.turn_notices == NoticePreferences.Turn.OFF or at_the_table(game, user):
         return False
-    at = correspondence.now()
+    at = clock.now()
     every = prefs.turn_notices == NoticePreferences.Turn.EVERY
     return services.claim_turn_notice(game_id=game.pk, user_id=user.pk, day=at.astimezone(UTC).date(), at=at,
                                       every=every)
@@ -113,7 +113,7 @@ def send_turn_notice(game: Game, user, *, key: str | None = None) -> Delivered:
     notifications on in), if they are to hear it (``wants_turn_notice``). ``key`` names this notice
     across runs of its task: each part goes once. Every kind of turn notice goes from here."""
     send = services.notice_decided(key=key or uuid.uuid4().hex, game_id=game.pk, user_id=user.pk,
-                                   at=correspondence.now(), due=lambda: wants_turn_notice(game, user))
+                                   at=clock.now(), due=lambda: wants_turn_notice(game, user))
     if not send.due or not still_their_turn(game, user):
         return Delivered(False, False)  # a retry after they moved, or after the game ended, stays quiet
     subject, body = turn_words(game, user)
@@ -150,9 +150,9 @@ def game_words(game: Game, them: str) -> str:
 
 def turn_words(game: Game, user) -> tuple[str, str]:
     """The turn notice's subject and body."""
-    clock = SeatClock.objects.filter(game=game, user=user).first()
-    at = correspondence.now()
-    left = correspondence.time_left(clock.deadline_at, at) if clock else None
+    seat_clock = SeatClock.objects.filter(game=game, user=user).first()
+    at = clock.now()
+    left = clock.time_left(seat_clock.deadline_at, at) if seat_clock else None
     vacation = Vacation.objects.filter(user=user, until__gt=at).values_list("until", flat=True).first()
     them = others(game, user)
     where = game_words(game, them)
@@ -163,8 +163,8 @@ def turn_words(game: Game, user) -> tuple[str, str]:
         f"It is your turn {where} ({game.get_days_per_move_display()} a move).",
     ]
     if left is not None:
-        words = correspondence.clock_words(left, timedelta(seconds=clock.bank_seconds),
-                                           vacation_until=vacation, at=at)
+        words = clock.clock_words(left, timedelta(seconds=seat_clock.bank_seconds),
+                                  vacation_until=vacation, at=at)
         lines.append(f"Your clock: {words}.")
     lines += ["", f"Open the game: {game_link(game.pk)}",
               f"Every game waiting on you: {site_link(reverse('correspondence:your_turn'))}"]
@@ -175,8 +175,8 @@ def send_out_of_time_notices(*, limit: int = 1000) -> int:
     """Tell each player whose opponent's clock has run out (and the game not yet ended as
     abandoned) that they may claim the win or give more time: once for each deadline, unless
     they asked for no turn notices. Returns how many went."""
-    at = correspondence.now()
-    late = (SeatClock.objects.filter(deadline_at__lt=at, deadline_at__gte=at - correspondence.ABANDON_AFTER,
+    at = clock.now()
+    late = (SeatClock.objects.filter(deadline_at__lt=at, deadline_at__gte=at - clock.ABANDON_AFTER,
                                      game__status=Game.Status.ACTIVE)
             .order_by("deadline_at").values_list("game_id", "user_id", "deadline_at")[:limit])
     sent = 0
@@ -187,7 +187,7 @@ def send_out_of_time_notices(*, limit: int = 1000) -> int:
         late_name = game.seat_names()[late_seat]
         for seat in seats:
             # A late player's partner at four may neither claim nor give time: nothing to tell them.
-            if correspondence.same_side(game.players, seat.index, late_seat):
+            if clock.same_side(game.players, seat.index, late_seat):
                 continue
             user = seat.user
             if user is None or not user.email or not user.is_active:
@@ -197,11 +197,11 @@ def send_out_of_time_notices(*, limit: int = 1000) -> int:
             if not services.claim_out_of_time_notice(game_id=game_id, user_id=user.pk, deadline=deadline,
                                                      at=at):
                 continue
-            ends_in = correspondence.left_words(deadline + correspondence.ABANDON_AFTER - at)
+            ends_in = clock.left_words(deadline + clock.ABANDON_AFTER - at)
             body = "\n".join([
                 f"Hello {user.username},", "",
                 f"{late_name} has run out of time {game_words(game, others(game, user))} at your own pace.",
-                f"You may {correspondence.claim_words(game.players)}, or give them more time.",
+                f"You may {clock.claim_words(game.players)}, or give them more time.",
                 f"If you do neither, the game ends by itself as abandoned in {ends_in}.",
                 "", f"Open the game: {game_link(game_id)}",
             ])

@@ -16,8 +16,7 @@ from django.contrib.auth import get_user_model
 from django_tasks import task
 
 from cribsite import origin
-from games.correspondence import digest, notices, services
-from games.play import correspondence
+from games.correspondence import clock, digest, notices, services
 from games.play.models import Game
 from games.queue import retry
 
@@ -48,8 +47,8 @@ def turn_notice(key: str, game_id: int, user_id: int, site: str, attempt: int = 
 def daily_digest(day: str = "", site: str = "", attempt: int = 0) -> int:
     """The day's summaries (``digest.send_digests``; ``day`` ISO, "" for today in UTC): how many went.
     A mail server that raised leaves the rest for a retry; a second run the same day sends none again."""
-    on = date.fromisoformat(day) if day else correspondence.now().astimezone(UTC).date()
-    services.notice_sends_forget(before=correspondence.now() - services.NOTICE_SEND_KEPT)
+    on = date.fromisoformat(day) if day else clock.now().astimezone(UTC).date()
+    services.notice_sends_forget(before=clock.now() - services.NOTICE_SEND_KEPT)
     try:
         with origin.serving(site):
             return digest.send_digests(on)

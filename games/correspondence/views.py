@@ -1,5 +1,5 @@
 """'Your turn': the games at your own pace waiting on you; email choices and vacation; the
-unsubscribe link of every email."""
+unsubscribe link of every email; a claim on time or more time given, from a game's board."""
 
 from __future__ import annotations
 
@@ -10,17 +10,17 @@ from django.shortcuts import redirect, render
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
-from games.correspondence import services, tokens
+from games.correspondence import clock, services, tokens
 from games.correspondence.forms import NoticeForm, VacationForm
 from games.correspondence.lists import games_in_progress
-from games.play import correspondence
-from games.play import services as play_services
-from games.play.models import Vacation
+from games.correspondence.models import Vacation
+from games.play.services import ServiceError
+from games.play.views.game import service_post
 
 
 def _vacation(user) -> Vacation | None:
     """The player's vacation if they are on one now."""
-    return Vacation.objects.filter(user=user, until__gt=correspondence.now()).first()
+    return Vacation.objects.filter(user=user, until__gt=clock.now()).first()
 
 
 @login_required
@@ -33,15 +33,15 @@ def your_turn(request: HttpRequest) -> HttpResponse:
 
 def _settings_context(request: HttpRequest, **forms) -> dict:
     prefs = services.preferences_of(request.user.pk)
-    at = correspondence.now()
+    at = clock.now()
     record = Vacation.objects.filter(user=request.user).first()
-    used = record.seconds_used if record and record.year == correspondence.vacation_year(at) else 0
+    used = record.seconds_used if record and record.year == clock.vacation_year(at) else 0
     return {
         "notice_form": forms.get("notice_form") or NoticeForm(
             initial={"turn_notices": prefs.turn_notices, "digest": prefs.digest}),
         "vacation_form": forms.get("vacation_form") or VacationForm(),
         "vacation": _vacation(request.user),
-        "vacation_days_left": (correspondence.VACATION_DAYS_A_YEAR * 86400 - used) // 86400,
+        "vacation_days_left": (clock.VACATION_DAYS_A_YEAR * 86400 - used) // 86400,
         "has_email": bool(request.user.email),
     }
 
@@ -65,8 +65,8 @@ def settings_page(request: HttpRequest) -> HttpResponse:
 def vacation(request: HttpRequest) -> HttpResponse:
     if request.POST.get("end"):
         try:
-            play_services.vacation_end(user=request.user)
-        except play_services.ServiceError as exc:
+            services.vacation_end(user=request.user)
+        except ServiceError as exc:
             messages.error(request, exc.message)
         else:
             messages.success(request, "Welcome back: your clocks run again.")
@@ -74,8 +74,8 @@ def vacation(request: HttpRequest) -> HttpResponse:
     form = VacationForm(request.POST)
     if form.is_valid():
         try:
-            taken = play_services.vacation_start(user=request.user, days=form.cleaned_data["days"])
-        except play_services.ServiceError as exc:
+            taken = services.vacation_start(user=request.user, days=form.cleaned_data["days"])
+        except ServiceError as exc:
             form.add_error("days", exc.message)
         else:
             messages.success(request, f"Your clocks stop until {taken.until:%d %b %Y, %H:%M} UTC.")
@@ -94,3 +94,15 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     user_id, kind = found
     services.unsubscribe(user_id=user_id, kind=kind)
     return render(request, "correspondence/unsubscribed.html", {"kind": kind})
+
+
+@login_required
+@require_POST
+def claim_on_time(request: HttpRequest, game_id: int) -> HttpResponse:
+    return service_post(request, game_id, services.game_claim_on_time)
+
+
+@login_required
+@require_POST
+def give_time(request: HttpRequest, game_id: int) -> HttpResponse:
+    return service_post(request, game_id, services.game_give_time)

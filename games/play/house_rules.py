@@ -11,9 +11,10 @@ from games.engine.rules import HouseRules
 TARGET_CHOICES = [(121, "121 points"), (61, "61 points")]
 PEG_OUT_ZONE_CHOICES = [(0, "Off"), (1, "Stink hole"), (5, "Last five holes")]
 MATCH_GAMES_CHOICES = [(1, "Single game"), (3, "Best of 3"), (5, "Best of 5"), (7, "Best of 7")]
-# Seconds a player has for each decision (0: no clock); when it runs out the site moves for them.
 # A correspondence game's days for each move; 0: played at the table.
 DAYS_PER_MOVE_CHOICES = [(0, "Off"), (1, "1 day"), (2, "2 days"), (3, "3 days"), (5, "5 days"), (7, "7 days")]
+# The turn timer: seconds a player has for each decision (0: none); when it runs out the site
+# moves for them.
 TURN_TIMER_CHOICES = [(0, "Off"), (30, "30 seconds"), (60, "60 seconds"), (180, "3 minutes")]
 
 

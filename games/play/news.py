@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.template.loader import render_to_string
 from django.utils.html import format_html
 
-from games.play import correspondence, registry
+from games.play import registry
 
 
 def render_news(user) -> str:
@@ -24,6 +24,6 @@ def render_opening(user) -> str:
 def render_turn_count(user_id: int) -> str:
     """The menu's count of own-pace games waiting on this player, as an out-of-band swap of the
     ``#your-turn-count`` in every page's menu (``templates/base.html``)."""
-    count = correspondence.waiting_count(user_id)
+    count = registry.waiting_count(user_id)
     shown = f" ({count})" if count else ""
     return format_html('<span id="your-turn-count" hx-swap-oob="true">{}</span>', shown)

@@ -300,7 +300,7 @@ def table(game: Game, viewer_seat: int | None, seats_to_act: tuple[int, ...]) ->
         # forfeit after the event's grace), not the opponent's to claim.
         claimable = bool(conns) or not game.organised
         # At your own pace a player is away between moves by design: their clock, not their
-        # absence, decides (a claim on time, games.play.services.clocks).
+        # absence, decides (a claim on time on their clock).
         claimable = claimable and not game.days_per_move
         if away_since is not None and seat.index in seats_to_act and game.status == Game.Status.ACTIVE \
                 and claimable:

@@ -233,3 +233,39 @@ def computer_defaults(user) -> dict:
     if not getattr(user, "is_authenticated", False) or not _computer_defaults:
         return {}
     return _computer_defaults[0](user)
+
+
+# The clocks of games at your own pace (``Game.days_per_move``), lent by the app that keeps them:
+# play draws their panel on a board, counts the games waiting on a player ("Your turn (N)") and
+# opens the next one after a move, without knowing how a clock runs.
+_correspondence: dict[str, Callable[..., Any]] = {}
+
+
+def register_correspondence(*, panel: Callable[[Any, int | None, list[str], Any], dict | None],
+                            waiting_count: Callable[[int], int],
+                            next_waiting: Callable[[Any, Any], int | None]) -> None:
+    """Called from the ``AppConfig.ready`` of the app that keeps the clocks: ``panel(game, seat,
+    names, user)`` answers the board's clock panel (``play/parts/correspondence_clock.jinja``) for
+    ``user`` at ``seat`` (None: not playing); ``waiting_count(user_id)`` how many games wait on the
+    player; ``next_waiting(game, user)`` the next game waiting on ``user`` once ``game`` no longer is."""
+    _correspondence.update(panel=panel, waiting_count=waiting_count, next_waiting=next_waiting)
+
+
+def correspondence_panel(game, seat: int | None, names: list[str], user) -> dict | None:
+    """The clock panel of a game at your own pace, or None (a game at the table, or no clocks kept)."""
+    if not game.days_per_move or "panel" not in _correspondence:
+        return None
+    return _correspondence["panel"](game, seat, names, user)
+
+
+def waiting_count(user_id: int) -> int:
+    """How many games at your own pace wait on the player (0 with no clocks kept)."""
+    count = _correspondence.get("waiting_count")
+    return count(user_id) if count else 0
+
+
+def next_waiting(game, user) -> int | None:
+    """After ``user`` moved in ``game`` at your own pace: the next game waiting on them, if this one no
+    longer is."""
+    found = _correspondence.get("next_waiting")
+    return found(game, user) if found else None

@@ -1,4 +1,4 @@
-"""Signals other parts of the site (history, ratings, tournaments) listen to.
+"""Signals other parts of the site (history, ratings, tournaments, correspondence) listen to.
 
 They are sent inside the service's transaction (``game_finished`` after the final state is written),
 so a listener's writes (a rating, a tournament result) and the pushes it asks for on commit happen
@@ -30,12 +30,16 @@ player_arrived = Signal()  # kwargs: game_id, user
 # A seated player was served the board of an organised game (a page, socket or not): organisers take
 # down their "your match is ready" (games.tournaments).
 board_served = Signal()  # kwargs: game_id, user
-# A correspondence game came to these players' turn (games.play.services.clock_keeping): sent in the
-# move's transaction; a listener enqueues its work there (a task row), so it commits with the move.
-turn_due = Signal()  # kwargs: game (games.play.models.Game), user_ids
-# A move in a game at your own pace left a computer seat to act (clock_keeping, in the move's
-# transaction): its turns are enqueued as a task (games.play.tasks), made by the task worker.
+# A game at your own pace (``Game.days_per_move``) began, or a move was made in one: sent in the
+# transaction that started it or made the move, after the game is written, for the app that keeps
+# its clocks (games.correspondence). Its receivers write with the move or not at all: not guarded.
+correspondence_started = Signal()  # kwargs: game, state (the engine's), by (the user id who started it)
+correspondence_moved = Signal()  # kwargs: game, state (after the move), actor (the seat), quiet (user id)
+# A move in a game at your own pace left a computer seat to act (in the move's transaction): its
+# turns are enqueued as a task (games.play.tasks), made by the task worker.
 computer_due = Signal()  # kwargs: game (games.play.models.Game, at the version the move gave it)
+# A game was called off (games.play.services.endings.game_abort), in that transaction.
+game_aborted = Signal()  # kwargs: game
 # A player started a game against the computer: the account remembers how, for the next one.
 computer_game_created = Signal()  # kwargs: game (games.play.models.Game), user
 

@@ -73,7 +73,7 @@ def start_step(t: Tournament) -> Step:
     seeded = selectors.seeding_order(t)
     n = len(seeded)
     refusal = "" if n >= 2 else "A tournament needs at least two players."
-    clock = " Each game's turn clock starts once both its players are at the board." if t.turn_timer else ""
+    clock = " Each game's turn timer starts once both its players are at the board." if t.turn_timer else ""
     seeds = (
         "numbers the seeds (the seeds you set, then by rating where the site has ratings, then in "
         "registration order)"

@@ -54,15 +54,15 @@
   setInterval(tick, 1000);
 })();
 
-// The turn clock counts down between server renders; the server alone decides when time is up.
+// The turn timer counts down between server renders; the server alone decides when time is up.
 (function () {
   "use strict";
   function tick() {
-    document.querySelectorAll(".clock[data-deadline]").forEach(function (el) {
+    document.querySelectorAll(".turn-timer[data-deadline]").forEach(function (el) {
       const left = Math.max(0, Math.round((Date.parse(el.dataset.deadline) - Date.now()) / 1000));
-      const out = el.querySelector(".clock__time");
+      const out = el.querySelector(".turn-timer__time");
       if (out) out.textContent = left + "s";
-      el.classList.toggle("clock--low", left <= 10);
+      el.classList.toggle("turn-timer--low", left <= 10);
     });
   }
   setInterval(tick, 1000);

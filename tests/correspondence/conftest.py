@@ -2,13 +2,13 @@ from __future__ import annotations
 
 import pytest
 
-from tests.play.corr_support import clock  # noqa: F401  the clock every test here moves
+from tests.correspondence.support import clock  # noqa: F401  the clock every test here moves
 from tests.play.factories import fixed_secrets, make_user
 
 
 @pytest.fixture(autouse=True)
 def _secrets(monkeypatch):
-    fixed_secrets(monkeypatch, "corr")
+    fixed_secrets(monkeypatch, "correspondence")
 
 
 def player(name: str):

@@ -7,10 +7,10 @@ from datetime import timedelta
 
 from django.core import mail
 
-from games.play import services
-from games.play.correspondence import clock_words
+from games.correspondence.clock import clock_words
+from games.correspondence.services import vacation_start
+from tests.correspondence.support import START
 from tests.correspondence.test_your_turn import clock_text, waiting_games
-from tests.play.corr_support import START
 from tests.play.factories import logged_in
 
 DAY, HOUR = timedelta(days=1), timedelta(hours=1)
@@ -70,7 +70,7 @@ def test_the_board_the_list_and_the_email_say_the_same_sentence(clock, players, 
 
 def test_the_list_says_the_opponents_clock_in_their_words(clock, players) -> None:
     alice, bob = players
-    services.vacation_start(user=bob, days=2)
+    vacation_start(user=bob, days=2)
     game = waiting_games(bob, 1)[0]  # waiting on bob, who is away
     listed = logged_in(game.seat_list()[1].user).get("/your-turn/").content.decode()
     theirs = listed.split('data-testid="waiting-on-them"')[1].split("</ol>")[0]

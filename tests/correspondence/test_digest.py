@@ -11,16 +11,16 @@ from django.core.management import call_command
 
 from games.correspondence import digest, services
 from games.correspondence.models import NoticePreferences
-from games.play import services as play
+from games.correspondence.services import game_give_time
 from games.play.models import Game
 from tests.correspondence.conftest import player
-from tests.play.corr_support import corr_game, move_once
+from tests.correspondence.support import correspondence_game, move_once
 
 pytestmark = pytest.mark.django_db
 
 
 def waiting_on(user, opponent, days: int) -> Game:
-    game = corr_game(user, opponent, days=days)
+    game = correspondence_game(user, opponent, days=days)
     move_once(game, {0: user, 1: opponent}, seat=1)  # the opponent cut: waiting on ``user`` alone
     return game
 
@@ -76,7 +76,7 @@ def test_players_are_read_a_chunk_at_a_time(clock, players, monkeypatch):
 
 def test_the_clock_command_ends_abandoned_games(clock, players):
     alice, bob = players
-    game = corr_game(alice, bob)
+    game = correspondence_game(alice, bob)
     move_once(game, {0: alice, 1: bob}, seat=0)
     clock.advance(days=7)
     out = StringIO()
@@ -89,7 +89,7 @@ def test_the_clock_command_ends_abandoned_games(clock, players):
 
 def test_the_clock_command_tells_the_waiting_player_once_that_time_ran_out(clock, players):
     alice, bob = players
-    game = corr_game(alice, bob)
+    game = correspondence_game(alice, bob)
     move_once(game, {0: alice, 1: bob}, seat=0)  # waiting on bob
     clock.advance(days=3, hours=2)
     mail.outbox.clear()
@@ -100,7 +100,7 @@ def test_the_clock_command_tells_the_waiting_player_once_that_time_ran_out(clock
     assert message.subject == "bob ran out of time (Cribbage Hall)"
     assert "claim the win on time, or give them more time" in message.body
     assert "abandoned in 2 days 22 hours" in message.body
-    play.game_give_time(user=alice, game_id=game.pk)
+    game_give_time(user=alice, game_id=game.pk)
     clock.advance(days=1, hours=1)
     call_command("correspondence_clock", stdout=StringIO())
     assert len(mail.outbox) == 2  # a new deadline, run out again

@@ -13,7 +13,7 @@ from django.test import override_settings
 
 from games.correspondence.notices import send_turn_notice
 from games.play.models import Game
-from tests.play.corr_support import corr_game, move_once
+from tests.correspondence.support import correspondence_game, move_once
 from tests.play.factories import as_form, load, logged_in, random_action
 from tests.queue.support import database_tasks, run_due
 
@@ -22,7 +22,7 @@ NO_MAIL_SERVER = "cribsite.mail.NoMailServerBackend"
 
 def test_a_notice_no_mail_server_took_is_logged_as_not_sent_without_the_email(clock, players, caplog) -> None:
     alice, bob = players
-    game = corr_game(alice, bob)
+    game = correspondence_game(alice, bob)
     caplog.set_level(logging.INFO)
     with override_settings(EMAIL_BACKEND=NO_MAIL_SERVER):
         assert send_turn_notice(Game.objects.get(pk=game.pk), alice) == (False, False)  # nor tried again
@@ -35,7 +35,7 @@ def test_a_notice_no_mail_server_took_is_logged_as_not_sent_without_the_email(cl
 
 def test_a_send_that_raised_is_logged_as_not_sent(clock, players, caplog, monkeypatch) -> None:
     alice, bob = players
-    game = corr_game(alice, bob)
+    game = correspondence_game(alice, bob)
 
     def refuse(*args, **kwargs):
         raise ConnectionRefusedError("no mail server")
@@ -56,7 +56,7 @@ def test_a_send_that_raised_is_logged_as_not_sent(clock, players, caplog, monkey
 def test_without_site_url_the_email_links_to_the_origin_the_move_came_from(clock, players) -> None:
     alice, bob = players
     with database_tasks():
-        game = corr_game(alice, bob)
+        game = correspondence_game(alice, bob)
         move_once(game, {0: alice, 1: bob}, seat=0)  # bob cuts next, and alice then
         run_due()
         clock.advance(days=1)  # alice heard of the game today already: a notice a game a day
@@ -79,7 +79,7 @@ def test_site_url_wins_over_the_origin_the_task_was_given(clock, players, settin
     settings.SITE_URL = "https://cribbage.example"
     alice, bob = players
     with database_tasks():
-        corr_game(alice, bob)
+        correspondence_game(alice, bob)
         run_due()
     (notice,) = [m for m in mail.outbox if m.to == [alice.email]]
     assert set(re.findall(r"https?://[^/\s>]+", notice.body)) == {"https://cribbage.example"}

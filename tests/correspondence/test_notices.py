@@ -15,7 +15,7 @@ from django_tasks_db.models import DBTaskResult
 from games.correspondence import notices, services, tokens
 from games.correspondence.models import NoticePreferences, TurnNotice
 from games.play.models import Connection
-from tests.play.corr_support import corr_game, move_once
+from tests.correspondence.support import correspondence_game, move_once
 from tests.play.factories import load, logged_in
 from tests.queue.support import database_tasks, run_due
 
@@ -34,7 +34,7 @@ def link(message, pattern: str) -> str:
 
 def test_the_game_starting_tells_the_player_who_posted_it(clock, players, on_commit):
     alice, bob = players
-    game = on_commit(corr_game, alice, bob)
+    game = on_commit(correspondence_game, alice, bob)
     assert len(to(alice)) == 1 and to(bob) == []  # bob accepted it: he is at the board
     message = to(alice)[0]
     assert message.subject == "Your turn against bob (Cribbage Hall)"
@@ -45,7 +45,7 @@ def test_the_game_starting_tells_the_player_who_posted_it(clock, players, on_com
 
 def test_a_notice_at_most_once_a_game_a_day(clock, players, on_commit):
     alice, bob = players
-    game = on_commit(corr_game, alice, bob)
+    game = on_commit(correspondence_game, alice, bob)
     users = {0: alice, 1: bob}
     mail.outbox.clear()
     on_commit(move_once, game, users, 0)
@@ -62,7 +62,7 @@ def test_a_notice_at_most_once_a_game_a_day(clock, players, on_commit):
 def test_a_player_who_asks_for_every_move_gets_every_one(clock, players, on_commit):
     alice, bob = players
     services.preferences_save(user=bob, turn_notices=NoticePreferences.Turn.EVERY, digest=True)
-    game = on_commit(corr_game, alice, bob)
+    game = on_commit(correspondence_game, alice, bob)
     users = {0: alice, 1: bob}
     before = len(to(bob))
     on_commit(move_once, game, users, 1)
@@ -73,7 +73,7 @@ def test_a_player_who_asks_for_every_move_gets_every_one(clock, players, on_comm
 def test_no_notice_for_a_player_at_the_table_or_who_said_never(clock, players, on_commit):
     alice, bob = players
     services.preferences_save(user=alice, turn_notices=NoticePreferences.Turn.OFF, digest=True)
-    game = corr_game(alice, bob)
+    game = correspondence_game(alice, bob)
     Connection.objects.create(game=game, user=bob, channel_name="bob-here", last_seen=timezone.now())
     assert not notices.send_turn_notice(game, bob).went
     assert not notices.send_turn_notice(game, alice).went
@@ -82,7 +82,7 @@ def test_no_notice_for_a_player_at_the_table_or_who_said_never(clock, players, o
 
 def test_a_link_opens_the_game_or_the_log_in_page(clock, players, on_commit):
     alice, bob = players
-    game = on_commit(corr_game, alice, bob)
+    game = on_commit(correspondence_game, alice, bob)
     path = link(to(alice)[0], f"/games/{game.pk}/").split("localhost:8000", 1)[1]
     assert logged_in(alice).get(path).status_code == 200
     answer = Client().get(path)
@@ -92,7 +92,7 @@ def test_a_link_opens_the_game_or_the_log_in_page(clock, players, on_commit):
 
 def test_every_email_unsubscribes_in_one_click(clock, players, on_commit):
     alice, bob = players
-    game = on_commit(corr_game, alice, bob)
+    game = on_commit(correspondence_game, alice, bob)
     message = to(alice)[0]
     stop = link(message, "/unsubscribe/")
     assert message.extra_headers["List-Unsubscribe"] == f"<{stop}>"
@@ -130,7 +130,7 @@ def test_a_mail_server_down_does_not_fail_the_move(clock, players, monkeypatch):
 
     monkeypatch.setattr("django.core.mail.EmailMessage.send", refuse)
     with database_tasks():
-        game = corr_game(alice, bob)
+        game = correspondence_game(alice, bob)
         assert game.status == "active"
         assert run_due() == 1
     # The notice waits to be tried again, a back-off later.
@@ -140,7 +140,7 @@ def test_a_mail_server_down_does_not_fail_the_move(clock, players, monkeypatch):
 
 def test_the_notice_says_the_time_left(clock, players, on_commit):
     alice, bob = players
-    game = on_commit(corr_game, alice, bob, 3)
+    game = on_commit(correspondence_game, alice, bob, 3)
     clock.advance(days=2)
     mail.outbox.clear()
     clock.advance(days=1)
@@ -167,7 +167,7 @@ def test_the_turn_notice_reaches_the_player_s_browsers_too(clock, players, on_co
     with push_service() as service:
         PushSubscription.objects.create(user=alice, endpoint=f"{service.url}/push/alice",
                                         p256dh=browser.p256dh, auth=browser.auth)
-        game = on_commit(corr_game, alice, bob)
+        game = on_commit(correspondence_game, alice, bob)
     [request] = service.received
     notice = json.loads(http_ece.decrypt(request.body, private_key=browser.private_key,
                                          auth_secret=browser.auth_secret, version="aes128gcm"))

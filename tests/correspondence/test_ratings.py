@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from games.correspondence.services import game_claim_on_time
 from games.engine.rules import HouseRules
 from games.history.models import Rating
 from games.play import services as play
-from tests.play.corr_support import move_once
+from tests.correspondence.support import move_once
 
 pytestmark = pytest.mark.django_db
 
@@ -18,5 +19,5 @@ def test_a_rated_correspondence_game_counts_in_a_pool_of_its_own(clock, players)
     game = play.game_accept(user=bob, game_id=seek.pk)
     move_once(game, {0: alice, 1: bob}, seat=0)
     clock.advance(days=30)
-    play.game_claim_on_time(user=alice, game_id=game.pk)
+    game_claim_on_time(user=alice, game_id=game.pk)
     assert set(Rating.objects.values_list("pool", flat=True)) == {1121}

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from games.play import services
-from tests.play.corr_support import corr_game, move_once
+from games.correspondence.services import end_abandoned, game_claim_on_time
+from tests.correspondence.support import correspondence_game, move_once
 from tests.play.factories import logged_in
 
 pytestmark = pytest.mark.django_db
@@ -13,14 +13,14 @@ pytestmark = pytest.mark.django_db
 
 def test_a_claimed_loss_on_time_and_an_abandoned_game_read_apart(clock, players):
     alice, bob = players
-    claimed = corr_game(alice, bob)
+    claimed = correspondence_game(alice, bob)
     move_once(claimed, {0: alice, 1: bob}, seat=0)
-    left = corr_game(alice, bob)
+    left = correspondence_game(alice, bob)
     move_once(left, {0: alice, 1: bob}, seat=0)
     clock.advance(days=3, hours=1)
-    services.game_claim_on_time(user=alice, game_id=claimed.pk)
+    game_claim_on_time(user=alice, game_id=claimed.pk)
     clock.advance(days=3)
-    assert services.end_abandoned() == 1
+    assert end_abandoned() == 1
     client = logged_in(alice)
     record = client.get(f"/games/{claimed.pk}/record/").content.decode()
     assert "on time (out of correspondence time)" in record

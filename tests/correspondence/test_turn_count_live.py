@@ -13,7 +13,7 @@ from channels.testing import WebsocketCommunicator
 from cribsite.asgi import application
 from games.play import broadcast
 from tests.correspondence.conftest import player
-from tests.play.corr_support import corr_game, move_once, passing_move
+from tests.correspondence.support import correspondence_game, move_once, passing_move
 from tests.play.factories import act, as_form, socket_headers
 
 COUNT = '<span id="your-turn-count" hx-swap-oob="true">{}</span>'
@@ -22,8 +22,8 @@ COUNT = '<span id="your-turn-count" hx-swap-oob="true">{}</span>'
 @pytest.mark.django_db
 def test_a_move_tells_the_pages_of_its_two_players_and_no_one_else(monkeypatch, on_commit):
     alice, bob, carol, dave = (player(n) for n in ("alice", "bob", "carol", "dave"))
-    game = corr_game(alice, bob)
-    move_once(corr_game(carol, dave), {0: carol, 1: dave}, seat=1)  # a game waiting on carol
+    game = correspondence_game(alice, bob)
+    move_once(correspondence_game(carol, dave), {0: carol, 1: dave}, seat=1)  # a game waiting on carol
     users = {0: alice, 1: bob}
     mine = passing_move(game, users, random.Random(1))  # alice's, passing the turn to bob
     sent = []
@@ -46,8 +46,9 @@ async def _socket(user, path: str = "/ws/news/") -> WebsocketCommunicator:
 @pytest.mark.timeout(60)
 async def test_each_open_page_is_pushed_its_own_players_new_count():
     alice, bob, carol, dave = [await sync_to_async(player)(n) for n in ("alice", "bob", "carol", "dave")]
-    game = await sync_to_async(corr_game)(alice, bob)
-    await sync_to_async(move_once)(await sync_to_async(corr_game)(carol, dave), {0: carol, 1: dave}, seat=1)
+    game = await sync_to_async(correspondence_game)(alice, bob)
+    other = await sync_to_async(correspondence_game)(carol, dave)
+    await sync_to_async(move_once)(other, {0: carol, 1: dave}, seat=1)
     users = {0: alice, 1: bob}
     mine = await sync_to_async(passing_move)(game, users, random.Random(1))
     bobs, bobs_lobby, carols = await _socket(bob), await _socket(bob, "/ws/lobby/"), await _socket(carol)

@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games.play.models import Game
 from tests.correspondence.conftest import player
-from tests.play.corr_support import corr_game, move_once, passing_move
+from tests.correspondence.support import correspondence_game, move_once, passing_move
 from tests.play.factories import as_form, logged_in
 
 pytestmark = pytest.mark.django_db
@@ -23,7 +23,7 @@ def waiting_games(alice, count: int, *, days: int = 1) -> list[Game]:
     games = []
     for n in range(count):
         opponent = player(f"opp{len(Game.objects.all())}x{n}")
-        game = corr_game(alice, opponent, days=days)
+        game = correspondence_game(alice, opponent, days=days)
         move_once(game, {0: alice, 1: opponent}, seat=1)
         games.append(game)
     return games
@@ -34,7 +34,7 @@ def test_the_list_puts_the_least_time_left_first(clock, players):
     slow = waiting_games(alice, 1, days=7)[0]
     clock.advance(hours=1)
     fast = waiting_games(alice, 1, days=1)[0]
-    mine = corr_game(alice, bob)
+    mine = correspondence_game(alice, bob)
     move_once(mine, {0: alice, 1: bob}, seat=0)  # waiting on bob only
     page = logged_in(alice).get("/your-turn/").content.decode()
     waiting = page.split('data-testid="waiting-on-me"')[1].split("</ol>")[0]
@@ -49,7 +49,7 @@ def test_the_menu_counts_the_games_waiting_and_follows_each_move(clock, players,
     client = logged_in(alice)
     none, one = (f'Your turn<span id="your-turn-count">{n}</span></a>' for n in ("", " (1)"))
     assert none in client.get("/rules/").content.decode()
-    game = on_commit(corr_game, alice, bob)  # both are to cut
+    game = on_commit(correspondence_game, alice, bob)  # both are to cut
     assert one in client.get("/rules/").content.decode()
     on_commit(move_once, game, {0: alice, 1: bob}, 0)
     assert none in client.get("/rules/").content.decode()
@@ -71,7 +71,7 @@ def test_your_turn_asks_a_handful_of_queries_however_many_games(clock, players):
 
 def test_a_move_opens_the_next_game_waiting(clock, players):
     alice, bob = players
-    first = corr_game(alice, bob)
+    first = correspondence_game(alice, bob)
     users, rng = {0: alice, 1: bob}, random.Random(1)
     mine = passing_move(first, users, rng)  # alice's, passing the turn to bob
     other = waiting_games(alice, 1)[0]
@@ -88,13 +88,13 @@ def test_a_move_opens_the_next_game_waiting(clock, players):
 
 def clock_text(board: str) -> str:
     """The board's own-pace clock as a reader sees it: its words without the markup."""
-    section = board.split('data-testid="corr-clock"', 1)[1].split("</section>", 1)[0]
+    section = board.split('data-testid="correspondence-clock"', 1)[1].split("</section>", 1)[0]
     return " ".join(re.sub(r"<[^>]+>", " ", section.split(">", 1)[1]).split()).replace(" :", ":")
 
 
 def test_the_board_shows_the_clocks_and_lets_the_waiting_player_claim_or_give_time(clock, players):
     alice, bob = players
-    game = corr_game(alice, bob)
+    game = correspondence_game(alice, bob)
     move_once(game, {0: alice, 1: bob}, seat=0)
     board = logged_in(alice).get(f"/games/{game.pk}/").content.decode()
     assert "You: waiting, with your bank of 2 days" in clock_text(board)
@@ -117,7 +117,7 @@ def test_the_board_shows_the_clocks_and_lets_the_waiting_player_claim_or_give_ti
 
 def test_a_claim_too_early_is_refused_with_a_message(clock, players):
     alice, bob = players
-    game = corr_game(alice, bob)
+    game = correspondence_game(alice, bob)
     move_once(game, {0: alice, 1: bob}, seat=0)
     answer = logged_in(alice, headers={"HX-Request": "true"}).post(f"/games/{game.pk}/claim-on-time/")
     assert answer.status_code == 409 and "still has time" in answer.content.decode()
@@ -152,7 +152,7 @@ def test_emails_and_vacation_settings(clock, players):
     assert client.get("/your-turn/settings/").status_code == 200
     assert client.post("/your-turn/settings/", {"turn_notices": "every", "digest": ""}).status_code == 302
     assert client.post("/your-turn/settings/", {"turn_notices": "loud"}).status_code == 400
-    game = corr_game(alice, bob)
+    game = correspondence_game(alice, bob)
     assert client.post("/your-turn/vacation/", {"days": "99"}).status_code == 400
     assert client.post("/your-turn/vacation/", {"days": "x"}).status_code == 400
     assert client.post("/your-turn/vacation/", {"days": "5"}).status_code == 302

@@ -15,9 +15,9 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from games.play.models import Game, Move
+from tests.correspondence.support import correspondence_game, move_once, passing_move
 from tests.e2e.helpers import screenshot
 from tests.live.support import HttpPlayer, session_key
-from tests.play.corr_support import corr_game, move_once, passing_move
 from tests.play.factories import GO_HANDS, act, as_form, human_game, make_user, stack
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True), pytest.mark.timeout(120)]
@@ -157,11 +157,11 @@ def test_a_kept_move_sent_again_follows_the_server_s_redirect(browser: Browser, 
     page that closed is sent by the next page of its board; its answer's redirect is followed, as
     htmx follows one, and the move, answered, is forgotten."""
     alice, bob = make_user("alice-follow"), make_user("bob-follow")
-    first = corr_game(alice, bob)
+    first = correspondence_game(alice, bob)
     users, rng = {0: alice, 1: bob}, random.Random(1)
     mine = passing_move(first, users, rng)  # alice's, passing the turn to bob
     carol = make_user("carol-follow")
-    other = corr_game(alice, carol)
+    other = correspondence_game(alice, carol)
     move_once(other, {0: alice, 1: carol}, seat=1)  # carol cuts: it waits on alice
     first.refresh_from_db()
     seen = first.version

@@ -14,12 +14,13 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 from playwright.sync_api import Page, expect
 
+from games.correspondence.models import SeatClock
 from games.engine.rules import HouseRules
 from games.play import services
-from games.play.models import Game, SeatClock
+from games.play.models import Game
+from tests.correspondence.support import correspondence_game, move_once
 from tests.e2e.helpers import log_in, screenshot, serious_axe_violations
 from tests.live.support import HttpPlayer, session_key
-from tests.play.corr_support import corr_game, move_once
 from tests.play.factories import load, random_action
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -53,7 +54,7 @@ def test_a_correspondence_invitation_from_the_lobby(live_daphne: str, page: Page
     form.locator("summary", has_text="Options").click()  # the pace is among the folded options
     form.get_by_label("Pace").select_option("3")
     form.scroll_into_view_if_needed()
-    screenshot(page, f"corr-new-game-{size}", full_page=False)
+    screenshot(page, f"correspondence-new-game-{size}", full_page=False)
     form.get_by_role("button").last.click()
     expect(page.get_by_text("Invitation sent to bob.")).to_be_visible()
     expect(page.get_by_text("at your own pace, 3 days a move")).to_be_visible()
@@ -85,16 +86,16 @@ def test_your_turn_lists_the_games_waiting_least_time_left_first(live_daphne: st
     expect(rows.nth(1)).to_contain_text("against carol")
     expect(rows.nth(2)).to_contain_text("against bob")
     expect(page.get_by_test_id("waiting-on-them")).to_contain_text("against erin")
-    screenshot(page, f"corr-your-turn-{size}")
+    screenshot(page, f"correspondence-your-turn-{size}")
     assert serious_axe_violations(page) == []
     for n, game in enumerate((late, fast, slow)):
         expect(rows.nth(n).get_by_role("link")).to_have_attribute("href", f"/games/{game.pk}/")
 
     rows.nth(1).get_by_role("link").click()
-    clock = page.get_by_test_id("corr-clock")
+    clock = page.get_by_test_id("correspondence-clock")
     expect(clock).to_contain_text("1 day a move")
     expect(clock).to_contain_text("You")
-    screenshot(page, f"corr-board-{size}", full_page=False)
+    screenshot(page, f"correspondence-board-{size}", full_page=False)
 
 
 @pytest.mark.parametrize("size", sorted(SIZES))
@@ -114,21 +115,21 @@ def test_a_table_of_four_at_your_own_pace_claims_on_time_against_the_other_side(
     SeatClock.objects.filter(game=table, index=3).update(deadline_at=timezone.now() - timedelta(hours=2))
     log_in(page, live_daphne, ann)
     page.goto(f"{live_daphne}/games/{table.pk}/")
-    clock = page.get_by_test_id("corr-clock")
+    clock = page.get_by_test_id("correspondence-clock")
     expect(clock).to_contain_text("2 days a move")
     expect(clock.locator("li")).to_have_count(4)
-    expect(clock.locator(".corr-clock__row--out")).to_contain_text("dan")
+    expect(clock.locator(".correspondence-clock__row--out")).to_contain_text("dan")
     claim = clock.get_by_role("button", name="Claim the win on time")
     expect(claim).to_be_visible()
     clock.scroll_into_view_if_needed()
-    screenshot(page, f"corr-table-out-of-time-{size}", full_page=False)
+    screenshot(page, f"correspondence-table-out-of-time-{size}", full_page=False)
     assert serious_axe_violations(page) == []
     claim.click()
     expect(claim).to_have_count(0)
     expect(page.locator("#board")).to_contain_text("You & cat win on time")
     table.refresh_from_db()
     assert table.status == Game.Status.FINISHED and table.winner_seat % 2 == 0
-    screenshot(page, f"corr-table-won-on-time-{size}", full_page=False)
+    screenshot(page, f"correspondence-table-won-on-time-{size}", full_page=False)
 
 
 @pytest.mark.parametrize("size", sorted(SIZES))
@@ -149,7 +150,7 @@ def test_a_table_at_your_own_pace_with_the_computer_in_a_seat(live_daphne: str, 
     seen = table.version
     log_in(page, live_daphne, ben)
     page.goto(f"{live_daphne}/games/{table.pk}/")
-    clock = page.get_by_test_id("corr-clock")
+    clock = page.get_by_test_id("correspondence-clock")
     expect(clock).to_contain_text("2 days a move")
     expect(clock.locator("li")).to_have_count(2)  # a clock for each person; the computer needs none
     with page.expect_response(lambda r: r.url.endswith("/act/")) as answer:
@@ -163,7 +164,7 @@ def test_a_table_at_your_own_pace_with_the_computer_in_a_seat(live_daphne: str, 
     assert 2 not in load(table).to_act
     expect(page.locator("form.computer-step")).to_have_count(0)
     page.locator("#board").scroll_into_view_if_needed()
-    screenshot(page, f"corr-table-with-the-computer-{size}", full_page=False)
+    screenshot(page, f"correspondence-table-with-the-computer-{size}", full_page=False)
     assert serious_axe_violations(page) == []
 
 
@@ -176,7 +177,7 @@ def test_your_turn_counts_the_other_players_move_on_a_page_left_open(live_daphne
     page.set_viewport_size(SIZES[size])
     alice, bob = _player("alice"), _player("bob")
     _waiting_on(alice, _player("carol"), days=1, left=timedelta(hours=5))
-    game = corr_game(alice, bob)
+    game = correspondence_game(alice, bob)
     move_once(game, {0: alice, 1: bob}, seat=0)  # alice cuts: it waits on bob
     log_in(page, live_daphne, alice)
     page.goto(f"{live_daphne}{OPEN_PAGE[size]}")
@@ -196,6 +197,6 @@ def test_your_turn_counts_the_other_players_move_on_a_page_left_open(live_daphne
     assert status == 200
     expect(link).to_have_text("Your turn (2)")
     expect(page.get_by_test_id("your-turn-link")).to_have_count(1)
-    screenshot(page, f"corr-your-turn-live-{size}", full_page=False)
+    screenshot(page, f"correspondence-your-turn-live-{size}", full_page=False)
     link.click()
     expect(page.get_by_role("heading", name="Waiting on you (2)")).to_be_visible()

@@ -41,4 +41,4 @@ def go_game(alice, bob) -> Game:
     return stack(human_game(alice, bob), dealer=0, hands=GO_HANDS, starter="5C")
 
 
-from tests.play.corr_support import clock  # noqa: E402, F401  the correspondence clock tests move
+from tests.correspondence.support import clock  # noqa: E402, F401  the correspondence clock tests move

@@ -13,11 +13,12 @@ import pytest
 from django.urls import reverse
 from django_tasks_db.models import DBTaskResult
 
+from games.correspondence.services import game_claim_on_time, game_give_time
 from games.engine.rules import HouseRules
 from games.play import services
 from games.play.models import Game
 from games.play.tasks import computer_turns
-from tests.play.corr_support import clocks
+from tests.correspondence.support import clocks
 from tests.play.factories import as_form, load, logged_in, make_user, play_out, random_action
 from tests.queue.support import database_tasks, run_due
 
@@ -110,13 +111,13 @@ def test_opposed_at_four_with_computers_a_claim_and_more_time_come_only_from_the
     table = services.game_accept(user=ben, game_id=table.pk)
     play_out(table, {0: ann, 1: ben}, random.Random(4), stop=lambda s: s.phase == "play" and s.to_act == (1,))
     clock.advance(days=3, minutes=1)  # ben's day and his bank are gone
-    for call in (services.game_claim_on_time, services.game_give_time):
+    for call in (game_claim_on_time, game_give_time):
         with pytest.raises(services.NotAvailable, match="Nobody on the other side"):
             call(user=ben, game_id=table.pk)  # his own lateness is not his to rule on
-    services.game_give_time(user=ann, game_id=table.pk)
+    game_give_time(user=ann, game_id=table.pk)
     assert clocks(table)[1].extended == 1
     clock.advance(days=1, minutes=1)
-    services.game_claim_on_time(user=ann, game_id=table.pk)
+    game_claim_on_time(user=ann, game_id=table.pk)
     table.refresh_from_db()
     assert table.status == Game.Status.FINISHED and table.winner_seat % 2 == 0
     assert table.result["ending"] == {"how": "time", "seat": 1, "clock": "correspondence", "by": 0}

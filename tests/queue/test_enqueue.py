@@ -17,7 +17,7 @@ from django_tasks_db.models import DBTaskResult
 from games.correspondence.tasks import turn_notice
 from games.queue.models import WorkerBeat
 from games.queue.worker import requeue_orphans
-from tests.play.corr_support import corr_game, move_once
+from tests.correspondence.support import correspondence_game, move_once
 from tests.play.factories import as_form, load, logged_in, random_action
 from tests.queue.conftest import player
 from tests.queue.support import database_tasks, run_due, statuses
@@ -35,7 +35,7 @@ def test_a_notice_is_enqueued_with_the_move_and_not_when_the_move_is_refused():
     alice, bob = player("alice"), player("bob")
     users = {0: alice, 1: bob}
     with database_tasks():
-        game = corr_game(alice, bob)
+        game = correspondence_game(alice, bob)
         assert notices() == 1 and mail.outbox == []  # written with the move; sent by the worker
         game.refresh_from_db()
         state = load(game)

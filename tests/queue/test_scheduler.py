@@ -187,7 +187,7 @@ def test_the_site_s_schedule_reads_and_names_jobs_that_exist():
 
     with override_settings(SCHEDULE=site_settings.SCHEDULE):
         jobs = {job.name: job for job in scheduler.jobs()}
-    assert set(jobs) == {"daily_puzzle", "own_pace_clocks", "daily_digest", "tournament_forfeits",
+    assert set(jobs) == {"daily_puzzle", "correspondence_clocks", "daily_digest", "tournament_forfeits",
                          "dead_sockets"}
     for job in jobs.values():
         assert callable(import_string(job.run))

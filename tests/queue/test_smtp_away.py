@@ -13,8 +13,8 @@ from django.urls import reverse
 from django_tasks_db.models import DBTaskResult
 
 from games.queue import retry
+from tests.correspondence.support import correspondence_game
 from tests.ops.support import closed_port
-from tests.play.corr_support import corr_game
 from tests.play.factories import as_form, load, logged_in, random_action
 from tests.queue.conftest import player
 from tests.queue.support import database_tasks, let_time_pass, run_due
@@ -47,7 +47,7 @@ def waiting() -> list[DBTaskResult]:
 def test_notices_go_once_the_mail_server_is_back(smtp_port):
     alice, bob = player("alice"), player("bob")
     with database_tasks():
-        game = corr_game(alice, bob)
+        game = correspondence_game(alice, bob)
         users = {0: alice, 1: bob}
         for _ in range(8):  # moves through the site until one makes it the other player's turn
             game.refresh_from_db()
@@ -83,7 +83,7 @@ def test_notices_go_once_the_mail_server_is_back(smtp_port):
 def test_a_mail_server_that_never_returns_is_given_up_on_after_a_bounded_number_of_tries(smtp_port):
     alice, bob = player("alice"), player("bob")
     with database_tasks():
-        corr_game(alice, bob)
+        correspondence_game(alice, bob)
         for _ in range(retry.ATTEMPTS + 2):
             let_time_pass()
             run_due()

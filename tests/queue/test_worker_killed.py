@@ -17,8 +17,8 @@ import pytest
 from django.conf import settings
 from django_tasks_db.models import DBTaskResult
 
+from tests.correspondence.support import correspondence_game
 from tests.ops.support import ROOT, database_url
-from tests.play.corr_support import corr_game
 from tests.queue.conftest import player
 from tests.queue.support import database_tasks, statuses
 
@@ -52,7 +52,7 @@ def test_every_notice_goes_exactly_once_after_a_worker_killed_mid_send(tmp_path)
     with database_tasks():
         posters = [player(f"p{i}") for i in range(GAMES)]
         for i, poster in enumerate(posters):
-            corr_game(poster, player(f"o{i}"))  # each tells its poster it is their turn
+            correspondence_game(poster, player(f"o{i}"))  # each tells its poster it is their turn
     assert statuses() == {"READY": GAMES}
     first = worker("first", mail_file, hold_after=2)
     try:

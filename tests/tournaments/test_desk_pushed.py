@@ -85,7 +85,7 @@ async def test_the_clock_starts_when_the_second_player_opens_the_board():
             pushed = await _next_board(one)  # the first player's board is drawn again, with the clock
             game = await sync_to_async(Game.objects.get)(pk=m.game_id)
             assert game.turn_timer == 30 and game.turn_started_at is not None
-            assert board_version(pushed) == game.version and 'class="clock' in pushed
+            assert board_version(pushed) == game.version and 'class="turn-timer' in pushed
         finally:
             await two.disconnect(timeout=10)
     finally:

@@ -140,10 +140,10 @@ def test_a_spectator_sees_whose_clock_runs_but_cannot_act_on_it() -> None:
     act(m.game, first, {"type": "cut_for_deal", "position": 3})
     game = Game.objects.for_play(m.game_id)
     seen = " ".join(html.unescape(str(watch_html(game))).split())
-    assert f"{m.entrant2.name}'s clock: <strong class=\"clock__time\">" in seen
+    assert f"{m.entrant2.name}'s clock: <strong class=\"turn-timer__time\">" in seen
     assert "/timeout/" not in seen and "hx-post" not in seen
     untimed, match = _started(prefix="q")
-    assert 'class="clock"' not in str(watch_html(Game.objects.for_play(match.game_id)))
+    assert 'class="turn-timer' not in str(watch_html(Game.objects.for_play(match.game_id)))
 
 
 def test_a_cancelled_tournaments_open_game_loses_its_clock_and_the_page_explains_the_timer() -> None:
@@ -154,6 +154,6 @@ def test_a_cancelled_tournaments_open_game_loses_its_clock_and_the_page_explains
     game = Game.objects.get(pk=m.game_id)
     assert game.status == Game.Status.ACTIVE and game.turn_timer == 0  # it no longer counts: no forfeit
     board = _text(m.entrant1.user, reverse("game", args=[game.pk]))
-    assert "no longer counts" in board and "clock" not in board.lower().replace("clock-", "")
+    assert "no longer counts" in board and "turn-timer" not in board and "clock" not in board.lower()
     lobby = _text(m.entrant1.user, reverse("lobby"))
     assert "Club Cup, cancelled: no longer counts</a>" in lobby

@@ -19,7 +19,6 @@ from django.utils.safestring import SafeString
 from games.engine.actions import CutForDeal, NextDeal
 from games.engine.view import SeatView, view
 from games.play import components, endings
-from games.play.board.correspondence import corr_clock
 from games.play.board.links import game_url
 from games.play.board.pass_screen import pass_context
 from games.play.board.status import presence_context
@@ -38,7 +37,7 @@ from games.play.game_result import final_result
 from games.play.models import Game
 from games.play.narration import LogLine, log_lines
 from games.play.pass_play import pass_to
-from games.play.registry import coach_for, organiser_of, page_url
+from games.play.registry import coach_for, correspondence_panel, organiser_of, page_url
 
 
 def board_context(game: Game, user, *, error: str = "") -> dict:
@@ -111,8 +110,8 @@ def board_context(game: Game, user, *, error: str = "") -> dict:
         "play_order": _play_order(v, names),
         "online": not game.vs_computer,
         "can_abort": not abort_refusal(game, state),
-        "clock": turn_clock(game, v, names),
-        "corr": corr_clock(game, seat, names, user),
+        "turn_timer": turn_timer_panel(game, v, names),
+        "correspondence": correspondence_panel(game, seat, names, user),
         "say_url": game_url("say", game.pk),
         "abort_url": game_url("abort", game.pk),
         # Who else is at the table, redrawn with every board: whose turn it is decides who may be
@@ -225,7 +224,7 @@ def _play_order(v: SeatView, names: list[str]) -> list[str]:
     return [names[(v.dealer + k) % v.players] for k in range(1, v.players + 1)]
 
 
-def turn_clock(game: Game, v, names: list[str]) -> dict | None:
+def turn_timer_panel(game: Game, v, names: list[str]) -> dict | None:
     """The turn timer: who is on the clock and how long they have left."""
     if not game.turn_timer or game.status != Game.Status.ACTIVE or v.phase in ("game_over", "match_over"):
         return None

@@ -15,7 +15,7 @@ from django.utils.safestring import SafeString, mark_safe
 from games.engine.view import public_view
 from games.infra import shared_cache
 from games.play import components
-from games.play.board.player import turn_clock
+from games.play.board.player import turn_timer_panel
 from games.play.board.table import (
     off_board,
     result_summary,
@@ -70,18 +70,18 @@ def watch_context(game: Game) -> dict:
         "tracks": tracks(v, sides, None, final),
         # A timed game: who is on the clock, for spectators too (only a player's page asks the
         # server to act when it runs out).
-        "clock": clock_for_spectators(game, v, names),
+        "turn_timer": turn_timer_for_spectators(game, v, names),
     }, final)
 
 
-def clock_for_spectators(game: Game, v, names: list[str]) -> dict | None:
-    clock = turn_clock(game, v, names)
-    return None if clock is None else {k: clock[k] for k in ("who", "deadline", "remaining_s", "strikes")}
+def turn_timer_for_spectators(game: Game, v, names: list[str]) -> dict | None:
+    timer = turn_timer_panel(game, v, names)
+    return None if timer is None else {k: timer[k] for k in ("who", "deadline", "remaining_s", "strikes")}
 
 
 def watch_html(game: Game, *, oob: bool = False) -> SafeString:
     """The spectator's board of ``game`` as it is now, shared by every spectator of its version.
-    A timed game's clock counts down from when it is drawn, and an organised game's ending is its
+    A timed game's turn timer counts down from when it is drawn, and an organised game's ending is its
     organiser's word, which may change beside the game: their boards are drawn for each."""
     if game.turn_timer or game.organised:
         return components.board("play/board/spectator.jinja", {**watch_context(game), "oob": oob})

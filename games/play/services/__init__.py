@@ -8,14 +8,6 @@ for deal, laying away) and only other seats' actions of that kind came in betwee
 """
 
 from games.play.services.chat import game_say
-from games.play.services.clocks import (
-    end_abandoned,
-    game_claim_on_time,
-    game_give_time,
-    vacation_end,
-    vacation_start,
-    withdraw_stale_seeks,
-)
 from games.play.services.core import FINISHED_PHASES, Outcome, load_state, redraw_boards, rounds_summarise
 from games.play.services.endings import (
     ABORTED_EVENT,
@@ -23,7 +15,10 @@ from games.play.services.endings import (
     abort_refusal,
     game_abort,
     game_claim_win,
+    game_lock,
+    game_lose_on_time,
     game_timeout,
+    withdraw_correspondence_seeks,
 )
 from games.play.services.errors import (
     AlreadyMade,
@@ -46,7 +41,7 @@ from games.play.services.lobby import (
     game_rematch,
     game_withdraw,
     organiser_notice,
-    organiser_start_clock,
+    organiser_start_turn_timer,
     rematch_in_play,
     rematch_offer,
     table_rematch_waiting,
@@ -77,8 +72,8 @@ __all__ = [
     "game_show_hand",
     "game_create_seek", "game_create_table", "game_create_vs_computer", "game_decline", "game_leave",
     "game_rematch", "game_say", "game_timeout", "game_withdraw", "load_state", "organiser_notice",
-    "organiser_start_clock",
+    "organiser_start_turn_timer",
     "parse_action", "play_computer_turns", "redraw_boards", "rematch_in_play", "rematch_offer",
-    "table_rematch_waiting", "rounds_summarise", "end_abandoned", "game_claim_on_time", "game_give_time",
-    "vacation_end", "vacation_start", "withdraw_stale_seeks",
+    "table_rematch_waiting", "rounds_summarise", "game_lock", "game_lose_on_time",
+    "withdraw_correspondence_seeks",
 ]

@@ -20,13 +20,18 @@ from games.infra import rows
 from games.play import broadcast
 from games.play.house_rules import rule_fields
 from games.play.models import Game, Move, Round
-from games.play.services import clock_keeping
 from games.play.services.errors import (
     IllegalMove,
     ServiceError,
     StaleVersion,
 )
-from games.play.signals import deal_started, game_finished
+from games.play.signals import (
+    computer_due,
+    correspondence_moved,
+    correspondence_started,
+    deal_started,
+    game_finished,
+)
 
 log = logging.getLogger("games.actions")
 
@@ -49,18 +54,33 @@ def _start(game: Game, *, by: int | None = None) -> None:
     game.turn_started_at = timezone.now()
     if game.days_per_move:
         # The clocks' rows name the game: the caller has saved it before starting it.
-        clock_keeping.start_clocks(game, state, by=by)
+        correspondence_started.send(sender=Game, game=game, state=state, by=by)
+        _send_for_computer(game, state, actor=None)
     if not game.private:
         transaction.on_commit(broadcast.watch_list_changed)
 
 
-def redraw_boards(game_ids: list[int]) -> None:
+def _send_for_computer(game: Game, state: engine.GameState, *, actor: int | None) -> None:
+    """At your own pace a computer's turns are made by a task, not in the request of the person who
+    moved: a move that leaves a computer to act sends for it, but a computer's own move (its task
+    plays on). Between games of a match the next one is the people's to start, as in a live game."""
+    if state.phase in ("game_over", "match_over"):
+        return
+    computers = {seat.index for seat in game.seat_list() if seat.is_computer}
+    if actor not in computers and not computers.isdisjoint(state.to_act):
+        computer_due.send(sender=Game, game=game)
+
+
+def redraw_boards(game_ids: list[int], *, changed: bool = False) -> None:
     """Each game's board is drawn again for everyone looking at it, for a change it shows that is
-    not a move (a rematch offer, a cancelled tournament): its version moves on, so sockets send it
-    and a form posted from the old board is answered with the new one."""
+    not a move (a rematch offer, a cancelled tournament, more time given): its version moves on, so
+    sockets send it and a form posted from the old board is answered with the new one. ``changed``:
+    the game itself changed (its clock), so its ``updated_at`` moves on too (a computer's task the
+    change made stale is sent for again a while after it, ``computers_left_waiting``)."""
     if not game_ids:
         return
-    Game.objects.filter(pk__in=game_ids).update(version=F("version") + 1)
+    Game.objects.filter(pk__in=game_ids).update(
+        version=F("version") + 1, **({"updated_at": timezone.now()} if changed else {}))
     versions = list(Game.objects.filter(pk__in=game_ids).values_list("pk", "version"))
     transaction.on_commit(lambda: [broadcast.game_changed(pk, version) for pk, version in versions])
 
@@ -146,7 +166,8 @@ def _apply(
     rows.insert(Move, connection, move)
     if game.days_per_move:
         # The person whose request made the move (a computer's too) is at the board: no notice.
-        clock_keeping.update_clocks(game, new_state, actor=action.seat, quiet=actor)
+        correspondence_moved.send(sender=Game, game=game, state=new_state, actor=action.seat, quiet=actor)
+        _send_for_computer(game, new_state, actor=action.seat)
     if game.status == Game.Status.FINISHED:
         game_finished.send(sender=Game, game=game)
     _after_commit(game, origin=origin, actor=actor)

@@ -1,20 +1,22 @@
-"""When a game ends without its cards: called off, claimed after an absence, lost on time."""
+"""When a game ends without its cards: called off, claimed after an absence, lost on time; and the
+seeks at your own pace nobody took, withdrawn."""
 
 from __future__ import annotations
 
 import logging
 import random
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from games.engine import game as engine
 from games.engine.actions import Resign, action_to_dict
 from games.engine.view import view
-from games.play import broadcast, correspondence, endings
+from games.play import broadcast, endings
 from games.play.models import ComputerLevel, Game, Seat
 from games.play.registry import organiser_of
 from games.play.services.core import (
@@ -29,6 +31,7 @@ from games.play.services.errors import (
     NotAPlayer,
     NotAvailable,
 )
+from games.play.signals import game_aborted
 
 log = logging.getLogger("games.actions")
 
@@ -79,9 +82,7 @@ def game_abort(*, user: AbstractBaseUser, game_id: int) -> Game:
     transaction.on_commit(broadcast.lobby_changed)
     if not game.private:
         transaction.on_commit(broadcast.watch_list_changed)
-    if game.days_per_move:  # no longer waiting on anyone: "Your turn (N)" counts it no more
-        users = [s.user_id for s in game.seat_list()]
-        transaction.on_commit(lambda: correspondence.forget_counts(users))
+    game_aborted.send(sender=Game, game=game)
     log.info("game=%s user=%s action=abort", game.pk, user.pk)
     return game
 
@@ -154,3 +155,29 @@ def game_timeout(*, user: AbstractBaseUser, game_id: int) -> Outcome:
         outcome = _apply(game, action, note=note, by_timeout=True)
     log.info("game=%s user=%s action=timeout seats=%s", game.pk, user.pk, [s.index for s in due])
     return outcome
+
+
+def game_lock(game_id: int) -> Game:
+    """The game, its row locked until the caller's transaction ends: for an app above play that
+    reads its own rows to decide how a game ends (a correspondence clock run out) and then ends it
+    here (``game_lose_on_time``), the decision and the end under one lock."""
+    return _lock(game_id)
+
+
+def game_lose_on_time(*, game: Game, seat: int, ending: dict) -> Outcome:
+    """End ``game`` (locked in the caller's transaction by ``game_lock``) by a resignation made for
+    ``seat``, whose time ran out; ``ending`` says how (``endings.out_of_time``)."""
+    if game.status != Game.Status.ACTIVE:
+        raise NotAvailable("This game is not in progress.")
+    return _apply(game, Resign(seat), by_timeout=True, ending=ending)
+
+
+def withdraw_correspondence_seeks(*, created_before: datetime) -> int:
+    """Withdraw the seeks and invitations at your own pace made before ``created_before`` that
+    nobody took. Returns how many."""
+    stale = Game.objects.filter(status=Game.Status.WAITING, days_per_move__gt=0,
+                                created_at__lt=created_before)
+    count = stale.update(status=Game.Status.ABORTED, version=F("version") + 1)
+    if count:
+        transaction.on_commit(broadcast.lobby_changed)
+    return count

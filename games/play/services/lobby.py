@@ -9,7 +9,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.engine.rules import HouseRules
-from games.play import broadcast, correspondence, signals
+from games.play import broadcast, signals
+from games.play.house_rules import DAYS_PER_MOVE_CHOICES
 from games.play.models import ComputerLevel, Game, Seat
 from games.play.services.core import (
     _after_commit,
@@ -56,7 +57,7 @@ def _check_pace(days_per_move: int, turn_timer: int) -> None:
     """A turn timer offered, or days a move offered: not both."""
     if turn_timer not in (0, 30, 60, 180):
         raise ServiceError("The turn timer is off, 30 s, 60 s or 3 minutes.")
-    if days_per_move and days_per_move not in correspondence.DAYS_PER_MOVE:
+    if days_per_move and days_per_move not in dict(DAYS_PER_MOVE_CHOICES):
         raise ServiceError("A correspondence game has 1, 2, 3, 5 or 7 days a move.")
     if days_per_move and turn_timer:
         raise ServiceError("A correspondence game has days a move, not a turn timer.")
@@ -75,8 +76,8 @@ def game_create_seek(
     private: bool = False,
 ) -> Game:
     """An open seek, or an invitation to ``invited``. ``days_per_move``: a correspondence game,
-    played at each player's own pace (``games.play.correspondence``). ``private``: not listed to
-    watch, and no stranger may open it."""
+    played at each player's own pace, days for each move. ``private``: not listed to watch, and no
+    stranger may open it."""
     if invited is not None and invited.pk == user.pk:
         raise ServiceError("You cannot invite yourself.")
     _check_pace(days_per_move, turn_timer)
@@ -334,18 +335,18 @@ def rematch_in_play(old: Game, user: AbstractBaseUser | int) -> Game | None:
             .order_by("-pk").first())
 
 
-def organiser_notice(*, game_ids: list[int], text: str, stop_clock: bool = True) -> None:
-    """An organiser's word on its games in play. Their boards say it from now on. ``stop_clock``
+def organiser_notice(*, game_ids: list[int], text: str, stop_turn_timer: bool = True) -> None:
+    """An organiser's word on its games in play. Their boards say it from now on. ``stop_turn_timer``
     (a tournament cancelled: they no longer count): no clock runs on them any more, since nothing
     rides on them; an announcement leaves the clocks alone."""
-    fields = {"notice": text[:300], **({"turn_timer": 0} if stop_clock else {})}
+    fields = {"notice": text[:300], **({"turn_timer": 0} if stop_turn_timer else {})}
     Game.objects.filter(pk__in=game_ids, status=Game.Status.ACTIVE).update(**fields)
     redraw_boards(game_ids)
 
 
 @transaction.atomic
-def organiser_start_clock(*, game_id: int, seconds: int) -> bool:
-    """An organiser starts the turn clock of one of its games in play, made without one so that
+def organiser_start_turn_timer(*, game_id: int, seconds: int) -> bool:
+    """An organiser starts the turn timer of one of its games in play, made without one so that
     nobody lost time before both players were at the table: from now each decision has
     ``seconds``. Returns whether it started (not for a game over, or one whose clock runs)."""
     if seconds not in (30, 60, 180):
@@ -358,7 +359,7 @@ def organiser_start_clock(*, game_id: int, seconds: int) -> bool:
     game.version += 1
     game.save(update_fields=["turn_timer", "turn_started_at", "version", "updated_at"])
     _after_commit(game)
-    log.info("game=%s action=start_clock seconds=%s", game.pk, seconds)
+    log.info("game=%s action=start_turn_timer seconds=%s", game.pk, seconds)
     return True
 
 

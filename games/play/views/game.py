@@ -19,10 +19,10 @@ from django.views.decorators.http import require_POST
 from games.infra import timeline
 from games.play import broadcast, presence, ratelimit, services, signals
 from games.play.board import spectator
-from games.play.board.correspondence import waiting_on
 from games.play.board.player import announce_html, board_context, board_html
 from games.play.board.status import presence_context
-from games.play.models import Game, SeatClock
+from games.play.models import Game
+from games.play.registry import next_waiting
 
 ACTION_FIELDS = ("type", "position", "card", "points")
 
@@ -92,14 +92,6 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
             services.play_computer_turns(game.pk)
         game.refresh_from_db()
     return _board_response(request, game)
-
-
-def next_waiting(game: Game, user) -> int | None:
-    """After ``user`` moved in the correspondence ``game``: the next game waiting on them, if this
-    one no longer is."""
-    if SeatClock.objects.filter(game=game, user=user, deadline_at__isnull=False).exists():
-        return None
-    return waiting_on(user, exclude=game.pk).values_list("game_id", flat=True).first()
 
 
 def board_tab(request: HttpRequest) -> str:
@@ -178,8 +170,9 @@ def computer_step(request: HttpRequest, game_id: int) -> HttpResponse:
     return _board_response(request, game)
 
 
-def _service_post(request: HttpRequest, game_id: int, call, *, quiet: bool = False) -> HttpResponse:
-    """Run a service for a player and answer with the board (htmx) or a redirect (no JavaScript)."""
+def service_post(request: HttpRequest, game_id: int, call, *, quiet: bool = False) -> HttpResponse:
+    """Run a service for a player and answer with the board (htmx) or a redirect (no JavaScript):
+    ``call(user=, game_id=)``, a service of play's or of an app above it."""
     game = get_object_or_404(Game.objects.with_seats(), pk=game_id)
     if game.seat_of(request.user) is None:
         return not_your_game(request, game)
@@ -207,32 +200,20 @@ def _service_post(request: HttpRequest, game_id: int, call, *, quiet: bool = Fal
 @login_required
 @require_POST
 def claim_win(request: HttpRequest, game_id: int) -> HttpResponse:
-    return _service_post(request, game_id, services.game_claim_win)
-
-
-@login_required
-@require_POST
-def claim_on_time(request: HttpRequest, game_id: int) -> HttpResponse:
-    return _service_post(request, game_id, services.game_claim_on_time)
-
-
-@login_required
-@require_POST
-def give_time(request: HttpRequest, game_id: int) -> HttpResponse:
-    return _service_post(request, game_id, services.game_give_time)
+    return service_post(request, game_id, services.game_claim_win)
 
 
 @login_required
 @require_POST
 def abort(request: HttpRequest, game_id: int) -> HttpResponse:
-    return _service_post(request, game_id, services.game_abort)
+    return service_post(request, game_id, services.game_abort)
 
 
 @login_required
 @require_POST
 def timeout(request: HttpRequest, game_id: int) -> HttpResponse:
     # Both players' pages ask when the clock runs out; whoever comes second just gets the board.
-    return _service_post(request, game_id, services.game_timeout, quiet=True)
+    return service_post(request, game_id, services.game_timeout, quiet=True)
 
 
 @login_required

@@ -41,7 +41,7 @@ def tournament_announce(*, tournament_id: int, text: str, by: AbstractBaseUser |
     )
     stamp = timezone.localtime(notice.created_at).strftime("%H:%M")
     game_services.organiser_notice(
-        game_ids=game_ids, text=f"{t.name}, from the director at {stamp}: {text}", stop_clock=False
+        game_ids=game_ids, text=f"{t.name}, from the director at {stamp}: {text}", stop_turn_timer=False
     )
     transaction.on_commit(play_broadcast.lobby_changed)
     changed(t)

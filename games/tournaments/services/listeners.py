@@ -76,7 +76,7 @@ def on_board_served(sender, game_id: int, user, **kwargs) -> None:
 
 
 def on_player_arrived(sender, game_id: int, user, **kwargs) -> None:
-    """games.play.signals.player_arrived: a tournament game's turn clock starts once both players
+    """games.play.signals.player_arrived: a tournament game's turn timer starts once both players
     have come to its board, not when the round made the game (a player who never comes forfeits
     after the event's grace instead). A player come to their board is told on their other pages,
     whose "Your match is ready" goes."""
@@ -93,4 +93,4 @@ def on_player_arrived(sender, game_id: int, user, **kwargs) -> None:
         Connection.objects.filter(game_id=game_id, user_id__in=players).values_list("user_id", flat=True)
     )
     if arrived >= players:
-        game_services.organiser_start_clock(game_id=game_id, seconds=m.tournament.turn_timer)
+        game_services.organiser_start_turn_timer(game_id=game_id, seconds=m.tournament.turn_timer)

@@ -1,5 +1,5 @@
 """Tell players their opponent ran out of time, end the games left out of time, and withdraw seeks
-nobody took, now (the task worker's ``own_pace_clocks`` job does it every five minutes)."""
+nobody took, now (the task worker's ``correspondence_clocks`` job does it every five minutes)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Run the site's task worker: turn notices, analyses of finished games, and the periodic jobs of
-``settings.SCHEDULE`` (the daily puzzle, the own-pace clocks, the daily summary, tournament forfeits,
-closing the sockets of dead server processes).
+``settings.SCHEDULE`` (the daily puzzle, the clocks of games at your own pace, the daily summary,
+tournament forfeits, closing the sockets of dead server processes).
 
 ``make serve`` runs one under its supervisor and ``make run`` one beside the development server;
 ``--batch`` runs what is due and exits.

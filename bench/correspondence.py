@@ -1,4 +1,4 @@
-"""Correspondence games at scale: ``python -m bench.corr [--games 200] [--players 10000]``.
+"""Correspondence games at scale: ``python -m bench.correspondence [--games 200] [--players 10000]``.
 
 1. "Your turn" for a player with ``--games`` correspondence games open (half waiting on them):
    the server time of the page through the real view (a test client), its median and p95, and its
@@ -21,9 +21,9 @@ import tracemalloc
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cribsite.settings")
 os.environ.setdefault("DEBUG", "false")
-os.environ.setdefault("SECRET_KEY", "bench-corr-" + "x" * 40)
+os.environ.setdefault("SECRET_KEY", "bench-correspondence-" + "x" * 40)
 os.environ.setdefault("HTTPS", "false")
-os.environ.setdefault("TEST_DB_NAME", "bench_corr.sqlite3")
+os.environ.setdefault("TEST_DB_NAME", "bench_correspondence.sqlite3")
 
 
 def _timed_get(client, path: str, times: int) -> tuple[list[float], int]:
@@ -85,7 +85,7 @@ def your_turn(games: int, times: int) -> None:
     page, page_q = _timed_get(client, "/your-turn/", times)
     base, base_q = _timed_get(client, "/rules/", times)
     body = client.get("/your-turn/").content.decode()
-    listed = body.count("corr-row__link")
+    listed = body.count("correspondence-row__link")
     print(f"Your turn ({games} games, {listed} listed): {_summary(page)}, {page_q} queries")
     print(f"rules page (baseline):  {_summary(base)}, {base_q} queries")
     print(f"ratio Your turn / rules: {statistics.median(page) / statistics.median(base):.2f}")
@@ -98,11 +98,12 @@ def _players_waiting(count: int, prefix: str) -> None:
 
     from django.contrib.auth import get_user_model
 
-    from games.play import correspondence
-    from games.play.models import Game, Seat, SeatClock
+    from games.correspondence import clock
+    from games.correspondence.models import SeatClock
+    from games.play.models import Game, Seat
 
     users = get_user_model()
-    now = correspondence.now()
+    now = clock.now()
     made = users.objects.bulk_create([users(username=f"{prefix}{n}", email=f"{prefix}{n}@example.com")
                                       for n in range(count)], batch_size=1000)
     made = list(users.objects.filter(username__startswith=prefix).order_by("pk"))
@@ -129,15 +130,15 @@ def digest_memory(players: int) -> None:
     for count, prefix in ((players // 10, "small"), (players, "large")):
         _players_waiting(count, prefix)
     # Both groups are in the tables: each run counts one group, everyone else marked as sent today.
-    from games.correspondence import services
-    from games.play import correspondence
+    from games.correspondence import clock, services
+    from games.correspondence.models import NoticePreferences
 
-    day = correspondence.now().date()
+    day = clock.now().date()
     with override_settings(EMAIL_BACKEND="django.core.mail.backends.dummy.EmailBackend"):
         for count, prefix in ((players // 10, "small"), (players, "large")):
             from django.contrib.auth import get_user_model
 
-            mine = services.NoticePreferences.objects.filter(user__username__startswith=prefix)
+            mine = NoticePreferences.objects.filter(user__username__startswith=prefix)
             mine.update(digest_sent_on=None)
             others = get_user_model().objects.exclude(username__startswith=prefix)
             ids = list(others.values_list("pk", flat=True))

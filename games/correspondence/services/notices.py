@@ -1,5 +1,5 @@
-"""The only write path for the correspondence app's tables: a player's choices, an unsubscribe,
-a turn notice counted and what of it has gone, the digests marked sent."""
+"""A player's choices, an unsubscribe, a turn notice counted and what of it has gone, the digests
+marked sent."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Correspondence games for tests: a game between two players at a given pace, the clock the test
-moves (``games.play.correspondence.now``), one move at a time."""
+moves (``games.correspondence.clock.now``), one move at a time."""
 
 from __future__ import annotations
 
@@ -8,11 +8,13 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from games.correspondence import clock as correspondence_clock
+from games.correspondence.models import SeatClock
 from games.engine.actions import Action
 from games.engine.game import apply
 from games.engine.rules import HouseRules
-from games.play import correspondence, services
-from games.play.models import Game, SeatClock
+from games.play import services
+from games.play.models import Game
 from tests.play.factories import act, as_form, load, random_action
 
 DAY = timedelta(days=1)
@@ -24,7 +26,7 @@ class Clock:
 
     def __init__(self, monkeypatch) -> None:
         self.at = START
-        monkeypatch.setattr(correspondence, "now", lambda: self.at)
+        monkeypatch.setattr(correspondence_clock, "now", lambda: self.at)
 
     def advance(self, **kwargs) -> None:
         self.at += timedelta(**kwargs)
@@ -35,7 +37,7 @@ def clock(monkeypatch) -> Clock:
     return Clock(monkeypatch)
 
 
-def corr_game(alice, bob, days: int = 1) -> Game:
+def correspondence_game(alice, bob, days: int = 1) -> Game:
     seek = services.game_create_seek(user=alice, rules=HouseRules(), invited=bob, days_per_move=days)
     return services.game_accept(user=bob, game_id=seek.pk)
 

@@ -1,6 +1,5 @@
-"""Correspondence clocks: kept with each move, run out, claimed or extended, and stopped by a
-vacation. The arithmetic is ``games.play.correspondence``'s; here it is written, under the game's
-lock, in the transaction of the move that changed whose turn it is."""
+"""Correspondence clocks run out, claimed or extended, and stopped by a vacation. The arithmetic is
+``games.correspondence.clock``'s; the game is locked and ended through play's services."""
 
 from __future__ import annotations
 
@@ -11,11 +10,12 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import F
 
-from games.engine.actions import Resign
-from games.play import broadcast, correspondence, endings
-from games.play.models import Game, SeatClock, Vacation
-from games.play.services.core import Outcome, _after_commit, _apply, _lock
-from games.play.services.errors import NotAPlayer, NotAvailable, ServiceError
+from games.correspondence import clock, turn_count
+from games.correspondence.models import SeatClock, Vacation
+from games.play import endings
+from games.play import services as play
+from games.play.models import Game
+from games.play.services import NotAPlayer, NotAvailable, Outcome, ServiceError
 
 log = logging.getLogger("games.actions")
 
@@ -28,7 +28,7 @@ def _late_against(game: Game, seat: int, at) -> SeatClock:
     """The clock that ran out, when ``seat`` may claim or give time on it: a player of another side
     (a partner's lateness is not theirs to rule on)."""
     for late in SeatClock.objects.filter(game=game, deadline_at__lt=at).order_by("deadline_at"):
-        if not correspondence.same_side(game.players, late.index, seat):
+        if not clock.same_side(game.players, late.index, seat):
             return late
     raise NotAvailable("Your opponent still has time to move." if game.players == 2
                        else "Nobody on the other side is out of time.")
@@ -38,15 +38,15 @@ def _late_against(game: Game, seat: int, at) -> SeatClock:
 def game_claim_on_time(*, user: AbstractBaseUser, game_id: int) -> Outcome:
     """An opponent's correspondence clock ran out: their side loses on time (at a table of three the
     better placed of the others wins, as when a player resigns)."""
-    game = _lock(game_id)
+    game = play.game_lock(game_id)
     seat = game.seat_of(user)
     if seat is None:
         raise NotAPlayer("You are not playing in this game.")
     if game.status != Game.Status.ACTIVE or not game.days_per_move:
         raise NotAvailable("This game has no correspondence clock running.")
-    late = _late_against(game, seat, correspondence.now())
-    outcome = _apply(game, Resign(late.index), by_timeout=True,
-                     ending=endings.out_of_time(late.index, by=seat))
+    late = _late_against(game, seat, clock.now())
+    outcome = play.game_lose_on_time(game=game, seat=late.index,
+                                     ending=endings.out_of_time(late.index, by=seat))
     log.info("game=%s user=%s action=claim_on_time late_seat=%s", game.pk, user.pk, late.index)
     return outcome
 
@@ -55,20 +55,19 @@ def game_claim_on_time(*, user: AbstractBaseUser, game_id: int) -> Outcome:
 def game_give_time(*, user: AbstractBaseUser, game_id: int) -> Game:
     """The opponent's clock ran out and the player gives them more: the days of one more move,
     from now."""
-    game = _lock(game_id)
+    game = play.game_lock(game_id)
     seat = game.seat_of(user)
     if seat is None:
         raise NotAPlayer("You are not playing in this game.")
     if game.status != Game.Status.ACTIVE or not game.days_per_move:
         raise NotAvailable("This game has no correspondence clock running.")
-    at = correspondence.now()
+    at = clock.now()
     late = _late_against(game, seat, at)
-    transaction.on_commit(lambda: correspondence.forget_counts([late.user_id]))
+    transaction.on_commit(lambda: turn_count.forget_counts([late.user_id]))
     SeatClock.objects.filter(pk=late.pk).update(
         deadline_at=at + timedelta(days=game.days_per_move), extended=F("extended") + 1)
-    game.version += 1
-    game.save(update_fields=["version", "updated_at"])
-    _after_commit(game)
+    play.redraw_boards([game.pk], changed=True)
+    game.refresh_from_db(fields=["version", "updated_at"])
     log.info("game=%s user=%s action=give_time late_seat=%s", game.pk, user.pk, late.index)
     return game
 
@@ -77,17 +76,17 @@ def end_abandoned(*, limit: int = 500) -> int:
     """End the games whose player to move ran out of time ``ABANDON_AFTER`` ago, with nobody
     claiming or giving time since: lost on time, abandoned. Each in its own transaction. Returns
     how many ended."""
-    cutoff = correspondence.now() - correspondence.ABANDON_AFTER
+    cutoff = clock.now() - clock.ABANDON_AFTER
     game_ids = list(SeatClock.objects.filter(deadline_at__lt=cutoff, game__status=Game.Status.ACTIVE)
                     .order_by("deadline_at").values_list("game_id", flat=True).distinct()[:limit])
     ended = 0
     for game_id in game_ids:
         with transaction.atomic():
-            game = _lock(game_id)
+            game = play.game_lock(game_id)
             late = _out_of_time(game, cutoff)
             if game.status != Game.Status.ACTIVE or late is None:
                 continue
-            _apply(game, Resign(late.index), by_timeout=True, ending=endings.out_of_time(late.index))
+            play.game_lose_on_time(game=game, seat=late.index, ending=endings.out_of_time(late.index))
             ended += 1
             log.info("game=%s action=abandoned late_seat=%s", game.pk, late.index)
     return ended
@@ -95,26 +94,21 @@ def end_abandoned(*, limit: int = 500) -> int:
 
 def withdraw_stale_seeks() -> int:
     """Correspondence seeks and invitations nobody took in ``SEEK_EXPIRES_AFTER`` are withdrawn."""
-    cutoff = correspondence.now() - correspondence.SEEK_EXPIRES_AFTER
-    stale = Game.objects.filter(status=Game.Status.WAITING, days_per_move__gt=0, created_at__lt=cutoff)
-    count = stale.update(status=Game.Status.ABORTED, version=F("version") + 1)
-    if count:
-        transaction.on_commit(broadcast.lobby_changed)
-    return count
+    return play.withdraw_correspondence_seeks(created_before=clock.now() - clock.SEEK_EXPIRES_AFTER)
 
 
 @transaction.atomic
 def vacation_start(*, user: AbstractBaseUser, days: int) -> Vacation:
     """Stop ``user``'s correspondence clocks for ``days``: every game waiting on them gets that
     long more, and games that come to them meanwhile start their clock when it ends."""
-    at = correspondence.now()
+    at = clock.now()
     vacation, _ = Vacation.objects.select_for_update().get_or_create(user=user)
     if vacation.until and vacation.until > at:
         raise ServiceError("You are on vacation already; end it first to change it.")
-    year = correspondence.vacation_year(at)
+    year = clock.vacation_year(at)
     if vacation.year != year:
         vacation.year, vacation.seconds_used = year, 0
-    left = correspondence.VACATION_DAYS_A_YEAR * 86400 - vacation.seconds_used
+    left = clock.VACATION_DAYS_A_YEAR * 86400 - vacation.seconds_used
     if not isinstance(days, int) or days < 1 or days * 86400 > left:
         raise ServiceError(f"You have {left // 86400} vacation days left this year.")
     length = timedelta(days=days)
@@ -129,7 +123,7 @@ def vacation_start(*, user: AbstractBaseUser, days: int) -> Vacation:
 @transaction.atomic
 def vacation_end(*, user: AbstractBaseUser) -> Vacation:
     """Come back early: the days not used are returned and the clocks run again from now."""
-    at = correspondence.now()
+    at = clock.now()
     vacation = Vacation.objects.select_for_update().filter(user=user, until__gt=at).first()
     if vacation is None:
         raise NotAvailable("You are not on vacation.")
@@ -146,7 +140,5 @@ def _shift_deadlines(user: AbstractBaseUser, by: timedelta) -> None:
     clocks = SeatClock.objects.filter(user=user, deadline_at__isnull=False, game__status=Game.Status.ACTIVE)
     game_ids = list(clocks.values_list("game_id", flat=True))
     clocks.update(deadline_at=F("deadline_at") + by)
-    transaction.on_commit(lambda: correspondence.forget_counts([user.pk]))
-    versions = dict(Game.objects.filter(pk__in=game_ids).values_list("pk", "version"))
-    Game.objects.filter(pk__in=game_ids).update(version=F("version") + 1)
-    transaction.on_commit(lambda: [broadcast.game_changed(pk, v + 1) for pk, v in versions.items()])
+    transaction.on_commit(lambda: turn_count.forget_counts([user.pk]))
+    play.redraw_boards(game_ids)

@@ -1,6 +1,6 @@
 """Tables of three and four at your own pace: a clock for each person, a claim on time only against
 another side, and a computer in a seat that moves from its task, board open or not. Time is moved
-through ``games.play.correspondence.now``."""
+through ``games.correspondence.clock.now``."""
 
 from __future__ import annotations
 
@@ -11,18 +11,20 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from games.correspondence.clock import starting_bank
+from games.correspondence.services import game_claim_on_time, game_give_time
 from games.engine.rules import HouseRules
-from games.play import correspondence, services
+from games.play import services
 from games.play.forms import TableForm
 from games.play.models import Game
 from games.play.services import ServiceError
-from tests.play.corr_support import START, clocks, move_once
+from tests.correspondence.support import START, clocks, move_once
 from tests.play.factories import as_form, load, make_user, play_out, random_action
 
 pytestmark = pytest.mark.django_db
 
 
-def corr_table(users: list, days: int = 1) -> Game:
+def correspondence_table(users: list, days: int = 1) -> Game:
     """``users[0]`` opens a table for all of them at ``days`` a move; the others take their seats."""
     host, *guests = users
     table = services.game_create_table(
@@ -40,7 +42,7 @@ def four():
 
 
 def test_every_player_at_the_table_has_a_clock_and_only_those_due_run(clock, four):
-    game = corr_table(four, days=2)
+    game = correspondence_table(four, days=2)
     assert game.status == Game.Status.ACTIVE and game.days_per_move == 2
     assert sorted(clocks(game)) == [0, 1, 2, 3]
     users = dict(enumerate(four))
@@ -52,16 +54,16 @@ def test_every_player_at_the_table_has_a_clock_and_only_those_due_run(clock, fou
 
 
 def test_at_four_a_late_player_s_opponents_claim_and_their_side_loses(clock, four):
-    game = corr_table(four)
+    game = correspondence_table(four)
     users = dict(enumerate(four))
     for seat in (0, 1, 2):  # all but dan cut; dan's clock runs
         move_once(game, users, seat=seat)
     clock.advance(days=3, minutes=1)
     # Dan's partner (seat 1) may neither claim against him nor give him time.
-    for call in (services.game_claim_on_time, services.game_give_time):
+    for call in (game_claim_on_time, game_give_time):
         with pytest.raises(services.NotAvailable, match="Nobody on the other side"):
             call(user=four[1], game_id=game.pk)
-    services.game_claim_on_time(user=four[2], game_id=game.pk)
+    game_claim_on_time(user=four[2], game_id=game.pk)
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and game.winner_seat % 2 == 0
     assert game.result["ending"] == {"how": "time", "seat": 3, "clock": "correspondence", "by": 2}
@@ -69,15 +71,15 @@ def test_at_four_a_late_player_s_opponents_claim_and_their_side_loses(clock, fou
 
 def test_at_three_either_other_player_may_give_the_late_one_more_time(clock):
     three = [make_user(name) for name in ("ann", "ben", "cat")]
-    game = corr_table(three, days=3)
+    game = correspondence_table(three, days=3)
     users = dict(enumerate(three))
     move_once(game, users, seat=0)
     move_once(game, users, seat=1)
     clock.advance(days=10)
-    services.game_give_time(user=three[1], game_id=game.pk)
+    game_give_time(user=three[1], game_id=game.pk)
     assert clocks(game)[2].extended == 1
     with pytest.raises(services.NotAvailable):
-        services.game_claim_on_time(user=three[0], game_id=game.pk)
+        game_claim_on_time(user=three[0], game_id=game.pk)
 
 
 def test_own_pace_tables_have_no_turn_timer(four):
@@ -114,10 +116,11 @@ def test_a_computer_at_your_own_pace_moves_from_its_task_after_each_move(clock, 
     computer's: a move that leaves the computer to act sends for its task and makes none of its
     moves; the task (run here as the worker would) plays until a person is due again (or the game
     is over). The computer has no clock, and the person it hands the turn to hears of it."""
+    from games.correspondence import tasks
     from games.play import signals
 
     told, sent_for = [], []
-    monkeypatch.setattr(signals.turn_due, "send", lambda sender, game, user_ids: told.extend(user_ids))
+    monkeypatch.setattr(tasks, "enqueue_turn_notices", lambda game, user_ids: told.extend(user_ids))
     monkeypatch.setattr(signals.computer_due, "send", lambda sender, game: sent_for.append(game.version))
     ann, ben = make_user("ann"), make_user("ben")
     table = services.game_create_table(
@@ -176,8 +179,8 @@ def test_the_table_form_says_what_is_wrong_with_a_pace_and_a_timer_together():
 
 
 def test_the_clocks_start_when_the_last_seat_is_taken(clock, four):
-    game = corr_table(four)
-    first = START + timedelta(days=1, seconds=correspondence.starting_bank(1))
+    game = correspondence_table(four)
+    first = START + timedelta(days=1, seconds=starting_bank(1))
     assert all(c.deadline_at == first for c in clocks(game).values())
 
 
@@ -192,7 +195,7 @@ def test_notices_at_a_table_name_the_table_and_the_late_player_and_spare_the_par
     for user in four:
         user.email = f"{user.username}@example.com"
         user.save(update_fields=["email"])
-    game = corr_table(four)
+    game = correspondence_table(four)
     subject, body = turn_words(game, four[0])
     assert subject == "Your turn at your table with ben, cat and dan (Cribbage Hall)"
     assert "It is your turn at your table with ben, cat and dan (1 day a move)." in body
@@ -228,7 +231,7 @@ def test_a_rematch_of_a_table_against_computers_is_the_same_table_again():
 
 def test_a_rematch_of_a_table_of_people_waits_for_every_seat_and_keeps_the_places(clock, four):
     ann, ben, cat, dan = four
-    old = corr_table(four, days=2)
+    old = correspondence_table(four, days=2)
     services.game_act(user=ann, game_id=old.pk, version=old.version, action={"type": "resign"})
     # Cat asks first: she sits first, and everyone keeps their place around her (ann stays opposite).
     new = services.game_rematch(user=cat, game_id=old.pk)
@@ -265,7 +268,7 @@ def test_the_finished_table_s_board_offers_the_others_their_seat(four):
 def test_the_your_turn_lists_say_who_sits_at_the_table(clock, four):
     from games.correspondence.lists import games_in_progress
 
-    game = corr_table(four)
+    game = correspondence_table(four)
     mine, theirs = games_in_progress(four[0])
     assert [(r.game_id, r.opponent) for r in mine] == [(game.pk, "at a table with ben, cat and dan")]
     assert theirs == []

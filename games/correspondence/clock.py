@@ -12,12 +12,10 @@ Time is read here (``now``), the one place tests move; never the wall clock in a
 
 from __future__ import annotations
 
-import logging
 from datetime import UTC, datetime, timedelta
 
 from django.utils import timezone
 
-DAYS_PER_MOVE = (1, 2, 3, 5, 7)
 # The bank a player starts a game with, in days per move: a few late moves, not a late game.
 BANK_MOVES = 2
 VACATION_DAYS_A_YEAR = 21
@@ -27,8 +25,6 @@ ABANDON_AFTER = timedelta(days=3)
 # A correspondence seek or invitation nobody took in this long is withdrawn.
 SEEK_EXPIRES_AFTER = timedelta(days=14)
 DAY = timedelta(days=1)
-
-log = logging.getLogger(__name__)
 
 
 def now() -> datetime:
@@ -141,50 +137,6 @@ def clock_words(left: timedelta | None, bank: timedelta, *, yours: bool = True,
 
 def vacation_year(at: datetime) -> int:
     return at.astimezone(UTC).year
-
-
-# "Your turn (N)" is on every page: the count is cached per player and forgotten when a move
-# changes whose turn it is in one of their games (``services.clock_keeping``).
-COUNT_KEY = "corr:waiting:{}"
-COUNT_SECONDS = 300
-
-
-def waiting_count(user_id: int) -> int:
-    """How many correspondence games wait on this player (cached; one query when not). The cache is
-    a shortcut: when it cannot be reached the count comes from the database."""
-    from django.core.cache import cache
-
-    from games.play.models import Game, SeatClock
-
-    key = COUNT_KEY.format(user_id)
-    try:
-        count = cache.get(key)
-    except Exception:  # noqa: BLE001 - the cache is down: count from the database
-        log.warning("the cache could not be read for the turn count", exc_info=True)
-        count = None
-    if count is None:
-        count = SeatClock.objects.filter(user_id=user_id, deadline_at__isnull=False,
-                                         game__status=Game.Status.ACTIVE).count()
-        try:
-            cache.set(key, count, COUNT_SECONDS)
-        except Exception:  # noqa: BLE001
-            log.warning("the cache could not keep the turn count", exc_info=True)
-    return count
-
-
-def forget_counts(user_ids) -> None:
-    """After a commit that may change who waits on whom: the counts are counted again, and the
-    players' open pages are told to draw theirs."""
-    from django.core.cache import cache
-
-    from games.play import broadcast
-
-    user_ids = list(user_ids)
-    try:
-        cache.delete_many([COUNT_KEY.format(pk) for pk in user_ids])
-    except Exception:  # noqa: BLE001 - a count kept meanwhile is at most COUNT_SECONDS old
-        log.warning("the cache could not forget the turn counts", exc_info=True)
-    broadcast.player_turns(user_ids)
 
 
 def same_side(players: int, a: int, b: int) -> bool:
