@@ -1,6 +1,6 @@
 """A correspondence game's clocks on its board: each player's time left and bank, what the
 waiting player may do when the other's time has run out, and the next game waiting on the viewer.
-Play draws the panel (``play/parts/correspondence_clock.jinja``) from what ``panel`` answers."""
+The board draws the panel with the template ``panel`` names (``PANEL``)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ from games.correspondence import clock
 from games.correspondence.models import SeatClock, Vacation
 from games.play.board.links import game_url
 from games.play.models import Game
+
+PANEL = "correspondence/clock_panel.jinja"
 
 
 def waiting_on(user, *, exclude: int | None = None):
@@ -56,6 +58,7 @@ def panel(game: Game, seat: int | None, names: list[str], user) -> dict | None:
     if seat is not None and not (my_clock and my_clock["to_move"] and active):
         waiting = waiting_on(user, exclude=game.pk).values_list("game_id", flat=True).first()
     return {
+        "template": PANEL,
         "pace": f"{game.get_days_per_move_display()} a move",
         "rows": rows if active else [],  # an ended game waits on nobody
         "can_claim": active and seat is not None

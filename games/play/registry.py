@@ -245,7 +245,7 @@ def register_correspondence(*, panel: Callable[[Any, int | None, list[str], Any]
                             waiting_count: Callable[[int], int],
                             next_waiting: Callable[[Any, Any], int | None]) -> None:
     """Called from the ``AppConfig.ready`` of the app that keeps the clocks: ``panel(game, seat,
-    names, user)`` answers the board's clock panel (``play/parts/correspondence_clock.jinja``) for
+    names, user)`` answers the board's clock panel (its ``template`` and what it draws) for
     ``user`` at ``seat`` (None: not playing); ``waiting_count(user_id)`` how many games wait on the
     player; ``next_waiting(game, user)`` the next game waiting on ``user`` once ``game`` no longer is."""
     _correspondence.update(panel=panel, waiting_count=waiting_count, next_waiting=next_waiting)
