@@ -161,16 +161,22 @@ def test_replay_presses_as_a_step_lands_are_steps_by_htmx(live_daphne: str, page
     assert loads == []
 
 
-def test_a_step_answered_with_nothing_to_swap_does_not_hold_up_the_next(live_daphne: str, page: Page,
-                                                                         alice, bob):
-    """A step can end without a settle on the replay (an answer with nothing to swap, or one Back
-    took away): the next press is a step, not a press queued behind a step that is over."""
+def replay_at_third_step(page: Page, live_daphne: str, alice, bob) -> list[int]:
+    """Alice's replay of a finished game, open at its third step; the moves each step shows."""
     page.set_default_timeout(15000)
     game = finish_between(alice, bob, seed=61, rules=HouseRules(target=61))
     shown = shown_moves(list(Move.objects.filter(game=game).order_by("seq")))
     log_in(page, live_daphne, alice)
     page.goto(f"{live_daphne}/games/{game.pk}/replay/?step={shown[2]}")
     expect(page.get_by_test_id("step")).to_have_text(str(shown[2]))
+    return shown
+
+
+def test_a_step_answered_with_nothing_to_swap_does_not_hold_up_the_next(live_daphne: str, page: Page,
+                                                                         alice, bob):
+    """A step can end without a settle on the replay (an answer with nothing to swap, or one Back
+    took away): the next press is a step, not a press queued behind a step that is over."""
+    shown = replay_at_third_step(page, live_daphne, alice, bob)
     answered = []
     page.route(A_STEP, lambda route: (answered.append(route.request.url), route.fulfill(status=204)), times=1)
     page.keyboard.press("ArrowRight")
@@ -183,12 +189,7 @@ def test_a_step_answered_with_nothing_to_swap_does_not_hold_up_the_next(live_dap
 def test_replay_clicks_while_a_step_loads_are_each_a_step(live_daphne: str, page: Page, alice, bob):
     """Forward clicked twice while the step before is still on its way: three steps in all. htmx
     held such a click for the form being swapped away and then dropped it."""
-    page.set_default_timeout(15000)
-    game = finish_between(alice, bob, seed=61, rules=HouseRules(target=61))
-    shown = shown_moves(list(Move.objects.filter(game=game).order_by("seq")))
-    log_in(page, live_daphne, alice)
-    page.goto(f"{live_daphne}/games/{game.pk}/replay/?step={shown[2]}")
-    expect(page.get_by_test_id("step")).to_have_text(str(shown[2]))
+    shown = replay_at_third_step(page, live_daphne, alice, bob)
     forward = page.get_by_role("button", name="Forward")
     held = hold_the_next_step(page, forward.click)
     forward.click()

@@ -34,16 +34,22 @@ def _late_against(game: Game, seat: int, at) -> SeatClock:
                        else "Nobody on the other side is out of time.")
 
 
-@transaction.atomic
-def game_claim_on_time(*, user: AbstractBaseUser, game_id: int) -> Outcome:
-    """An opponent's correspondence clock ran out: their side loses on time (at a table of three the
-    better placed of the others wins, as when a player resigns)."""
+def _running(game_id: int, user: AbstractBaseUser) -> tuple[Game, int]:
+    """The game locked, and ``user``'s seat in it, while its correspondence clocks run."""
     game = play.game_lock(game_id)
     seat = game.seat_of(user)
     if seat is None:
         raise NotAPlayer("You are not playing in this game.")
     if game.status != Game.Status.ACTIVE or not game.days_per_move:
         raise NotAvailable("This game has no correspondence clock running.")
+    return game, seat
+
+
+@transaction.atomic
+def game_claim_on_time(*, user: AbstractBaseUser, game_id: int) -> Outcome:
+    """An opponent's correspondence clock ran out: their side loses on time (at a table of three the
+    better placed of the others wins, as when a player resigns)."""
+    game, seat = _running(game_id, user)
     late = _late_against(game, seat, clock.now())
     outcome = play.game_lose_on_time(game=game, seat=late.index,
                                      ending=endings.out_of_time(late.index, by=seat))
@@ -55,12 +61,7 @@ def game_claim_on_time(*, user: AbstractBaseUser, game_id: int) -> Outcome:
 def game_give_time(*, user: AbstractBaseUser, game_id: int) -> Game:
     """The opponent's clock ran out and the player gives them more: the days of one more move,
     from now."""
-    game = play.game_lock(game_id)
-    seat = game.seat_of(user)
-    if seat is None:
-        raise NotAPlayer("You are not playing in this game.")
-    if game.status != Game.Status.ACTIVE or not game.days_per_move:
-        raise NotAvailable("This game has no correspondence clock running.")
+    game, seat = _running(game_id, user)
     at = clock.now()
     late = _late_against(game, seat, at)
     transaction.on_commit(lambda: turn_count.forget_counts([late.user_id]))
