@@ -140,7 +140,7 @@ def test_a_spectator_sees_whose_clock_runs_but_cannot_act_on_it() -> None:
     act(m.game, first, {"type": "cut_for_deal", "position": 3})
     game = Game.objects.for_play(m.game_id)
     seen = " ".join(html.unescape(str(watch_html(game))).split())
-    assert f"{m.entrant2.name}'s clock: <strong class=\"turn-timer__time\">" in seen
+    assert f"{m.entrant2.name}'s turn timer: <strong class=\"turn-timer__time\">" in seen
     assert "/timeout/" not in seen and "hx-post" not in seen
     untimed, match = _started(prefix="q")
     assert 'class="turn-timer' not in str(watch_html(Game.objects.for_play(match.game_id)))
