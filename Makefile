@@ -14,8 +14,10 @@ PYTEST_ARGS ?=
 # site against a clock, so they run afterwards with the machine to themselves (none selected: fine).
 # TEST_MARKS narrows both steps by marker expression (CI's second pass: "not screen and not pure").
 # The processes take tests in the suite's order (xdist's load scheduling), which keeps browser tests
-# after the asyncio ones in each process (tests/conftest.py); work stealing would not.
-TEST_WORKERS ?= 2
+# after the asyncio ones in each process (tests/conftest.py); work stealing would not. Three on two
+# cores: a browser test leaves a core idle about a sixth of its time (waiting on the page, the
+# server or a timer), and a third process takes it (the PostgreSQL pass in 403 s against 551).
+TEST_WORKERS ?= 3
 TEST_MARKS ?=
 TEST_ALSO = $(if $(TEST_MARKS), and ($(TEST_MARKS)))
 

@@ -39,9 +39,10 @@ BROWSER_FIXTURES = {"page", "browser", "context"}
 # Tests that behave the same on any database, cache and channel layer. CI's PostgreSQL + Redis pass
 # exists for those semantics and leaves these out (-m "not screen and not pure"); the SQLite pass
 # runs them. "screen": draws a page and measures or moves it (layout, fits, motion, focus and keys,
-# charts, and the whole games one browser plays against the computer: one player, no push between
-# processes, their moves' database work the services' that both passes test); "pure": touches no
-# database, cache or channel layer at all.
+# charts), or is one browser alone with the site (whole games against the computer, pass and play on
+# one device, the puzzle, the lobby's forms, preferences, links, the record's check and replay, the
+# offline app): one player, no push between people or processes, their database work the services'
+# that both passes test. "pure": touches no database, cache or channel layer at all.
 SCREEN = (
     "tests/e2e/test_board_fits.py",
     "tests/e2e/test_board_layout.py",
@@ -60,6 +61,16 @@ SCREEN = (
     "tests/e2e/test_lesson.py",
     "tests/e2e/test_play_computer.py",
     "tests/e2e/test_four_players.py",
+    "tests/e2e/test_board_against_the_computer.py",
+    "tests/e2e/test_pass_play.py",
+    "tests/e2e/test_puzzle.py",
+    "tests/e2e/test_lobby_forms.py",
+    "tests/e2e/test_table_preferences.py",
+    "tests/e2e/test_links_between_apps.py",
+    "tests/e2e/test_offline_app.py",
+    "tests/history/test_e2e_history.py",
+    "tests/history/test_win_chart.py",
+    "tests/tournaments/test_e2e_bracket_phone.py",
 )
 PURE = (
     "tests/engine/",

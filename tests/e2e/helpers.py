@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
@@ -52,6 +52,14 @@ def screenshot(page: Page, name: str, *, full_page: bool = True) -> None:
     screen shows without scrolling."""
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page)
+
+
+def phase_and_version(board: Locator) -> tuple[str, str]:
+    """The board's classes (its phase) and its version, read together: read one after the other, a
+    push landing between the two reads pairs a phase with the next board's version, and a wait for
+    "a version other than this one" then waits for a move nobody is due to make."""
+    classes, version = board.evaluate("b => [b.className, b.dataset.version || '']")
+    return classes, version
 
 
 def until_handled(page: Page, done: Callable[[], object], what: str, timeout: float = 15.0) -> None:

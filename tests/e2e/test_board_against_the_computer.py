@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import ConsoleMessage, Page, Route, expect
 from playwright.sync_api import Error as PlaywrightError
 
-from tests.e2e.helpers import screenshot, until_handled
+from tests.e2e.helpers import phase_and_version, screenshot, until_handled
 from tests.live.support import load, session_key
 from tests.play.factories import computer_game, make_user
 
@@ -65,9 +65,9 @@ def open_a_game_at_the_lay_away(live_daphne: str, page: Page) -> tuple[object, C
     expect(page.locator("#connection")).to_have_attribute("data-state", "open", timeout=WAIT_MS)
     board = page.locator("#board")
     for attempt in range(40):  # equal cards cut again
-        if "phase-discard" in (board.get_attribute("class") or ""):
+        phase, before = phase_and_version(board)
+        if "phase-discard" in phase:
             break
-        before = board.get_attribute("data-version") or ""
         # The player's cut, or the computer's (its step goes through): either moves the version. A
         # click that finds the deck redrawn under it has been overtaken by one that already did.
         deck = page.locator(".cut-deck button.fan__card:not([disabled])")

@@ -186,7 +186,7 @@ def test_the_presence_line_ticks_by_itself(browser: Browser, live_daphne: str, s
     game: Game = human_game(alice, bob)
     # Bob's socket went silent five minutes ago; the claim waits three from when his turn began.
     socket_last_heard(game, bob, f"gone-{name}", timezone.now() - timedelta(minutes=5))
-    Game.objects.filter(pk=game.pk).update(turn_started_at=timezone.now() - timedelta(seconds=170))
+    Game.objects.filter(pk=game.pk).update(turn_started_at=timezone.now() - timedelta(seconds=175))
     context = browser.new_context(viewport=viewport)
     context.add_cookies([{"name": "sessionid", "value": session_key(alice), "url": live_daphne}])
     page = context.new_page()

@@ -113,6 +113,7 @@ def test_between_turns_nothing_on_the_table_moves_but_what_changed(browser: Brow
     page.context.close()
 
 
+@pytest.mark.screen  # a measure of the page alone: the SQLite pass takes it
 @pytest.mark.parametrize(("name", "viewport"), SIZES)
 def test_one_board_morphs_for_less_than_a_plain_swap_costs(browser: Browser, live_daphne: str,
                                                            name: str, viewport: dict):

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
-from tests.e2e.helpers import screenshot, sign_up
+from tests.e2e.helpers import phase_and_version, screenshot, sign_up
 from tests.e2e.test_play_computer import _click_if_enabled
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -33,8 +33,7 @@ def test_one_person_and_three_computers_play_a_table_of_four(live_daphne: str, p
     for _ in range(600):
         if page.locator("section.result").count():
             break
-        phase = board.get_attribute("class") or ""
-        before = board.get_attribute("data-version") or ""
+        phase, before = phase_and_version(board)
         if "phase-cut" in phase:  # equal low cards: everyone cuts again
             free = page.locator(".cut-deck button.fan__card:not([disabled])")
             if free.count():

@@ -11,7 +11,7 @@ from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from games.play.models import Game
-from tests.e2e.helpers import log_in, screenshot, serious_axe_violations
+from tests.e2e.helpers import log_in, phase_and_version, screenshot, serious_axe_violations
 from tests.play.factories import make_user
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -62,8 +62,7 @@ def test_a_learner_plays_the_lesson_through_with_every_step_explained(live_daphn
     for _ in range(MAX_STEPS):
         if "The lesson is done" in (says.text_content() or ""):
             break
-        phase = board.get_attribute("class") or ""
-        before = board.get_attribute("data-version") or ""
+        phase, before = phase_and_version(board)
         if "phase-cut" in phase:
             free = page.locator(".cut-deck button.fan__card:not([disabled])")
             _act(page, free.nth(7), position={"x": 6, "y": 20}, force=True)

@@ -13,7 +13,7 @@ from playwright.sync_api import Page, expect
 from games.engine.cards import DECK
 from games.play import services
 from games.play.models import Game
-from tests.e2e.helpers import screenshot, serious_axe_violations, sign_up
+from tests.e2e.helpers import phase_and_version, screenshot, serious_axe_violations, sign_up
 from tests.e2e.test_play_computer import _click_if_enabled
 from tests.play.factories import stack
 from tests.play.test_hidden_information import cards_in
@@ -78,8 +78,7 @@ def play_to_the_end(page: Page, game: Game, watch: Watch, size: str, *, discard:
     for _ in range(400):
         if page.locator("section.result").count():
             return names
-        classes = board.get_attribute("class") or ""
-        before = board.get_attribute("data-version") or ""
+        classes, before = phase_and_version(board)
         if "phase-pass" in classes:
             game.refresh_from_db()
             state = services.load_state(game)

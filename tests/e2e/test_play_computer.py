@@ -12,7 +12,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from games.history.replay_board import shown_moves
 from games.play.models import Game, Move, Round
-from tests.e2e.helpers import screenshot, serious_axe_violations, sign_up
+from tests.e2e.helpers import phase_and_version, screenshot, serious_axe_violations, sign_up
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -34,7 +34,8 @@ def test_sign_up_and_play_a_whole_game_against_the_computer(live_daphne: str, pa
     offered = page.get_by_text("Cut for deal: pick any card")
     board = page.locator("#board")
     for attempt in range(40):  # equal ranks cut again (the deck is random here)
-        if "phase-cut" not in (board.get_attribute("class") or ""):
+        phase, before = phase_and_version(board)
+        if "phase-cut" not in phase:
             break
         # The old result ("cut again") stays on screen until the answer lands, so the board's
         # version tells that a cut landed, the player's or the computer's (whose cut may still be
@@ -43,7 +44,6 @@ def test_sign_up_and_play_a_whole_game_against_the_computer(live_daphne: str, pa
         # a click and its answer and redraw the board under the click (or htmx has not yet taken
         # over the new form, and the browser posts it without JavaScript): the version has moved
         # either way, and the loop looks at the board again.
-        before = board.get_attribute("data-version") or ""
         free = page.locator(".cut-deck button.fan__card:not([disabled])")
         if offered.is_visible():
             with contextlib.suppress(PlaywrightError):
@@ -66,8 +66,7 @@ def test_sign_up_and_play_a_whole_game_against_the_computer(live_daphne: str, pa
     for _ in range(MAX_ACTIONS):
         if page.locator("section.result").count():
             break
-        phase = board.get_attribute("class") or ""
-        before = board.get_attribute("data-version") or ""
+        phase, before = phase_and_version(board)
         if "phase-play" in phase:
             if not seen["play"]:
                 expect(page.locator("[data-testid=count]")).to_be_visible()
