@@ -12,13 +12,15 @@ PYTEST_ARGS ?=
 # Test processes (pytest-xdist): each has its own database, channel-layer prefix and live daphne
 # (tests/settings.py). 0 runs the suite in this process alone. The tests marked `alone` time the
 # site against a clock, so they run afterwards with the machine to themselves (none selected: fine).
-# TEST_MARKS narrows both steps by marker expression (CI's second pass: "not screen and not pure").
+# TEST_MARKS narrows both steps by marker expression (CI's second pass: "not screen and not pure");
+# TEST_ALONE=no leaves the `alone` step out (CI's first pass: they run on the second's set-up).
 # The processes take tests in the suite's order (xdist's load scheduling), which keeps browser tests
 # after the asyncio ones in each process (tests/conftest.py); work stealing would not. Three on two
 # cores: a browser test leaves a core idle about a sixth of its time (waiting on the page, the
 # server or a timer), and a third process takes it (the PostgreSQL pass in 403 s against 551).
 TEST_WORKERS ?= 3
 TEST_MARKS ?=
+TEST_ALONE ?= yes
 TEST_ALSO = $(if $(TEST_MARKS), and ($(TEST_MARKS)))
 
 .PHONY: run test venv chromium axe migrate lint bench serve clean
@@ -64,7 +66,7 @@ test: venv chromium axe
 	$(PY) -m ruff check .
 	node_modules/.bin/eslint static/js
 	timeout 3000 $(PY) -m pytest -n $(TEST_WORKERS) -m "not alone$(TEST_ALSO)" $(PYTEST_ARGS)
-	timeout 900 $(PY) -m pytest -m "alone$(TEST_ALSO)" $(PYTEST_ARGS) || test $$? -eq 5
+	test "$(TEST_ALONE)" = no || timeout 900 $(PY) -m pytest -m "alone$(TEST_ALSO)" $(PYTEST_ARGS) || test $$? -eq 5
 
 lint: venv axe
 	$(PY) -m ruff check .
