@@ -29,7 +29,7 @@ _CSRF_VALUE = re.compile(r'name="csrfmiddlewaretoken" value="[^"]*"')
 
 def morph_key(html: str) -> Markup:
     """The part drawn, its first element keyed by what was drawn (``data-morph-key``): the board's
-    morph (static/js/board.js) leaves a part whose key is unchanged as it is, unwalked. The CSRF
+    morph (static/js/morph.js) leaves a part whose key is unchanged as it is, unwalked. The CSRF
     token, masked afresh on every drawing, is left out of the key (the one in place stays good)."""
     text = str(html)
     first = _FIRST_TAG.search(text)

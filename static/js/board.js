@@ -4,59 +4,12 @@
 // the rules a morph cannot know: never step back to an older board, a refusal of a ticked card is
 // not the player's, focus on a control that left goes to the next thing to do, and the tab title.
 // It fires "board:updated" ({board, previous}) on the document once per new board: the one hook
-// the table's scripts (motion, cues) listen to.
+// the table's scripts (motion, cues) listen to. The morph itself is morph.js's.
 (function () {
   "use strict";
 
   function board() { return document.getElementById("board"); }
   function versionOf(el) { return el ? Number(el.dataset.version) : NaN; }
-
-  // What the player did to a board stays through a morph: the server draws every box unticked and
-  // every fold closed, and the player's own ticks and folds are not the server's to undo.
-  // A count being typed keeps what was typed. Not idiomorph's ignoreActiveValue: it leaves the whole
-  // focused element unmorphed, so a focused button would keep its old label ("Rematch" where the
-  // board now says "Accept rematch").
-  function playersOwn(name, el, how) {
-    if (name === "value" && el === document.activeElement && el.matches("input, textarea")) return false;
-    if (name === "checked" && el.matches(".discard-form input[name=cards]")) return false;
-    if (name === "open" && how === "remove" && el.tagName === "DETAILS") return false;
-    if (name === "data-unsent" && how === "remove") return false;  // a move still waiting (moves.js)
-    return true;
-  }
-  Idiomorph.defaults.callbacks.beforeAttributeUpdated = playersOwn;
-
-  // The board's own morph extension (hx-ext="board-morph", swap style "morph"): idiomorph morphs the
-  // board in place, and htmx is handed only what the morph added, or whose hx- attributes it changed,
-  // to bind and announce (htmx:load). Handing it the whole board made htmx walk every element of it
-  // after every move, which cost a slow phone more than the morph itself.
-  const HX_ATTRIBUTE = /^(data-)?hx-/;
-  const ELEMENT = window.Node.ELEMENT_NODE;
-  htmx.defineExtension("board-morph", {
-    isInlineSwap: function (style) { return style === "morph"; },
-    handleSwap: function (style, target, fragment) {
-      if (style !== "morph") return false;
-      const fresh = [];
-      Idiomorph.morph(target, fragment.children, {
-        morphStyle: "outerHTML",
-        callbacks: {
-          // A part the server keyed (data-morph-key) and drew the same as before is left as it is.
-          beforeNodeMorphed: function (old, incoming) {
-            return !(incoming.nodeType === ELEMENT && incoming.hasAttribute("data-morph-key") &&
-              old.getAttribute("data-morph-key") === incoming.getAttribute("data-morph-key"));
-          },
-          afterNodeAdded: function (node) { if (node.nodeType === ELEMENT) fresh.push(node); },
-          beforeAttributeUpdated: function (name, el, how) {
-            const keep = playersOwn(name, el, how);
-            if (keep && HX_ATTRIBUTE.test(name)) fresh.push(el);
-            return keep;
-          },
-        },
-      });
-      return fresh.filter(function (node) {
-        return node.isConnected && !fresh.some(function (other) { return other !== node && other.contains(node); });
-      });
-    },
-  });
 
   // Never step backwards: a push can come after a newer board came back from our own request, and
   // an answer after a newer push. The same version again is not drawn for nothing either (a push).

@@ -58,7 +58,7 @@
     return !!config && config.verb === "post" && config.path === actUrl() && !isResend(e);
   }
 
-  // The button the move was made with stays marked while it waits (board.js keeps the mark through
+  // The button the move was made with stays marked while it waits (morph.js keeps the mark through
   // a morph), and loses the mark once it is answered.
   function markWaiting() {
     document.querySelectorAll("#board [data-unsent]").forEach(function (b) { b.removeAttribute("data-unsent"); });

@@ -101,15 +101,16 @@ def test_between_turns_nothing_on_the_table_moves_but_what_changed(browser: Brow
     assert status == 200
     wait_version(page, game.version + 1)
     after = page.evaluate(BOXES)
-    # What changed: bob's hand (a card fewer), the pile (his card). Everything else holds still, and
-    # is the very element it was (the morph kept it).
+    # What changed: bob's hand (a card fewer), the pile (his card), the log (his line on top, the
+    # older ones below it). Everything else holds still, and is the very element it was (the morph
+    # kept it).
     changed = {"seat-1", "pile"}
     moved = {k: (before[k], after[k]) for k in before.keys() & after.keys()
-             if before[k] != after[k] and k not in changed and not k.startswith("pile-")}
+             if before[k] != after[k] and k not in changed and not k.startswith(("pile-", "log-line-"))}
     assert not moved, moved
     kept = page.evaluate("() => Object.keys(window.__kept)"
                          ".filter((id) => document.getElementById(id) === window.__kept[id])")
-    assert {"seat-0", "play-TD", "play-5D", "crib", "starter-place"} <= set(kept), kept
+    assert {"seat-0", "play-TD", "play-5D", "crib", "starter-place", "log-line-1"} <= set(kept), kept
     page.context.close()
 
 
@@ -124,7 +125,10 @@ def test_one_board_morphs_for_less_than_a_plain_swap_costs(browser: Browser, liv
     game = stack(human_game(alice, bob), dealer=0, hands=GO_HANDS, starter="5C")
     act(game, alice, {"type": "discard", "cards": ["8S", "9S"]})
     act(game, bob, {"type": "discard", "cards": ["3S", "4S"]})
+    # A live game: both players at the table (bob's board open), as a board pushed between turns is.
+    bobs = board_of(browser, live_daphne, game, bob, viewport)
     page = board_of(browser, live_daphne, game, alice, viewport)
+    expect(page.locator("#presence")).to_contain_text("bob-cpu")
     # Two boards a turn apart, as the server draws them for alice: one morphed into the other.
     fetch_board = "() => fetch(location.pathname, {headers: {'HX-Request': 'true'}}).then(r => r.text())"
     first = page.evaluate(fetch_board)
@@ -132,10 +136,12 @@ def test_one_board_morphs_for_less_than_a_plain_swap_costs(browser: Browser, liv
     wait_version(page, Game.objects.get(pk=game.pk).version)
     second = page.evaluate(fetch_board)
     page.context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": 4})
-    times = page.evaluate("""([a, b]) => {
+    # Each swap starts from a board the browser has drawn (two frames later), as a player's does.
+    times = page.evaluate("""async ([a, b]) => {
       const took = {morph: [], outerHTML: []};
       for (let i = 0; i < 24; i++) {
         const style = (i >> 1) % 2 ? "outerHTML" : "morph";
+        await new Promise((drawn) => requestAnimationFrame(() => requestAnimationFrame(drawn)));
         const board = document.getElementById("board");
         const start = performance.now();
         htmx.swap(board, i % 2 ? a : b, {swapStyle: style}, {contextElement: board});
@@ -151,6 +157,7 @@ def test_one_board_morphs_for_less_than_a_plain_swap_costs(browser: Browser, liv
           f"morph/plain x{morph / plain:.2f}")
     assert morph < plain, times  # measured at about half of it
     page.context.close()
+    bobs.context.close()
 
 
 def test_a_kept_move_sent_again_follows_the_server_s_redirect(browser: Browser, live_daphne: str):

@@ -173,9 +173,10 @@ def test_heartbeats_of_sockets_opened_together_are_spread_over_the_interval():
     assert high <= presence.HEARTBEAT_SECONDS < presence.PRESENCE_EXPIRES_SECONDS
 
 
-def test_presence_and_the_claim_follow_every_board(alice, bob, settings):
-    """The presence line comes with every board (an answer and a push alike): it is whose turn it is
-    that decides who may be claimed against, so a line drawn before a move goes stale after it."""
+def test_presence_and_the_claim_follow_every_board_while_someone_is_away(alice, bob, settings):
+    """While a player is away the presence line comes with every board (an answer and a push alike):
+    it is whose turn it is that decides who may be claimed against, so a line drawn before a move goes
+    stale after it."""
     settings.ABSENCE_CLAIM_SECONDS = 60
     game = human_game(alice, bob)
     state = _to_play(game, {0: alice, 1: bob})
@@ -205,3 +206,20 @@ def test_a_present_player_is_looked_at_again_when_their_heartbeat_would_expire(a
     delay = int(html.split('hx-trigger="load delay:', 1)[1].split("ms", 1)[0])
     expires_ms = presence.PRESENCE_EXPIRES_SECONDS * 1000
     assert expires_ms - 2000 <= delay <= expires_ms + 1000
+
+
+def test_a_board_carries_no_presence_while_everyone_is_at_the_table(alice, bob):
+    """With every player here the lines do not depend on whose turn it is: arrivals and departures
+    are pushed on their own, so a board does not carry (and the page does not redraw) them."""
+    game = human_game(alice, bob)
+    for user in (alice, bob):
+        Connection.objects.create(game=game, user=user, channel_name=f"here-{user.pk}",
+                                  last_seen=timezone.now())
+    client = logged_in(alice, headers={"HX-Request": "true"})
+    answer = client.get(reverse("game", args=[game.pk])).content.decode()
+    assert 'id="board"' in answer and 'id="presence"' not in answer
+    assert 'id="presence"' not in render_board_oob(game.pk, alice, "x" * 64)
+    assert "bob is at the table" in _presence_html(game, alice)  # the line itself is still drawn
+    Connection.objects.filter(user=bob).update(closed_at=timezone.now())  # bob leaves
+    pushed = render_board_oob(game.pk, alice, "x" * 64)
+    assert '<div id="presence" class="presence" hx-swap-oob="morph"' in pushed

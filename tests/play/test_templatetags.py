@@ -330,7 +330,7 @@ def _log(lines) -> str:
     return html.split("<ol>", 1)[1].split("</ol>", 1)[0].strip()
 
 
-def test_the_log_lists_newest_first_marks_mine_and_escapes():
+def test_the_log_lists_newest_first_numbered_from_the_first_marks_mine_and_escapes():
     from games.play.narration import LogLine
 
     lines = [
@@ -340,10 +340,10 @@ def test_the_log_lists_newest_first_marks_mine_and_escapes():
     ]
     items = re.findall(r"<li[^>]*>.*?</li>", _log(lines))
     assert len(items) == 3
-    assert items[0] == '<li class="log-dealer"><span>Bob deals</span></li>'  # newest first
-    assert items[1] == ('<li class="log-go"><span><span class="who">&lt;b&gt;Bob&lt;/b&gt;:</span> '
+    assert items[0] == '<li id="log-line-3" class="log-dealer"><span>Bob deals</span></li>'  # newest first
+    assert items[1] == ('<li id="log-line-2" class="log-go"><span><span class="who">&lt;b&gt;Bob&lt;/b&gt;:</span> '
                         "says go</span></li>")
-    assert items[2] == ('<li class="log-play log--mine"><span><span class="who">You:</span> play 5♥ for 15'
+    assert items[2] == ('<li id="log-line-1" class="log-play log--mine"><span><span class="who">You:</span> play 5♥ for 15'
                         '</span> <span class="points">+2</span></li>')
     assert _log([]) == "<li>Nothing yet.</li>"
 

@@ -114,8 +114,8 @@ def board_context(game: Game, user, *, error: str = "") -> dict:
         "correspondence": correspondence_panel(game, seat, names, user),
         "say_url": game_url("say", game.pk),
         "abort_url": game_url("abort", game.pk),
-        # Who else is at the table, redrawn with every board: whose turn it is decides who may be
-        # claimed against. A game against the computer has nobody to wait for.
+        # Who else is at the table, redrawn with a board while someone is away: whose turn it is
+        # decides who may be claimed against. A game against the computer has nobody to wait for.
         "presence": presence_context(game, user) if not game.vs_computer else None,
         "error": error,
     }, final)
