@@ -6,8 +6,8 @@ game hole. 121 boards have 40 holes a street, 61 boards 20, so every skunk line 
 30|31) falls in a gap between groups of five rather than on a turn.
 
 Tracks are nested at the turns (their order flips on the return street), so each track's lane is
-one unbroken path with concentric bends. Holes are drawn with ``<use>`` of one row of groups of five, so a
-two-track 121 board stays around 6 kB.
+one unbroken path with concentric bends. The rows of holes are one dotted path, so a two-track 121
+board is about 3 kB.
 """
 
 from __future__ import annotations
@@ -170,7 +170,7 @@ def render_pegboard(
 
 
 # Every move draws two boards, and most moves score nothing: the same pegs for the same viewer.
-# About 6 kB a board, so this holds a few recent boards of each of some hundreds of viewers.
+# About 3 kB a board, so this holds a few recent boards of each of some hundreds of viewers.
 @lru_cache(maxsize=1024)
 def _draw_pegboard(tracks: tuple[Track, ...], target: int, id_prefix: str, safe: tuple) -> SafeString:
     lay = Layout(len(tracks), target)
@@ -208,29 +208,35 @@ def _fixed_parts(n: int, target: int, p: str, colors: tuple[str, ...]) -> str:
     # Keyed by the shape (data-morph-key): a board whose pegs moved is morphed without walking these.
     key = f"{p}-{n}-{target}"
     wood = _wood(lay, p).replace("<defs>", f'<defs data-morph-key="{key}">', 1)
-    holes = _holes(lay, p).replace('<g class="holes">', f'<g class="holes" data-morph-key="{key}">', 1)
+    holes = _holes(lay).replace('<g class="holes">', f'<g class="holes" data-morph-key="{key}">', 1)
     return "".join([wood, lanes, holes, _marks(lay)])
 
 
 def _wood(lay: Layout, p: str) -> str:
-    # One group of five holes, and one row of them, reused everywhere by <use>: every row has the
-    # same columns. Each element costs the browser its parse and a morph's walk on every move.
-    five = "".join(f'<circle cx="{i * STEP}" r="{HOLE_R}"/>' for i in range(5))
-    row = "".join(f'<use href="#{p}-five" x="{lay.col_x(g * 5):g}"/>' for g in range(lay.per // 5))
     return (
         f'<defs><linearGradient id="{p}-wood" x1="0" y1="0" x2="0" y2="1">'
-        '<stop offset="0" stop-color="#d9a86c"/><stop offset="1" stop-color="#b7804a"/></linearGradient>'
-        f'<g id="{p}-five" class="holes">{five}</g><g id="{p}-row">{row}</g></defs>'
+        '<stop offset="0" stop-color="#d9a86c"/><stop offset="1" stop-color="#b7804a"/>'
+        '</linearGradient></defs>'
         f'<rect class="board-wood" x="1" y="1" width="{lay.width - 2:g}" height="{lay.height - 2:g}" '
         f'rx="10" fill="url(#{p}-wood)"/>'
     )
 
 
-def _holes(lay: Layout, p: str) -> str:
-    out = ['<g class="holes">']
-    for street in range(STREETS):
-        for i in range(lay.n):
-            out.append(f'<use href="#{p}-row" y="{lay.row_y(street, i):g}"/>')
+# Every row of holes is a line drawn in dots: a dash of no length with round ends is a hole HOLE_R
+# round, a hole apart, with the wider gap after each five. All the rows are one path (each row a
+# subpath starts the dashes again): one element for every hole of the board, as each element costs
+# the browser its parse and the morph its match on every board.
+HOLE_DASHES = " ".join(["0", f"{STEP}"] * 4 + ["0", f"{STEP + GROUP_GAP}"])
+
+
+def _holes(lay: Layout) -> str:
+    first, last = lay.col_x(0), lay.col_x(lay.per - 1)
+    # One unit past the last hole: a dash at the path's very end is not drawn by every browser.
+    rows = "".join(f"M{first:g} {lay.row_y(street, i):g}h{last - first + 1:g}"
+                   for street in range(STREETS) for i in range(lay.n))
+    out = ['<g class="holes">',
+           f'<path class="hole-rows" d="{rows}" stroke-width="{2 * HOLE_R:g}" stroke-linecap="round" '
+           f'stroke-dasharray="{HOLE_DASHES}"/>']
     for i in range(lay.n):
         for slot in (0, 1):
             x, y = lay.start_hole(i, slot)

@@ -10,7 +10,7 @@ import pytest
 from django.template import Context, Template
 
 from games.engine.cards import Card, parse_card
-from games.play.pegboard import GROUP_GAP, STEP, Layout, render_pegboard
+from games.play.pegboard import GROUP_GAP, HOLE_R, STEP, Layout, render_pegboard
 from games.play.templatetags.cribbage import card_back, card_face, card_name
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -38,24 +38,22 @@ def svg_of(figure: ET.Element) -> ET.Element:
 
 
 def drawn_holes(svg: ET.Element) -> set[tuple[float, float]]:
-    """Every hole centre the SVG draws: the rows of reused groups of five (``<use>`` of a ``<use>``,
-    each placed at its x and y), start holes, the game hole."""
-    defined = {g.get("id"): g for defs in svg.iter(f"{SVG}defs") for g in defs.iter(f"{SVG}g")}
-    in_defs = {id(u) for defs in svg.iter(f"{SVG}defs") for u in defs.iter(f"{SVG}use")}
-
-    def centres(group: ET.Element) -> list[tuple[float, float]]:
-        found = [(float(c.get("cx")), float(c.get("cy") or 0)) for c in group.findall(f"{SVG}circle")]
-        for use in group.findall(f"{SVG}use"):
-            dx, dy = float(use.get("x") or 0), float(use.get("y") or 0)
-            found += [(x + dx, y + dy) for x, y in centres(defined[use.get("href").removeprefix("#")])]
-        return found
-
+    """Every hole centre the SVG draws: the dots of the dotted rows (a dash of no length, at each
+    offset the dash pattern gives, from the start of each subpath ``M x y h length``), the start
+    holes and the game hole."""
     holes: set[tuple[float, float]] = set()
-    for use in svg.iter(f"{SVG}use"):
-        if id(use) in in_defs:
+    for path in svg.iter(f"{SVG}path"):
+        if path.get("class") != "hole-rows":
             continue
-        dx, dy = float(use.get("x") or 0), float(use.get("y") or 0)
-        holes.update((x + dx, y + dy) for x, y in centres(defined[use.get("href").removeprefix("#")]))
+        assert path.get("stroke-linecap") == "round" and float(path.get("stroke-width")) == 2 * HOLE_R
+        pattern = [float(n) for n in path.get("stroke-dasharray").split()]
+        for x, y, length in re.findall(r"M([-\d.]+) ([-\d.]+)h([-\d.]+)", path.get("d")):
+            at, i = 0.0, 0
+            while at <= float(length):
+                if i % 2 == 0 and pattern[i % len(pattern)] == 0:  # a dash of no length: a dot
+                    holes.add((round(float(x) + at, 6), float(y)))
+                at += pattern[i % len(pattern)]
+                i += 1
     for c in svg.iter(f"{SVG}circle"):
         if c.get("class") in ("start-hole", "game-hole"):
             holes.add((float(c.get("cx")), float(c.get("cy"))))
@@ -341,10 +339,10 @@ def test_the_log_lists_newest_first_numbered_from_the_first_marks_mine_and_escap
     items = re.findall(r"<li[^>]*>.*?</li>", _log(lines))
     assert len(items) == 3
     assert items[0] == '<li id="log-line-3" class="log-dealer"><span>Bob deals</span></li>'  # newest first
-    assert items[1] == ('<li id="log-line-2" class="log-go"><span><span class="who">&lt;b&gt;Bob&lt;/b&gt;:</span> '
-                        "says go</span></li>")
-    assert items[2] == ('<li id="log-line-1" class="log-play log--mine"><span><span class="who">You:</span> play 5♥ for 15'
-                        '</span> <span class="points">+2</span></li>')
+    assert items[1] == ('<li id="log-line-2" class="log-go"><span><span class="who">&lt;b&gt;Bob&lt;/b&gt;:'
+                        "</span> says go</span></li>")
+    assert items[2] == ('<li id="log-line-1" class="log-play log--mine"><span><span class="who">You:</span> '
+                        'play 5♥ for 15</span> <span class="points">+2</span></li>')
     assert _log([]) == "<li>Nothing yet.</li>"
 
 
