@@ -12,21 +12,29 @@
   function versionOf(el) { return el ? Number(el.dataset.version) : NaN; }
 
   // Never step backwards: a push can come after a newer board came back from our own request, and
-  // an answer after a newer push. The same version again is not drawn for nothing either (a push).
-  function incomingVersion(html) {
-    const parsed = document.createElement("template");
-    parsed.innerHTML = html;
-    return versionOf(parsed.content.getElementById("board"));
-  }
-  document.addEventListener("socket:message", function (e) {
-    const incoming = incomingVersion(e.detail.html);
-    if (incoming <= versionOf(board())) e.preventDefault();
+  // an answer after a newer push. A push of the board shown is not drawn again either, nor are the
+  // calls and the presence it carries. The board's HTML is parsed once, by htmx: a push's version is
+  // read from the board htmx parsed, an answer's from its Board-Version header.
+  let stalePush = false;
+  document.addEventListener("htmx:oobBeforeSwap", function (e) {
+    const now = board();
+    if (e.detail.target !== now) {
+      if (stalePush) e.detail.shouldSwap = false;  // the rest of a push whose board was not drawn
+      return;
+    }
+    if (versionOf(e.detail.fragment.firstElementChild) <= versionOf(now)) {
+      e.detail.shouldSwap = false;
+      stalePush = true;  // the board comes first in a push; the rest of it follows in this task
+      queueMicrotask(function () { stalePush = false; });
+      return;
+    }
+    if (e.detail.shouldSwap) beforeUpdate(now);
   });
   document.addEventListener("htmx:beforeSwap", function (e) {
     const now = board();
     if (!now || e.detail.target !== now || !e.detail.shouldSwap) return;
-    const incoming = incomingVersion(e.detail.serverResponse || "");
-    if (incoming < versionOf(now)) { e.detail.shouldSwap = false; return; }
+    const drawn = e.detail.xhr && e.detail.xhr.getResponseHeader("Board-Version");
+    if (drawn !== null && Number(drawn) < versionOf(now)) { e.detail.shouldSwap = false; return; }
     beforeUpdate(now);
     // The control that sent the request may have left the board meanwhile (morphed away by a push):
     // htmx would look for the morph extension from there. The answer goes on the board shown now.
@@ -35,9 +43,6 @@
       e.detail.shouldSwap = false;
       htmx.swap(now, e.detail.serverResponse, { swapStyle: "morph" }, { contextElement: now });
     }
-  });
-  document.addEventListener("htmx:oobBeforeSwap", function (e) {
-    if (e.detail.target === board() && e.detail.shouldSwap) beforeUpdate(e.detail.target);
   });
   // Just before a board is morphed: the motion measures where every card lies.
   let morphing = false;

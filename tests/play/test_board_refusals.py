@@ -46,6 +46,7 @@ def test_refusals_show_the_message_in_the_board(go_game, a, who, data, version_d
     assert "bad card" not in html and "expected rank" not in html  # developer text stays in the log
     assert snapshot(go_game) == before
     assert version_in(html) == go_game.version  # the board the player gets back is the current one
+    assert response["Board-Version"] == str(go_game.version)  # and says so, for the page to compare
 
 
 def test_a_forged_card_is_explained_in_the_log_not_to_the_player(go_game, a, caplog):
@@ -72,6 +73,7 @@ def test_a_move_sent_again_gets_the_board_and_is_made_once(go_game, a):
     before = snapshot(go_game)
     again = post_act(a, go_game, form, version=version)
     assert again["Idempotent-Replayed"] == "true"
+    assert again["Board-Version"] == str(version + 1)
     html = assert_board_partial(again, 200)
     assert board_error(html) == ""
     assert version_in(html) == go_game.version

@@ -10,6 +10,7 @@ import random
 from datetime import timedelta
 
 from django.conf import settings
+from django.http import HttpResponse
 from django.middleware.csrf import get_token
 from django.urls import NoReverseMatch
 from django.utils import timezone
@@ -300,6 +301,14 @@ def board_html(context: dict, request=None) -> SafeString:
     template = ("play/board/aborted.jinja" if "aborted_by" in context
                 else "play/board/pass.jinja" if "pass_to" in context else "play/board/player.jinja")
     return components.board(template, values)
+
+
+def board_answer(board: SafeString, game: Game, *, status: int = 200) -> HttpResponse:
+    """An htmx request's board, with the version it draws in the Board-Version header: the page
+    (static/js/board.js) refuses an answer older than the board it shows without parsing it."""
+    response = HttpResponse(board, status=status)
+    response["Board-Version"] = str(game.version)
+    return response
 
 
 def announce_html(calls: list[LogLine]) -> SafeString:

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_POST
 from games.infra import timeline
 from games.play import broadcast, presence, ratelimit, services, signals
 from games.play.board import spectator
-from games.play.board.player import announce_html, board_context, board_html
+from games.play.board.player import announce_html, board_answer, board_context, board_html
 from games.play.board.status import presence_context
 from games.play.models import Game
 from games.play.registry import next_waiting
@@ -40,7 +40,7 @@ def _board_response(request: HttpRequest, game: Game, *, status: int = 200, erro
         context["claimed"] = claimed if claimed.isdigit() and len(claimed) <= 2 else ""
     board = board_html(context, request)
     if request.htmx:
-        return HttpResponse(board, status=status)
+        return board_answer(board, game, status=status)
     # The status line starts empty: reopening a page must not call out a move made long ago. After
     # a move posted without JavaScript the page is the move's answer, and it calls the move out.
     calls = context["calls"] if request.session.pop(CALLS_KEY, None) == game.pk else []

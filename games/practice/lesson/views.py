@@ -10,7 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from games.play.board.player import board_context, board_html
+from games.play.board.player import board_answer, board_context, board_html
 from games.practice.lesson import services
 from games.practice.services import PracticeError
 
@@ -37,7 +37,7 @@ def lesson_coach(request: HttpRequest, game_id: int) -> HttpResponse:
     except PracticeError as e:
         return HttpResponse(str(e), status=e.status, content_type="text/plain")
     if request.htmx:
-        return HttpResponse(board_html(board_context(game, request.user), request))
+        return board_answer(board_html(board_context(game, request.user), request), game)
     return redirect(game)
 
 
