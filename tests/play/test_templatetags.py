@@ -388,3 +388,14 @@ def test_log_lines_are_remembered_per_viewer_and_never_mix_trusted_names_with_pl
     trusted = log_lines(Seating((mark_safe(name), "Bob"), 0), events[1:])
     plain = log_lines(Seating((name, "Bob"), 0), events[1:])
     assert isinstance(trusted[0].who, SafeData) and not isinstance(plain[0].who, SafeData)
+
+
+def test_a_part_s_morph_key_is_what_it_draws_without_the_csrf_token():
+    from games.play.jinja import morph_key
+
+    form = '<form id="f"><input type="hidden" name="csrfmiddlewaretoken" value="{}"><b>{}</b></form>'
+    one, other = morph_key(form.format("a" * 64, "Go")), morph_key(form.format("b" * 64, "Go"))
+    changed = morph_key(form.format("a" * 64, "Stay"))
+    key = re.compile(r'^<form id="f" data-morph-key="([0-9a-f]{16})">')
+    assert key.match(one)[1] == key.match(other)[1] != key.match(changed)[1]
+    assert key.match(morph_key('<form id="f"><b>Go</b></form>')) is not None  # no token to leave out
