@@ -13,6 +13,8 @@ from tests.play.factories import GO_HANDS, act, computer_game, human_game, make_
 LAPTOP = {"width": 1280, "height": 720}
 PHONE = {"width": 390, "height": 844}
 WAIT_MS = 15000
+# The board of the page's game as the server draws it for the page's player, asked for as htmx does.
+FETCH_BOARD = "() => fetch(location.pathname, {headers: {'HX-Request': 'true'}}).then(r => r.text())"
 
 # Before any script of the page: what ran on each new board (animations still running a moment
 # later), the sounds the page made, and a tab that can be told it is hidden. The board's own hooks

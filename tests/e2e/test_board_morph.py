@@ -16,9 +16,10 @@ from playwright.sync_api import Browser, Page, expect
 
 from games.play.models import Game, Move
 from tests.correspondence.support import correspondence_game, move_once, passing_move
+from tests.e2e.board_watch import FETCH_BOARD, laid_away_deal
 from tests.e2e.helpers import screenshot
 from tests.live.support import HttpPlayer, session_key
-from tests.play.factories import GO_HANDS, act, as_form, human_game, make_user, stack
+from tests.play.factories import act, as_form, human_game, make_user
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True), pytest.mark.timeout(120)]
 
@@ -87,9 +88,7 @@ BOXES = """() => Object.fromEntries([...document.querySelectorAll('#board [id]')
 def test_between_turns_nothing_on_the_table_moves_but_what_changed(browser: Browser, live_daphne: str,
                                                                   name: str, viewport: dict):
     alice, bob = make_user(f"alice-still-{name}"), make_user(f"bob-still-{name}")
-    game = stack(human_game(alice, bob), dealer=0, hands=GO_HANDS, starter="5C")
-    act(game, alice, {"type": "discard", "cards": ["8S", "9S"]})
-    act(game, bob, {"type": "discard", "cards": ["3S", "4S"]})
+    game = laid_away_deal(alice, bob)
     game.refresh_from_db()
     # Motion off: the boxes are where the cards rest, not where a glide has them.
     page = board_of(browser, live_daphne, game, alice, viewport, reduced_motion="reduce")
@@ -122,19 +121,16 @@ def test_one_board_morphs_for_less_than_a_plain_swap_costs(browser: Browser, liv
     made before the morph), measured in the same page and interleaved, so the machine's load weighs on
     both alike. The figure against a frame (16 ms) is printed: docs/performance.md keeps it."""
     alice, bob = make_user(f"alice-cpu-{name}"), make_user(f"bob-cpu-{name}")
-    game = stack(human_game(alice, bob), dealer=0, hands=GO_HANDS, starter="5C")
-    act(game, alice, {"type": "discard", "cards": ["8S", "9S"]})
-    act(game, bob, {"type": "discard", "cards": ["3S", "4S"]})
+    game = laid_away_deal(alice, bob)
     # A live game: both players at the table (bob's board open), as a board pushed between turns is.
     bobs = board_of(browser, live_daphne, game, bob, viewport)
     page = board_of(browser, live_daphne, game, alice, viewport)
     expect(page.locator("#presence")).to_contain_text("bob-cpu")
     # Two boards a turn apart, as the server draws them for alice: one morphed into the other.
-    fetch_board = "() => fetch(location.pathname, {headers: {'HX-Request': 'true'}}).then(r => r.text())"
-    first = page.evaluate(fetch_board)
+    first = page.evaluate(FETCH_BOARD)
     act(game, bob, {"type": "play", "card": "KH"})
     wait_version(page, Game.objects.get(pk=game.pk).version)
-    second = page.evaluate(fetch_board)
+    second = page.evaluate(FETCH_BOARD)
     page.context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": 4})
     # Each swap starts from a board the browser has drawn (two frames later), as a player's does.
     times = page.evaluate("""async ([a, b]) => {

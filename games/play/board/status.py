@@ -46,9 +46,6 @@ def presence_context(game: Game, user) -> dict:
         "presence_url": game_url("presence", game.pk),
         "recheck_ms": int(max(wait, 0) * 1000) + 500 if moments else 0,
         "absence_minutes": max(1, presence.absence_limit() // 60),
-        # Whose turn it is changes what the lines say only while someone is away (a claim's
-        # countdown): otherwise a board need not carry them, as arrivals and departures are pushed.
-        "follows_turn": bool(gone) and not game.days_per_move,
     }
 
 
