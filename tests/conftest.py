@@ -10,8 +10,6 @@ from functools import partial
 
 import pytest
 
-from tests.quarantine import QUARANTINE
-
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -102,19 +100,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     # Within each group the long tests go first: the test processes (xdist) take tests in this order,
     # so the run ends on short ones and neither process is left finishing a long one alone.
     items.sort(key=lambda item: (uses_browser(item), item.get_closest_marker("slow") is None))
-    # No blanket rerun: only a test named in tests/quarantine.py is run once more (pytest-rerunfailures;
-    # "R" in the progress and the test under "rerun test summary info", which -raR asks for).
-    for item in items:
-        if item.nodeid in QUARANTINE:
-            item.add_marker(pytest.mark.flaky(reruns=1))
-
-
-def pytest_terminal_summary(terminalreporter) -> None:
-    """Each quarantined test is named with its reason at the end of every run, so the list stays in view."""
-    if QUARANTINE:
-        terminalreporter.section("quarantined tests (one rerun each)")
-        for nodeid, reason in QUARANTINE.items():
-            terminalreporter.write_line(f"{nodeid}: {reason}")
 
 
 @pytest.fixture(scope="session")
